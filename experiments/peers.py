@@ -1,0 +1,181 @@
+"""Run the peer Smatch tools (smatch 1.0.4, PyPI smatchpp 1.8.0) as measured subprocesses.
+
+Stdlib only; runs with OUR python.  The peers live in a separate venv made by
+``experiments/setup_peers.sh`` (PyPI's ``smatchpp`` collides with our import
+name) and are driven by ``peer_smatch104.py`` / ``peer_smatchpp18.py``.
+
+Measurement: the child is started in its own session/process group; the parent
+reaps it with ``os.wait4`` so ``ru_maxrss`` is that child's own peak RSS (not
+the max over all children ever, as ``RUSAGE_CHILDREN`` would be).  A timeout
+SIGKILLs the whole process group.  ``mem_limit_mb`` sets ``RLIMIT_AS`` (address
+space, not RSS) in the child; running out shows up as MemoryError / bad_alloc /
+an abort and is reported as status ``"memory"``.
+
+CLI:  python experiments/peers.py {smatch104,smatchpp18} A B [--solver S]
+          [--compression] [--timeout T] [--mem MB]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_VENV = Path.home() / ".cache" / "smatchpp-peers" / "venv"
+
+
+@dataclass
+class PeerRun:
+    """Result of one peer invocation on a pair of files."""
+
+    tool: str
+    status: str  # "ok" | "timeout" | "memory" | "error"
+    pairs: list[dict[str, Any]] = field(default_factory=list)  # per-pair records (partial unless ok)
+    f1: Optional[float] = None  # corpus (micro) F1 in [0, 1]
+    wall_seconds: float = 0.0  # around the subprocess, incl. interpreter start and imports
+    score_seconds: Optional[float] = None  # the driver's own timing of the scoring loop
+    peak_rss_mb: Optional[float] = None  # child's ru_maxrss from wait4
+    returncode: Optional[int] = None
+    summary: dict[str, Any] = field(default_factory=dict)
+    stderr_tail: str = ""
+
+
+def peer_python() -> Optional[Path]:
+    """Path of the peer venv's python (``$SMATCHPP_PEERS_VENV`` or the default), or None."""
+    venv = Path(os.environ.get("SMATCHPP_PEERS_VENV") or DEFAULT_VENV)
+    py = venv / "bin" / "python"
+    return py if py.exists() else None
+
+
+def _classify(rc: int, timed_out: bool, stderr: str, mem_limit_mb: Optional[int], ok: bool) -> str:
+    """Map a finished child to a PeerRun status."""
+    if timed_out:
+        return "timeout"
+    if rc == 0 and ok:
+        return "ok"
+    if rc == 3 or "MemoryError" in stderr or "bad_alloc" in stderr or "Cannot allocate memory" in stderr:
+        return "memory"
+    if mem_limit_mb is not None and rc in (-signal.SIGABRT, -signal.SIGSEGV, -signal.SIGBUS):
+        return "memory"
+    return "error"
+
+
+def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
+             mem_limit_mb: Optional[int] = None) -> PeerRun:
+    """Run ``<peer python> <argv...> --out <tmp>``; collect per-pair JSONL and the summary line."""
+    py = peer_python()
+    if py is None:
+        return PeerRun(tool, "error", stderr_tail="peer venv missing: run experiments/setup_peers.sh")
+
+    def limit() -> None:
+        if mem_limit_mb is not None:
+            nbytes = int(mem_limit_mb) * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
+
+    with tempfile.TemporaryDirectory(prefix="peerrun-") as tmp:
+        out, so, se = Path(tmp, "pairs.jsonl"), Path(tmp, "stdout"), Path(tmp, "stderr")
+        with open(so, "wb") as fo, open(se, "wb") as fe:
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([str(py), *argv, "--out", str(out)], stdin=subprocess.DEVNULL,
+                                    stdout=fo, stderr=fe, start_new_session=True, preexec_fn=limit)
+            timed_out = threading.Event()
+
+            def kill() -> None:
+                timed_out.set()
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+            timer = threading.Timer(timeout, kill) if timeout is not None else None
+            if timer is not None:
+                timer.start()
+            _, wstatus, ru = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - t0
+            if timer is not None:
+                timer.cancel()
+            rc = os.waitstatus_to_exitcode(wstatus)
+            proc.returncode = rc  # already reaped by wait4; keep Popen consistent
+            if timed_out.is_set():  # reap anything left in the group
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        stdout, stderr = so.read_text(errors="replace"), se.read_text(errors="replace")
+        pairs = [json.loads(l) for l in out.read_text().splitlines() if l.strip()] if out.exists() else []
+    summary: dict[str, Any] = {}
+    for line in reversed(stdout.splitlines()):
+        if line.startswith("{"):
+            try:
+                summary = json.loads(line)
+                break
+            except json.JSONDecodeError:
+                continue
+    status = _classify(rc, timed_out.is_set(), stderr, mem_limit_mb, bool(summary))
+    return PeerRun(tool, status, pairs, summary.get("f1"), wall, summary.get("seconds"),
+                   ru.ru_maxrss / 1024.0, rc, summary, stderr[-2000:])
+
+
+def run_smatch104(a: os.PathLike | str, b: os.PathLike | str, timeout: Optional[float] = None,
+                  mem_limit_mb: Optional[int] = None, restarts: int = 4,
+                  seed: Optional[int] = None) -> PeerRun:
+    """smatch 1.0.4 with its defaults (A = test, B = gold); ``seed`` makes it reproducible."""
+    argv = [str(HERE / "peer_smatch104.py"), str(a), str(b), "--restarts", str(restarts)]
+    if seed is not None:
+        argv += ["--seed", str(seed)]
+    return run_peer("smatch-1.0.4", argv, timeout, mem_limit_mb)
+
+
+def run_smatchpp18(a: os.PathLike | str, b: os.PathLike | str, solver: str = "ilp",
+                   timeout: Optional[float] = None, mem_limit_mb: Optional[int] = None,
+                   compression: bool = False, graph_type: str = "generic",
+                   max_seconds: Optional[int] = None, seed: Optional[int] = None) -> PeerRun:
+    """PyPI smatchpp 1.8.0 (``-solver`` ilp/hillclimber/..., ``--lossless_graph_compression``)."""
+    argv = [str(HERE / "peer_smatchpp18.py"), str(a), str(b), "--solver", solver, "--graph-type", graph_type]
+    if compression:
+        argv.append("--lossless-graph-compression")
+    if max_seconds is not None:
+        argv += ["--max-seconds", str(max_seconds)]
+    if seed is not None:
+        argv += ["--seed", str(seed)]
+    tool = "smatchpp-1.8.0/%s%s" % (solver, "+compression" if compression else "")
+    return run_peer(tool, argv, timeout, mem_limit_mb)
+
+
+def main() -> None:
+    """Tiny CLI: run one peer and print its measurements as JSON."""
+    ap = argparse.ArgumentParser(description="run a peer Smatch tool")
+    ap.add_argument("tool", choices=["smatch104", "smatchpp18"])
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("--solver", default="ilp")
+    ap.add_argument("--graph-type", default="generic")
+    ap.add_argument("--compression", action="store_true")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--timeout", type=float, default=None)
+    ap.add_argument("--mem", type=int, default=None, help="RLIMIT_AS in MB")
+    args = ap.parse_args()
+    if args.tool == "smatch104":
+        run = run_smatch104(args.a, args.b, args.timeout, args.mem, seed=args.seed)
+    else:
+        run = run_smatchpp18(args.a, args.b, args.solver, args.timeout, args.mem, args.compression,
+                             args.graph_type, seed=args.seed)
+    print(json.dumps({"tool": run.tool, "status": run.status, "f1": run.f1, "pairs": len(run.pairs),
+                      "wall_seconds": round(run.wall_seconds, 3), "score_seconds": run.score_seconds,
+                      "peak_rss_mb": run.peak_rss_mb, "returncode": run.returncode,
+                      "errors": run.summary.get("errors")}))
+    if run.status != "ok":
+        print(run.stderr_tail[-800:])
+
+
+if __name__ == "__main__":
+    main()

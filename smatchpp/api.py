@@ -1,0 +1,229 @@
+"""The Python API: configure once, score pairs or whole corpora.
+
+>>> s = Scorer(Config(solver="exact"))
+>>> r = s.score_pair("(a / dog :ARG0-of (b / bark-01))", "(x / bark-01 :ARG0 (y / dog))")
+>>> r.matched, r.test_triples, r.gold_triples, r.status  # the TOP triples differ
+(3.0, 4, 4, 'optimal')
+>>> round(r.f1, 4)
+0.75
+>>> score_pair("(a / dog)", "(b / dog)").f1
+1.0
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Iterable, Literal, Sequence
+
+from . import __version__
+from .compile import ExactMatcher, TripleMatcher, compile_pair
+from .exceptions import InputMismatchError, ReadError
+from .problem import Problem
+from .read import Entry, Format, read_file, read_text
+from .score import CorpusScore, PairScore
+from .solvers import SOLVERS, get_solver
+from .standardize import EMPTY, Preset, TripleGraph, standardize
+
+__all__ = ["Config", "Scorer", "score_pair", "score_corpus", "score_files",
+           "parse_graph", "compile_strings", "OnError"]
+
+OnError = Literal["raise", "empty", "skip"]
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting that can change a score; it is also the score's signature."""
+
+    preset: Preset = "smatch"
+    solver: str = "exact"
+    time_limit: float | None = None
+    seed: int = 1
+    restarts: int = 4
+    on_error: OnError = "raise"
+    compression: str = "none"
+
+    def __post_init__(self) -> None:
+        if self.solver not in SOLVERS:
+            raise ValueError(f"unknown solver {self.solver!r}; choose from {', '.join(SOLVERS)}")
+        if self.on_error not in ("raise", "empty", "skip"):
+            raise ValueError(f"unknown on_error {self.on_error!r}")
+
+    def signature(self, matcher: TripleMatcher | None = None) -> str:
+        """A sacreBLEU-style string that pins down the score, e.g. for a paper."""
+        t = "none" if self.time_limit is None else f"{self.time_limit:g}"
+        m = (matcher or ExactMatcher()).name
+        return (f"smatchpp:{__version__}|preset:{self.preset}|match:{m}|dup:multiset"
+                f"|solver:{self.solver}|compression:{self.compression}|timeout:{t}"
+                f"|seed:{self.seed}|restarts:{self.restarts}")
+
+
+def parse_graph(text: str, preset: Preset = "smatch") -> TripleGraph:
+    """Read one PENMAN graph and standardize it; raises :class:`ReadError` if unreadable."""
+    entries = read_text(text)
+    if len(entries) != 1:
+        raise ReadError(f"expected one graph, found {len(entries)}")
+    if entries[0].error:
+        raise entries[0].error
+    assert entries[0].graph is not None
+    return standardize(entries[0].graph, preset)
+
+
+def compile_strings(a: str, b: str, matcher: TripleMatcher | None = None) -> Problem:
+    """Compile two PENMAN strings into a :class:`Problem` (handy in examples and tests)."""
+    return compile_pair(parse_graph(a), parse_graph(b), matcher)
+
+
+class Scorer:
+    """Scores graph pairs under one :class:`Config` (and one matcher)."""
+
+    def __init__(self, config: Config | None = None, matcher: TripleMatcher | None = None) -> None:
+        self.config = config or Config()
+        self.matcher = matcher or ExactMatcher()
+        self.solver = get_solver(self.config.solver, self.config.seed, self.config.restarts)
+
+    @property
+    def signature(self) -> str:
+        return self.config.signature(self.matcher)
+
+    def _graph(self, g: TripleGraph | str) -> TripleGraph:
+        return parse_graph(g, self.config.preset) if isinstance(g, str) else g
+
+    def score_pair(self, a: TripleGraph | str, b: TripleGraph | str, index: int = 0,
+                   id: str | None = None) -> PairScore:
+        """Align ``a`` (test) to ``b`` (gold) and score the pair."""
+        a, b = self._graph(a), self._graph(b)
+        began = time.perf_counter()
+        problem = compile_pair(a, b, self.matcher)
+        result = self.solver.solve(problem, self.config.time_limit)
+        seconds = time.perf_counter() - began
+        alignment = [(a.variables[i], b.variables[j])
+                     for i, j in enumerate(result.alignment.tolist()) if j >= 0]
+        return PairScore(index, id, result.objective, result.upper_bound, a.n_triples,
+                         b.n_triples, result.status, self.config.solver, result.stage,
+                         seconds, alignment)
+
+    def _score_item(self, item: tuple) -> PairScore:
+        index, pid, a, b, error = item
+        if a is None:
+            return PairScore(index, pid, 0, 0, 0, 0, "skipped", self.config.solver, error=error)
+        score = self.score_pair(a, b, index, pid)
+        score.error = error
+        return score
+
+    def score_corpus(self, entries_a: Sequence[Entry], entries_b: Sequence[Entry],
+                     workers: int = 1, progress: bool = False) -> CorpusScore:
+        """Score aligned lists of entries (as returned by :func:`read_file`).
+
+        Unreadable graphs follow ``config.on_error``: ``raise`` raises the first
+        :class:`ReadError` (see :func:`read_errors` to list all), ``empty`` scores
+        the graph as empty, ``skip`` drops the pair (kept with status ``skipped``).
+        Results do not depend on ``workers``.
+        """
+        if len(entries_a) != len(entries_b):
+            raise InputMismatchError(
+                f"{_where(entries_a)} has {len(entries_a)} graphs but "
+                f"{_where(entries_b)} has {len(entries_b)}")
+        items = [self._item(ea, eb) for ea, eb in zip(entries_a, entries_b)]
+        scores = self._map(items, workers, progress)
+        return CorpusScore(scores, self.signature)
+
+    def _item(self, ea: Entry, eb: Entry) -> tuple:
+        errors = [e.error for e in (ea, eb) if e.error is not None]
+        if errors and self.config.on_error == "raise":
+            raise errors[0]
+        message = "; ".join(str(e) for e in errors) or None
+        if errors and self.config.on_error == "skip":
+            return ea.index, ea.id or eb.id, None, None, message
+        ga = standardize(ea.graph, self.config.preset) if ea.graph else EMPTY
+        gb = standardize(eb.graph, self.config.preset) if eb.graph else EMPTY
+        return ea.index, ea.id or eb.id, ga, gb, message
+
+    def _map(self, items: list[tuple], workers: int, progress: bool) -> list[PairScore]:
+        bar = _progress(len(items), progress)
+        out: list[PairScore] = []
+        if workers <= 1 or len(items) < 2:
+            for item in items:
+                out.append(self._score_item(item))
+                bar.update(1)
+        else:
+            chunk = max(1, min(64, len(items) // (workers * 8)))
+            with ProcessPoolExecutor(workers, initializer=_init_worker,
+                                     initargs=(self.config, self.matcher)) as pool:
+                for score in pool.map(_worker_score, items, chunksize=chunk):
+                    out.append(score)
+                    bar.update(1)
+        bar.close()
+        return out
+
+
+_WORKER: Scorer | None = None
+
+
+def _init_worker(config: Config, matcher: TripleMatcher) -> None:
+    global _WORKER
+    _WORKER = Scorer(config, matcher)
+
+
+def _worker_score(item: tuple) -> PairScore:
+    assert _WORKER is not None
+    return _WORKER._score_item(item)
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, enabled: bool):
+    if not enabled or not sys.stderr.isatty():
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="pair", file=sys.stderr, smoothing=0.05)
+
+
+def _where(entries: Sequence[Entry]) -> str:
+    return entries[0].path if entries else "<empty input>"
+
+
+def read_errors(*files: Iterable[Entry]) -> list[ReadError]:
+    """All read errors of the given entry lists, in file order."""
+    return [e.error for entries in files for e in entries if e.error is not None]
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def score_pair(a: str | TripleGraph, b: str | TripleGraph, **config) -> PairScore:
+    """Score one pair; keyword arguments are :class:`Config` fields."""
+    return Scorer(Config(**config)).score_pair(a, b)
+
+
+def score_files(path_a: str, path_b: str, fmt: Format = "auto", workers: int = 1,
+                progress: bool = False, **config) -> CorpusScore:
+    """Score two files of graphs pair by pair (A = test/prediction, B = gold)."""
+    return Scorer(Config(**config)).score_corpus(read_file(path_a, fmt), read_file(path_b, fmt),
+                                                 workers, progress)
+
+
+def score_corpus(graphs_a: Sequence[str], graphs_b: Sequence[str], workers: int = 1,
+                 **config) -> CorpusScore:
+    """Score two lists of PENMAN strings pair by pair."""
+    ea = [replace(e, index=i) for i, g in enumerate(graphs_a) for e in read_text(g, f"<a[{i}]>")]
+    eb = [replace(e, index=i) for i, g in enumerate(graphs_b) for e in read_text(g, f"<b[{i}]>")]
+    return Scorer(Config(**config)).score_corpus(ea, eb, workers)
+
+
+

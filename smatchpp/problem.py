@@ -1,0 +1,120 @@
+"""The compiled problem: the one contract between compiler, compression and solvers.
+
+A :class:`Problem` is a quadratic assignment over *candidate pairs* ``p =
+(i, j)`` (variable ``i`` of graph A aligned to variable ``j`` of graph B)::
+
+    maximize   sum_p unary[p] x_p  +  sum_e weight[e] x_{edge_p[e]} x_{edge_q[e]}
+    subject to each variable of A and of B is used by at most one chosen pair
+
+Unary terms are instance and attribute matches (and self-loops), binary terms
+are relation matches.  Everything is a numpy array; soft or weighted matching
+only changes ``unary`` and ``weight``.
+
+Example (A: ``x :ARG0 y``, B: ``u :ARG0 v``; one binary term):
+
+>>> import numpy as np
+>>> p = Problem(2, 2, np.array([0, 1]), np.array([0, 1]), np.array([1.0, 1.0]),
+...             np.array([0]), np.array([1]), np.array([1.0]))
+>>> p.objective(np.array([0, 1]))
+3.0
+>>> p.objective(np.array([0, -1]))
+1.0
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+__all__ = ["Problem", "Alignment"]
+
+#: ``alignment[i]`` is the B variable aligned to A variable ``i``, or -1.
+Alignment = np.ndarray
+
+
+@dataclass(eq=False)
+class Problem:
+    """Candidate pairs with unary and binary coefficients (see module doc).
+
+    Invariants: pairs are distinct; ``edge_p < edge_q``; the two pairs of an
+    edge share no variable; coefficients are non-negative.
+    """
+
+    n_a: int
+    n_b: int
+    pair_a: np.ndarray
+    pair_b: np.ndarray
+    unary: np.ndarray
+    edge_p: np.ndarray
+    edge_q: np.ndarray
+    weight: np.ndarray
+    #: matches that need no variable (e.g. between two empty graphs); usually 0
+    constant: float = 0.0
+    #: an upper bound known from the labels alone (the matcher's label-count bound)
+    label_bound: float = math.inf
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.pair_a = np.asarray(self.pair_a, dtype=np.int64)
+        self.pair_b = np.asarray(self.pair_b, dtype=np.int64)
+        self.unary = np.asarray(self.unary, dtype=np.float64)
+        self.edge_p = np.asarray(self.edge_p, dtype=np.int64)
+        self.edge_q = np.asarray(self.edge_q, dtype=np.int64)
+        self.weight = np.asarray(self.weight, dtype=np.float64)
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.pair_a)
+
+    @property
+    def n_edges(self) -> int:
+        return len(self.edge_p)
+
+    @cached_property
+    def integral(self) -> bool:
+        """True if every coefficient is an integer (exact Smatch): gaps < 1 prove optimality."""
+        return bool(np.all(self.unary == np.round(self.unary))
+                    and np.all(self.weight == np.round(self.weight)))
+
+    @cached_property
+    def pair_index(self) -> dict[tuple[int, int], int]:
+        """``(i, j) -> p`` for every candidate pair."""
+        return {(int(a), int(b)): p for p, (a, b) in enumerate(zip(self.pair_a, self.pair_b))}
+
+    @cached_property
+    def neighbours(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """CSR adjacency of the pair graph: ``(start, other, weight)``.
+
+        The neighbours of pair ``p`` are ``other[start[p]:start[p+1]]`` with the
+        binary weights ``weight[start[p]:start[p+1]]``; every edge appears twice.
+        """
+        src = np.concatenate([self.edge_p, self.edge_q])
+        dst = np.concatenate([self.edge_q, self.edge_p])
+        w = np.concatenate([self.weight, self.weight])
+        order = np.argsort(src, kind="stable")
+        start = np.zeros(self.n_pairs + 1, dtype=np.int64)
+        np.cumsum(np.bincount(src, minlength=self.n_pairs), out=start[1:])
+        return start, dst[order], w[order]
+
+    def selected(self, alignment: Alignment) -> np.ndarray:
+        """Boolean mask of the candidate pairs used by ``alignment``."""
+        alignment = np.asarray(alignment)
+        if len(alignment) == 0:
+            return np.zeros(self.n_pairs, dtype=bool)
+        return alignment[self.pair_a] == self.pair_b
+
+    def objective(self, alignment: Alignment) -> float:
+        """Value of an alignment (pairs that are not candidates contribute 0)."""
+        x = self.selected(alignment)
+        both = x[self.edge_p] & x[self.edge_q]
+        return float(self.constant + self.unary[x].sum() + self.weight[both].sum())
+
+    def alignment_from_pairs(self, chosen: np.ndarray) -> Alignment:
+        """Turn a 0/1 (or boolean) vector over pairs into an alignment array."""
+        alignment = np.full(self.n_a, -1, dtype=np.int64)
+        chosen = np.flatnonzero(np.asarray(chosen) > 0.5)
+        alignment[self.pair_a[chosen]] = self.pair_b[chosen]
+        return alignment

@@ -1,0 +1,155 @@
+"""Scores: per pair precision/recall/F1 with bounds, and corpus micro/macro averages.
+
+>>> prf(3, 4, 6)
+(0.75, 0.5, 0.6)
+>>> prf(0, 0, 0)
+(0.0, 0.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["prf", "PairScore", "CorpusScore"]
+
+
+def prf(matched: float, test: float, gold: float) -> tuple[float, float, float]:
+    """Precision, recall and F1 of ``matched`` triples out of ``test`` and ``gold``.
+
+    As smatch 1.0.4: everything is 0 when either graph has no triples.
+    """
+    if test <= 0 or gold <= 0:
+        return 0.0, 0.0, 0.0
+    p, r = matched / test, matched / gold
+    return p, r, (2 * p * r / (p + r) if p + r > 0 else 0.0)
+
+
+@dataclass
+class PairScore:
+    """The result of one graph pair.
+
+    ``matched`` is the best alignment found (a lower bound on the optimum) and
+    ``upper`` a proven upper bound; ``status == 'optimal'`` means they are equal.
+    A pair dropped by ``--on-error skip`` has status ``skipped`` and no counts.
+    """
+
+    index: int
+    id: str | None
+    matched: float
+    upper: float
+    test_triples: int
+    gold_triples: int
+    status: str
+    solver: str
+    stage: str = ""
+    seconds: float = 0.0
+    alignment: list[tuple[str, str]] = field(default_factory=list)
+    error: str | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def precision(self) -> float:
+        return prf(self.matched, self.test_triples, self.gold_triples)[0]
+
+    @property
+    def recall(self) -> float:
+        return prf(self.matched, self.test_triples, self.gold_triples)[1]
+
+    @property
+    def f1(self) -> float:
+        return prf(self.matched, self.test_triples, self.gold_triples)[2]
+
+    @property
+    def f1_upper(self) -> float:
+        return prf(self.upper, self.test_triples, self.gold_triples)[2]
+
+    def to_json(self, with_alignment: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict with the keys of ``--pairs-out``."""
+        out: dict[str, Any] = {
+            "index": self.index, "id": self.id,
+            "matched": _num(self.matched), "test_triples": self.test_triples,
+            "gold_triples": self.gold_triples, "lower": _num(self.matched),
+            "upper": _num(self.upper), "status": self.status, "solver": self.solver,
+            "stage": self.stage, "seconds": round(self.seconds, 6),
+            "precision": self.precision, "recall": self.recall, "f1": self.f1,
+        }
+        if self.error:
+            out["error"] = self.error
+        if self.stats:
+            out.update(self.stats)
+        if with_alignment:
+            out["alignment"] = self.alignment
+        return out
+
+
+def _num(x: float) -> float | int | None:
+    if x != x or x in (float("inf"), float("-inf")):
+        return None
+    return int(x) if float(x).is_integer() else x
+
+
+@dataclass
+class CorpusScore:
+    """All pair scores of a corpus with micro and macro averages and their signature."""
+
+    pairs: list[PairScore]
+    signature: str
+
+    @property
+    def scored(self) -> list[PairScore]:
+        """Pairs that were scored (not skipped)."""
+        return [p for p in self.pairs if p.status != "skipped"]
+
+    def _sums(self) -> tuple[float, float, int, int]:
+        s = self.scored
+        return (sum(p.matched for p in s), sum(p.upper for p in s),
+                sum(p.test_triples for p in s), sum(p.gold_triples for p in s))
+
+    @property
+    def micro(self) -> tuple[float, float, float]:
+        """P/R/F1 from summed counts (smatch's corpus score)."""
+        lower, _, test, gold = self._sums()
+        return prf(lower, test, gold)
+
+    @property
+    def micro_upper(self) -> tuple[float, float, float]:
+        """P/R/F1 if every pair reached its upper bound."""
+        _, upper, test, gold = self._sums()
+        return prf(upper, test, gold)
+
+    @property
+    def macro(self) -> tuple[float, float, float]:
+        """Mean of the pairs' P, R and F1."""
+        s = self.scored
+        if not s:
+            return 0.0, 0.0, 0.0
+        n = len(s)
+        return (sum(p.precision for p in s) / n, sum(p.recall for p in s) / n,
+                sum(p.f1 for p in s) / n)
+
+    def summary(self) -> dict[str, Any]:
+        """The corpus summary printed by ``--format json``."""
+        lower, upper, test, gold = self._sums()
+        s = self.scored
+        counts: dict[str, int] = {}
+        for p in self.pairs:
+            counts[p.status] = counts.get(p.status, 0) + 1
+        stages: dict[str, int] = {}
+        for p in s:
+            if p.stage:
+                stages[p.stage] = stages.get(p.stage, 0) + 1
+        mp, mr, mf = self.micro
+        ap, ar, af = self.macro
+        return {
+            "signature": self.signature,
+            "micro": {"precision": mp, "recall": mr, "f1": mf},
+            "macro": {"precision": ap, "recall": ar, "f1": af},
+            "f1_interval": [mf, self.micro_upper[2]],
+            "pairs": len(self.pairs), "scored": len(s),
+            "optimal": counts.get("optimal", 0), "status_counts": counts,
+            "certified_by": stages,
+            "matched_lower": _num(lower), "matched_upper": _num(upper),
+            "test_triples": test, "gold_triples": gold,
+            "errors": [p.error for p in self.pairs if p.error],
+        }

@@ -1,0 +1,113 @@
+"""Standardization: from a graph as written to the triples Smatch compares.
+
+The ``smatch`` preset reproduces how smatch 1.0.4 builds its triples, so that
+triple counts (and therefore precision and recall denominators) are the ones
+reported in the literature:
+
+* one instance triple per variable, the concept lower-cased with trailing
+  ``_`` removed;
+* a ``TOP`` attribute ``(top, "top")`` on the root variable;
+* a role ending in ``-of`` is inverted (``a :ARG0-of b`` becomes
+  ``b :ARG0 a``), except ``prep-on-behalf-of``, ``prep-out-of`` and
+  ``consist-of``; ``:mod`` is rewritten as the inverse ``:domain``;
+  these checks are case-sensitive, as in smatch;
+* an inverted role whose target is a constant is dropped (smatch 1.0.4 files
+  it under a node that does not exist);
+* a quoted constant keeps its first whitespace-separated token only (smatch's
+  reader splits ``"New York"`` after ``New``); constants and role names are
+  lower-cased with trailing ``_`` removed.
+
+Example:
+
+>>> from smatchpp.read import read_text
+>>> raw = read_text('(a / Dog :mod (b / big) :name "Rex")')[0].graph
+>>> g = standardize(raw)
+>>> g.concepts, g.attributes, g.relations
+(('dog', 'big'), ((0, 'name', 'rex'), (0, 'top', 'top')), ((1, 'domain', 0),))
+>>> g.n_triples
+5
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .read import RawGraph
+
+__all__ = ["TripleGraph", "standardize", "Preset", "EMPTY"]
+
+Preset = Literal["smatch"]
+
+_NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
+
+
+@dataclass(frozen=True)
+class TripleGraph:
+    """Triples over variable indices; labels are already normalized strings.
+
+    ``variables[i]`` is the name of variable ``i`` and ``concepts[i]`` its
+    concept (its instance triple).  ``attributes`` are ``(var, role, value)``,
+    ``relations`` are ``(source, role, target)``.  Duplicates are kept: they
+    count in the totals.
+    """
+
+    variables: tuple[str, ...]
+    concepts: tuple[str, ...]
+    attributes: tuple[tuple[int, str, str], ...]
+    relations: tuple[tuple[int, str, int], ...]
+
+    @property
+    def n_triples(self) -> int:
+        """Number of triples, duplicates included (smatch's denominator)."""
+        return len(self.concepts) + len(self.attributes) + len(self.relations)
+
+    def triples(self) -> list[tuple[str, str, str]]:
+        """All triples as ``(source, relation, target)`` name strings."""
+        names = self.variables
+        out = [(names[i], "instance", c) for i, c in enumerate(self.concepts)]
+        out += [(names[i], r, v) for i, r, v in self.attributes]
+        out += [(names[i], r, names[k]) for i, r, k in self.relations]
+        return out
+
+
+EMPTY = TripleGraph((), (), (), ())
+
+
+def _norm(label: str) -> str:
+    return label.lower().rstrip("_")
+
+
+def _constant(value: str) -> str:
+    if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
+        tokens = value[1:-1].split()
+        return _norm(tokens[0]) if tokens else ""
+    return _norm(value)
+
+
+def standardize(raw: RawGraph, preset: Preset = "smatch") -> TripleGraph:
+    """Turn a :class:`RawGraph` into the triples of ``preset`` (see module doc)."""
+    if preset != "smatch":
+        raise ValueError(f"unknown preset {preset!r}")
+    index = {v: i for i, v in enumerate(raw.variables)}
+    concepts = [""] * len(raw.variables)
+    attributes: list[tuple[int, str, str]] = []
+    relations: list[tuple[int, str, int]] = []
+    for source, role, target in raw.triples:
+        if role == ":instance":
+            concepts[index[source]] = _constant(target) if target.startswith('"') else _norm(target)
+            continue
+        name = role[1:] if role.startswith(":") else role
+        if name.endswith("-of") and name not in _NOT_INVERTED:
+            source, name, target = target, name[:-3], source
+        elif name == "mod":
+            source, name, target = target, "domain", source
+        if source not in index:
+            continue  # inverted onto a constant: smatch 1.0.4 loses it
+        if target in index:
+            relations.append((index[source], _norm(name), index[target]))
+        else:
+            attributes.append((index[source], _norm(name), _constant(target)))
+    if raw.top is not None and raw.top in index:
+        attributes.append((index[raw.top], "top", "top"))
+    return TripleGraph(tuple(raw.variables), tuple(concepts), tuple(attributes), tuple(relations))
