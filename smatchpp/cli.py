@@ -1,0 +1,136 @@
+"""Command line: a thin layer over :mod:`smatchpp.api`.
+
+    smatchpp score PRED.amr GOLD.amr [--solver exact] [--time-limit S] [--format json]
+                                     [--pairs-out pairs.jsonl] [--on-error raise|empty|skip]
+
+Exit codes: 0 success, 2 unreadable input or bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from . import __version__
+from .api import Config, Scorer, default_workers, read_errors
+from .exceptions import InputMismatchError, ReadError
+from .read import read_file
+from .score import CorpusScore
+from .solvers import SOLVERS
+
+__all__ = ["main", "build_parser"]
+
+
+def _add_scoring_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("test", help="graphs to evaluate (A: parser output / prediction)")
+    p.add_argument("gold", help="reference graphs (B: gold), same number and order")
+    p.add_argument("--input-format", choices=("auto", "penman", "tsv"), default="auto",
+                   help="input format (auto: .tsv files are TSV, others PENMAN)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="time limit per pair; on timeout the pair reports [lower, upper]")
+    p.add_argument("--seed", type=int, default=1, help="seed of the hill-climber (default 1)")
+    p.add_argument("--restarts", type=int, default=4,
+                   help="random restarts of the hill-climber (default 4, as smatch)")
+    p.add_argument("--on-error", choices=("raise", "empty", "skip"), default="raise",
+                   help="unreadable graph: stop (default), score it as empty, or skip the pair")
+    p.add_argument("--workers", type=int, default=None,
+                   help="worker processes (default: all cores); results do not depend on it")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="smatchpp", description="Exact, certified Smatch.")
+    parser.add_argument("--version", action="version", version=f"smatchpp {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    score = sub.add_parser("score", help="score a test file against a gold file")
+    _add_scoring_options(score)
+    score.add_argument("--solver", choices=SOLVERS, default="exact",
+                       help="exact (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber")
+    score.add_argument("--format", choices=("text", "json"), default="text",
+                       help="format of the corpus summary on stdout")
+    score.add_argument("--pairs-out", metavar="FILE.jsonl",
+                       help="write one JSON object per pair to this file")
+    score.add_argument("--alignments", action="store_true",
+                       help="include each pair's variable alignment in --pairs-out")
+    return parser
+
+
+def _read_inputs(args: argparse.Namespace):
+    entries_a = read_file(args.test, args.input_format)
+    entries_b = read_file(args.gold, args.input_format)
+    if len(entries_a) != len(entries_b):
+        raise InputMismatchError(f"{args.test} has {len(entries_a)} graphs but "
+                                 f"{args.gold} has {len(entries_b)}: the files must be parallel")
+    return entries_a, entries_b
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def format_text(corpus: CorpusScore) -> str:
+    """The human-readable corpus summary."""
+    s = corpus.summary()
+    lines = [s["signature"]]
+    skipped = s["status_counts"].get("skipped", 0)
+    lines.append(f"pairs: {s['pairs']} scored: {s['scored']}"
+                 + (f" skipped: {skipped}" if skipped else "")
+                 + f" certified optimal: {s['optimal']}")
+    for name in ("micro", "macro"):
+        m = s[name]
+        lines.append(f"{name:5s}  P {_pct(m['precision'])}  R {_pct(m['recall'])}  F1 {_pct(m['f1'])}")
+    lo, hi = s["f1_interval"]
+    lines.append(f"matched: {s['matched_lower']} (upper bound {s['matched_upper']}) "
+                 f"of test {s['test_triples']} / gold {s['gold_triples']} triples; "
+                 f"micro F1 in [{_pct(lo)}, {_pct(hi)}]")
+    if s["certified_by"]:
+        lines.append("certified by: " + ", ".join(f"{k} {v}" for k, v in sorted(s["certified_by"].items())))
+    return "\n".join(lines)
+
+
+def _score(args: argparse.Namespace) -> int:
+    config = Config(solver=args.solver, time_limit=args.time_limit, seed=args.seed,
+                    restarts=args.restarts, on_error=args.on_error)
+    entries_a, entries_b = _read_inputs(args)
+    errors = read_errors(entries_a, entries_b)
+    if errors and config.on_error == "raise":
+        for e in errors:
+            print(f"smatchpp: error: {e}", file=sys.stderr)
+        print(f"smatchpp: {len(errors)} unreadable graph(s); nothing scored. "
+              "Use --on-error empty or --on-error skip to score the rest.", file=sys.stderr)
+        return 2
+    workers = args.workers if args.workers is not None else default_workers()
+    corpus = Scorer(config).score_corpus(entries_a, entries_b, workers=workers,
+                                         progress=not args.quiet)
+    if args.pairs_out:
+        with open(args.pairs_out, "w", encoding="utf-8") as out:
+            for pair in corpus.pairs:
+                out.write(json.dumps(pair.to_json(args.alignments)) + "\n")
+    if args.format == "json":
+        print(json.dumps(corpus.summary(), indent=2))
+    else:
+        print(format_text(corpus))
+    if errors:
+        action = "scored as empty graphs" if config.on_error == "empty" else "pairs skipped"
+        print(f"smatchpp: warning: {len(errors)} unreadable graph(s), {action}:", file=sys.stderr)
+        for e in errors:
+            print(f"  {e}", file=sys.stderr)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``smatchpp`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "score":
+            return _score(args)
+    except (InputMismatchError, ReadError, OSError) as exc:
+        print(f"smatchpp: error: {exc}", file=sys.stderr)
+        return 2
+    return 0  # pragma: no cover
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
