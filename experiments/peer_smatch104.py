@@ -28,11 +28,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import sys
 import time
 from typing import Any, Optional
+
+# Never let this repo's own `smatchpp` (or anything else in it) shadow the peer packages.
+_REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _REPO]
 
 import amr  # smatch 1.0.4's parser module (peer venv)
 import smatch  # smatch 1.0.4 (peer venv)

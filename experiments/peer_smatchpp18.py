@@ -10,9 +10,9 @@ It builds exactly the pipeline of ``python -m smatchpp`` (its ``__main__``) and
 calls ``Smatchpp.process_pair`` per pair, so per-pair numbers are available.
 The corpus result equals the CLI's micro score, i.e. this command line::
 
-    $VENV/bin/python -m smatchpp -a A.amr -b B.amr -solver ilp -graph_type generic \
+    $VENV/bin/python -P -m smatchpp -a A.amr -b B.amr -solver ilp -graph_type generic \
         -score_dimension main -score_type micro -output_format json \
-        [--lossless_graph_compression]        # (no --bootstrap)
+        [--lossless_graph_compression]        # no --bootstrap; -P: keep cwd off sys.path
 
 Notes on 1.8.0's CLI: there is no ``-edges`` flag; ``--remove_duplicates`` is
 parsed but unused (``-graph_type amr`` removes duplicates itself); the default
@@ -32,14 +32,23 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import resource
 import sys
 import time
 from typing import Any, Optional
 
+# Never let this repo's own `smatchpp` (or anything else in it) shadow the peer packages.
+_REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _REPO]
+
 import numpy as np
 from smatchpp import align, data_helpers, eval_statistics, model_factory, preprocess, score, solvers
 from smatchpp.bindings import Smatchpp
+import smatchpp as _smatchpp_pkg
+
+if "site-packages" not in os.path.abspath(_smatchpp_pkg.__file__):
+    raise SystemExit("not the PyPI smatchpp: %s" % _smatchpp_pkg.__file__)
 
 
 def build(solver: str, graph_type: Optional[str], compression: bool,

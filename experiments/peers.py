@@ -9,7 +9,8 @@ reaps it with ``os.wait4`` so ``ru_maxrss`` is that child's own peak RSS (not
 the max over all children ever, as ``RUSAGE_CHILDREN`` would be).  A timeout
 SIGKILLs the whole process group.  ``mem_limit_mb`` sets ``RLIMIT_AS`` (address
 space, not RSS) in the child; running out shows up as MemoryError / bad_alloc /
-an abort and is reported as status ``"memory"``.
+an abort and is reported as status ``"memory"``.  ``PYTHONPATH`` is dropped
+from the child's environment so this repo's ``smatchpp`` cannot shadow the peer's.
 
 CLI:  python experiments/peers.py {smatch104,smatchpp18} A B [--solver S]
           [--compression] [--timeout T] [--mem MB]
@@ -85,8 +86,10 @@ def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
         out, so, se = Path(tmp, "pairs.jsonl"), Path(tmp, "stdout"), Path(tmp, "stderr")
         with open(so, "wb") as fo, open(se, "wb") as fe:
             t0 = time.perf_counter()
+            env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
             proc = subprocess.Popen([str(py), *argv, "--out", str(out)], stdin=subprocess.DEVNULL,
-                                    stdout=fo, stderr=fe, start_new_session=True, preexec_fn=limit)
+                                    stdout=fo, stderr=fe, env=env, start_new_session=True,
+                                    preexec_fn=limit)
             timed_out = threading.Event()
 
             def kill() -> None:

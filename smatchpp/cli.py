@@ -38,6 +38,10 @@ def _add_scoring_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: all cores); results do not depend on it")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--compression", choices=("exact", "none", "smatchpp"), default="exact",
+                   help="exact (default): shrink each problem without changing its optimum; "
+                        "none; smatchpp: smatchpp 1.8's concept-as-identity rewrite, "
+                        "a different metric (not Smatch)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write one JSON object per pair to this file")
     score.add_argument("--alignments", action="store_true",
                        help="include each pair's variable alignment in --pairs-out")
+    score.add_argument("--stats", action="store_true",
+                       help="print problem sizes before/after compression per pair and in total (stderr)")
     return parser
 
 
@@ -74,6 +80,9 @@ def format_text(corpus: CorpusScore) -> str:
     """The human-readable corpus summary."""
     s = corpus.summary()
     lines = [s["signature"]]
+    if "compression:smatchpp" in s["signature"]:
+        lines.append("NOTE: compression=smatchpp is smatchpp 1.8's concept-as-identity metric: "
+                     "these are not Smatch scores")
     skipped = s["status_counts"].get("skipped", 0)
     lines.append(f"pairs: {s['pairs']} scored: {s['scored']}"
                  + (f" skipped: {skipped}" if skipped else "")
@@ -90,9 +99,29 @@ def format_text(corpus: CorpusScore) -> str:
     return "\n".join(lines)
 
 
+def format_stats(corpus: CorpusScore) -> str:
+    """Per pair and total problem sizes before/after compression, with time and stage."""
+    keys = ("vars_a", "vars_b", "pairs_before", "pairs_after", "edges_before", "edges_after",
+            "components_before", "components_after", "pairs_fixed")
+    head = "index " + " ".join(f"{k:>17s}" for k in keys) + "   seconds stage"
+    lines = [head]
+    total = dict.fromkeys(keys, 0)
+    for p in corpus.scored:
+        s = {k: p.stats.get(k, "-") for k in keys}
+        for k in keys:
+            if isinstance(s[k], int):
+                total[k] += s[k]
+        lines.append(f"{p.index:5d} " + " ".join(f"{s[k]!s:>17s}" for k in keys)
+                     + f" {p.seconds:9.3f} {p.stage}")
+    lines.append("total " + " ".join(f"{total[k]!s:>17s}" for k in keys)
+                 + f" {sum(p.seconds for p in corpus.scored):9.3f}")
+    lines.append("('-': the pair was certified by a bound before compression was needed)")
+    return "\n".join(lines)
+
+
 def _score(args: argparse.Namespace) -> int:
     config = Config(solver=args.solver, time_limit=args.time_limit, seed=args.seed,
-                    restarts=args.restarts, on_error=args.on_error)
+                    restarts=args.restarts, on_error=args.on_error, compression=args.compression)
     entries_a, entries_b = _read_inputs(args)
     errors = read_errors(entries_a, entries_b)
     if errors and config.on_error == "raise":
@@ -108,6 +137,8 @@ def _score(args: argparse.Namespace) -> int:
         with open(args.pairs_out, "w", encoding="utf-8") as out:
             for pair in corpus.pairs:
                 out.write(json.dumps(pair.to_json(args.alignments)) + "\n")
+    if args.stats:
+        print(format_stats(corpus), file=sys.stderr)
     if args.format == "json":
         print(json.dumps(corpus.summary(), indent=2))
     else:

@@ -161,5 +161,7 @@ def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None =
     n = max(len(keys), 1)
     ekeys, inverse = np.unique(lo * n + hi, return_inverse=True)
     weight = np.bincount(inverse.ravel(), weights=bw, minlength=len(ekeys)) if len(ekeys) else np.zeros(0)
+    constant = float(sum((Counter(a.free) & Counter(b.free)).values()))
     return Problem(len(a.variables), len(b.variables), keys // nb, keys % nb, unary,
-                   ekeys // n, ekeys % n, weight, label_bound=matcher.label_bound(a, b))
+                   ekeys // n, ekeys % n, weight, constant=constant,
+                   label_bound=matcher.label_bound(a, b) + constant)

@@ -56,11 +56,13 @@ class TripleGraph:
     concepts: tuple[str, ...]
     attributes: tuple[tuple[int, str, str], ...]
     relations: tuple[tuple[int, str, int], ...]
+    #: triples without any variable (only made by the lossy ``smatchpp`` rewrite)
+    free: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def n_triples(self) -> int:
         """Number of triples, duplicates included (smatch's denominator)."""
-        return len(self.concepts) + len(self.attributes) + len(self.relations)
+        return len(self.concepts) + len(self.attributes) + len(self.relations) + len(self.free)
 
     def triples(self) -> list[tuple[str, str, str]]:
         """All triples as ``(source, relation, target)`` name strings."""
@@ -68,7 +70,7 @@ class TripleGraph:
         out = [(names[i], "instance", c) for i, c in enumerate(self.concepts)]
         out += [(names[i], r, v) for i, r, v in self.attributes]
         out += [(names[i], r, names[k]) for i, r, k in self.relations]
-        return out
+        return out + list(self.free)
 
 
 EMPTY = TripleGraph((), (), (), ())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .base import SolveResult, Solver, Status
 from .cbc import CbcSolver
+from .compressed import Compressing
 from .highs import HighsSolver
 from .hillclimber import HillClimber
 from .portfolio import Portfolio
@@ -21,14 +22,20 @@ __all__ = ["SolveResult", "Solver", "Status", "get_solver", "SOLVERS",
 SOLVERS = ("exact", "highs", "cbc", "hillclimber")
 
 
-def get_solver(name: str, seed: int = 1, restarts: int = 4) -> Solver:
-    """The solver called ``name`` (one of :data:`SOLVERS`)."""
+def get_solver(name: str, seed: int = 1, restarts: int = 4, compression: bool = True) -> Solver:
+    """The solver called ``name`` (one of :data:`SOLVERS`).
+
+    With ``compression`` the problem is first reduced exactly (the hill-climber,
+    a heuristic, always sees the whole problem).
+    """
     if name == "exact":
-        return Portfolio(seed=seed, restarts=restarts)
-    if name == "highs":
-        return HighsSolver()
-    if name == "cbc":
-        return CbcSolver()
+        return Portfolio(seed=seed, restarts=restarts, compression=compression)
     if name == "hillclimber":
         return HillClimber(seed=seed, restarts=restarts)
-    raise ValueError(f"unknown solver {name!r}; choose from {', '.join(SOLVERS)}")
+    if name == "highs":
+        inner: Solver = HighsSolver()
+    elif name == "cbc":
+        inner = CbcSolver()
+    else:
+        raise ValueError(f"unknown solver {name!r}; choose from {', '.join(SOLVERS)}")
+    return Compressing(inner) if compression else inner

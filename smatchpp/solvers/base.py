@@ -13,7 +13,7 @@ optimum), a proven upper bound, and a status:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 import numpy as np
@@ -36,6 +36,8 @@ class SolveResult:
     solver: str
     #: the stage that closed the gap (e.g. ``label_bound``, ``lp``, ``mip``)
     stage: str = ""
+    #: sizes before and after compression, when compression ran
+    stats: dict = field(default_factory=dict)
 
 
 class Solver(Protocol):

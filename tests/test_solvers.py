@@ -1,0 +1,236 @@
+"""Solvers against the brute-force oracle, and against each other.
+
+For tiny random pairs (at most 5 variables each) the oracle enumerates every
+injective partial map, so the true optimum is known: every exact solver must
+reach it and certify it, the hill-climber may not exceed it and every upper
+bound must be at least it.  For bigger pairs (8-12 variables) the two MIP
+backends (HiGHS and CBC) check each other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oracle import brute_force, matched_count, partial_maps, rescore_array
+from smatchpp.compile import compile_pair
+from smatchpp.solvers import CbcSolver, HighsSolver, HillClimber, Portfolio, get_solver
+from smatchpp.solvers.bounds import star_bound
+from smatchpp.solvers.highs import lp_bound
+from smatchpp.standardize import TripleGraph
+from strategies import equivalent_graphs, graph_pairs, triple_graphs
+
+TINY = settings(max_examples=120, deadline=None, derandomize=True)
+FEW = settings(max_examples=25, deadline=None, derandomize=True)
+
+
+def _check_exact(result, a: TripleGraph, b: TripleGraph, optimum: int) -> None:
+    assert result.status == "optimal", result
+    assert result.objective == optimum, (result, optimum)
+    assert result.upper_bound == optimum, (result, optimum)
+    assert len(result.alignment) == len(a.variables)
+    assert rescore_array(a, b, result.alignment) == optimum
+
+
+# ---------------------------------------------------------------------------
+# the oracle itself
+
+
+def test_oracle_hand_example():
+    # A: x:dog -ARG0-> y:bark ; B: u:bark -ARG0-> v:dog, TOP on the root of each
+    a = TripleGraph(("x", "y"), ("dog", "bark"), ((0, "top", "top"),), ((1, "arg0", 0),))
+    b = TripleGraph(("u", "v"), ("bark", "dog"), ((0, "top", "top"),), ((0, "arg0", 1),))
+    assert brute_force(a, b) == 3  # two concepts + the ARG0 edge; TOP sits on different concepts
+    assert matched_count(a, b, {0: 1, 1: 0}) == 3
+    assert matched_count(a, b, {0: 0, 1: 1}) == 1  # only TOP
+    assert matched_count(a, b, {}) == 0
+
+
+def test_oracle_duplicates_are_multisets():
+    a = TripleGraph(("x",), ("dog",), ((0, "op1", "z"),) * 3, ((0, "arg0", 0),) * 2)
+    b = TripleGraph(("u",), ("dog",), ((0, "op1", "z"),) * 2, ((0, "arg0", 0),) * 3)
+    assert brute_force(a, b) == 1 + 2 + 2
+
+
+def test_partial_maps_count():
+    # sum_k C(3,k) C(4,k) k! = 1 + 12 + 36 + 24
+    assert sum(1 for _ in partial_maps(3, 4)) == 73
+    assert list(partial_maps(0, 3)) == [{}]
+
+
+# ---------------------------------------------------------------------------
+# the compiled problem is Smatch, for every alignment
+
+
+@TINY
+@given(graph_pairs(max_vars=4), st.data())
+def test_problem_objective_equals_oracle_for_any_alignment(pair, data):
+    a, b = pair
+    problem = compile_pair(a, b)
+    maps = list(partial_maps(len(a.variables), len(b.variables)))
+    for mapping in data.draw(st.lists(st.sampled_from(maps), min_size=1, max_size=8)):
+        alignment = np.full(len(a.variables), -1, dtype=np.int64)
+        for i, j in mapping.items():
+            alignment[i] = j
+        assert problem.objective(alignment) == matched_count(a, b, mapping), mapping
+
+
+# ---------------------------------------------------------------------------
+# exact solvers reach and certify the optimum
+
+
+@TINY
+@given(graph_pairs())
+def test_exact_solvers_match_oracle(pair):
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    _check_exact(get_solver("exact").solve(problem), a, b, optimum)
+    _check_exact(HighsSolver().solve(problem), a, b, optimum)
+    _check_exact(HighsSolver(linking="pairwise").solve(problem), a, b, optimum)
+    _check_exact(Portfolio(use_lp=False).solve(problem), a, b, optimum)
+
+
+@TINY
+@given(graph_pairs())
+def test_hillclimber_and_bounds_bracket_optimum(pair):
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    hc = HillClimber(seed=1, restarts=2).solve(problem)
+    assert hc.objective <= optimum
+    assert hc.upper_bound >= optimum
+    assert hc.status in ("optimal", "heuristic")
+    if hc.status == "optimal":
+        assert hc.objective == optimum
+    assert rescore_array(a, b, hc.alignment) == hc.objective
+    assert problem.label_bound >= optimum
+    assert star_bound(problem) >= optimum
+    assert lp_bound(problem) >= optimum - 1e-6
+    assert lp_bound(problem, linking="pairwise") >= optimum - 1e-6
+    # the three bounds are all at most the trivial bound min(|A|, |B|)
+    assert problem.label_bound <= min(a.n_triples, b.n_triples)
+
+
+@TINY
+@given(graph_pairs(), st.integers(0, 3))
+def test_warm_started_highs_is_exact(pair, seed):
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    start = HillClimber(seed=seed, restarts=0).solve(problem).alignment
+    _check_exact(HighsSolver().solve(problem, warm_start=start), a, b, optimum)
+
+
+@FEW
+@given(graph_pairs())
+def test_cbc_matches_oracle(pair):
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    _check_exact(CbcSolver().solve(problem), a, b, optimum)
+
+
+@TINY
+@given(triple_graphs(), st.data())
+def test_self_match_is_total(g, data):
+    g2, _ = data.draw(equivalent_graphs(g))
+    problem = compile_pair(g, g2)
+    result = get_solver("exact").solve(problem)
+    assert result.status == "optimal"
+    assert result.objective == g.n_triples
+    assert rescore_array(g, g2, result.alignment) == g.n_triples
+
+
+@TINY
+@given(graph_pairs(min_vars=0, max_vars=3))
+def test_empty_and_tiny_graphs(pair):
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    _check_exact(get_solver("exact").solve(problem), a, b, optimum)
+    assert HillClimber().solve(problem).objective <= optimum
+
+
+def test_empty_graphs():
+    empty = TripleGraph((), (), (), ())
+    one = TripleGraph(("x",), ("dog",), ((0, "top", "top"),), ())
+    for a, b in ((empty, empty), (empty, one), (one, empty)):
+        for solver in (get_solver("exact"), HighsSolver(), CbcSolver(), HillClimber()):
+            r = solver.solve(compile_pair(a, b))
+            assert r.objective == 0 and r.upper_bound == 0 and r.status == "optimal"
+
+
+def test_portfolio_mip_stage():
+    # Found by search.  Optimum 5: v2 -> w0 (b), v3 -> w1 for the ARG0 edge, the three a's of A
+    # onto w2..w4.  The hill-climber stops at 4 (v0 -> w1 blocks w1; moving v3 onto w1 gains
+    # nothing until v0 moves on to a free a, a two-step plateau outside its move set), the label
+    # bound is 6 and the star/LP bounds 5, so the portfolio must run the warm-started MIP.
+    a = TripleGraph(("v0", "v1", "v2", "v3", "v4"), ("a", "a", "b", "b", "a"),
+                    ((0, "top", "top"),), ((2, "arg0", 3),))
+    b = TripleGraph(("w0", "w1", "w2", "w3", "w4"), ("b", "a", "a", "a", "a"),
+                    ((0, "top", "top"),), ((0, "arg0", 1),))
+    optimum = brute_force(a, b)
+    assert optimum == 5
+    problem = compile_pair(a, b)
+    assert problem.label_bound == 6
+    result = get_solver("exact").solve(problem)
+    _check_exact(result, a, b, optimum)
+    assert result.stage == "mip", "the climber now finds 5: pick another instance to cover the MIP stage"
+    _check_exact(CbcSolver().solve(problem), a, b, optimum)
+
+
+# ---------------------------------------------------------------------------
+# bigger pairs: HiGHS and CBC agree (not enumerable)
+
+BIG = dict(min_vars=8, max_vars=12, max_attributes=8, max_relations=16)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(graph_pairs(max_vars=12, min_vars=8, max_attributes=8, max_relations=16))
+def test_highs_equals_cbc_on_bigger_pairs(pair):
+    a, b = pair
+    problem = compile_pair(a, b)
+    rh = HighsSolver().solve(problem)
+    rc = CbcSolver().solve(problem)
+    rp = get_solver("exact").solve(problem)
+    for r in (rh, rc, rp):
+        assert r.status == "optimal"
+        assert rescore_array(a, b, r.alignment) == r.objective
+    assert rh.objective == rc.objective == rp.objective
+    hc = HillClimber().solve(problem)
+    assert hc.objective <= rh.objective
+    assert star_bound(problem) >= rh.objective
+    assert lp_bound(problem) >= rh.objective - 1e-6
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(graph_pairs(max_vars=12, min_vars=8, max_attributes=8, max_relations=16))
+def test_portfolio_equals_highs_on_bigger_pairs(pair):
+    a, b = pair
+    problem = compile_pair(a, b)
+    rh = HighsSolver().solve(problem)
+    rp = get_solver("exact").solve(problem)
+    assert rh.status == rp.status == "optimal"
+    assert rh.objective == rp.objective
+    assert rescore_array(a, b, rp.alignment) == rp.objective
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(triple_graphs(min_vars=8, max_vars=12, max_attributes=8, max_relations=16), st.data())
+def test_self_match_bigger(g, data):
+    g2, _ = data.draw(equivalent_graphs(g))
+    result = get_solver("exact").solve(compile_pair(g, g2))
+    assert result.status == "optimal" and result.objective == g.n_triples
+
+
+@pytest.mark.parametrize("name", ["exact", "highs", "cbc", "hillclimber"])
+def test_get_solver_names(name):
+    assert get_solver(name).name == name
+
+
+def test_get_solver_unknown():
+    with pytest.raises(ValueError):
+        get_solver("nope")
