@@ -33,6 +33,7 @@ import argparse
 import json
 import logging
 import os
+import random
 import resource
 import sys
 import time
@@ -81,12 +82,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--lossless-graph-compression", action="store_true",
                     help="smatchpp's --lossless_graph_compression")
     ap.add_argument("--max-seconds", type=int, default=None, help="ILP/LP per-pair time limit (lib default 240)")
-    ap.add_argument("--seed", type=int, default=None, help="np.random.seed (hill-climber restarts)")
+    ap.add_argument("--seed", type=int, default=None, help="seed random/np.random (hill-climber restarts)")
     ap.add_argument("--log-level", type=int, default=30)
     args = ap.parse_args(argv)
 
     logging.basicConfig(level=args.log_level, stream=sys.stderr)
-    if args.seed is not None:
+    if args.seed is not None:  # the hill-climber shuffles with stdlib random
+        random.seed(args.seed)
         np.random.seed(args.seed)
     graph_type = None if args.graph_type == "none" else args.graph_type
     measure = build(args.solver, graph_type, args.lossless_graph_compression, args.max_seconds)

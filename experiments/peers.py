@@ -9,8 +9,11 @@ reaps it with ``os.wait4`` so ``ru_maxrss`` is that child's own peak RSS (not
 the max over all children ever, as ``RUSAGE_CHILDREN`` would be).  A timeout
 SIGKILLs the whole process group.  ``mem_limit_mb`` sets ``RLIMIT_AS`` (address
 space, not RSS) in the child; running out shows up as MemoryError / bad_alloc /
-an abort and is reported as status ``"memory"``.  ``PYTHONPATH`` is dropped
-from the child's environment so this repo's ``smatchpp`` cannot shadow the peer's.
+an abort and is reported as status ``"memory"``; a cap below the peer's import
+footprint (~250 MB address space for smatchpp 1.8) fails at import and is also
+"memory".  Always pair a memory cap with a timeout as a backstop.
+``PYTHONPATH`` is dropped from the child's environment so this repo's
+``smatchpp`` cannot shadow the peer's.
 
 CLI:  python experiments/peers.py {smatch104,smatchpp18} A B [--solver S]
           [--compression] [--timeout T] [--mem MB]
@@ -32,6 +35,11 @@ from typing import Any, Optional, Sequence
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_VENV = Path.home() / ".cache" / "smatchpp-peers" / "venv"
+# numpy/scipy's OpenBLAS reserves per-thread buffers at import; under RLIMIT_AS its
+# multi-threaded init spins forever on failed mmap.  Single-threaded BLAS fails cleanly
+# (ImportError) instead; BLAS is not on the peers' hot path, so timing is unaffected.
+PEER_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+MEMORY_MARKERS = ("MemoryError", "bad_alloc", "cannot allocate memory", "failed to map segment")
 
 
 @dataclass
@@ -63,11 +71,24 @@ def _classify(rc: int, timed_out: bool, stderr: str, mem_limit_mb: Optional[int]
         return "timeout"
     if rc == 0 and ok:
         return "ok"
-    if rc == 3 or "MemoryError" in stderr or "bad_alloc" in stderr or "Cannot allocate memory" in stderr:
+    low = stderr.lower()
+    if rc == 3 or any(m.lower() in low for m in MEMORY_MARKERS):
         return "memory"
     if mem_limit_mb is not None and rc in (-signal.SIGABRT, -signal.SIGSEGV, -signal.SIGBUS):
         return "memory"
     return "error"
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Per-pair records; tolerates a truncated last line from a killed child."""
+    recs: list[dict[str, Any]] = []
+    if path.exists():
+        for line in path.read_text(errors="replace").splitlines():
+            try:
+                recs.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return recs
 
 
 def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
@@ -87,6 +108,7 @@ def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
         with open(so, "wb") as fo, open(se, "wb") as fe:
             t0 = time.perf_counter()
             env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+            env.update(PEER_THREAD_ENV)
             proc = subprocess.Popen([str(py), *argv, "--out", str(out)], stdin=subprocess.DEVNULL,
                                     stdout=fo, stderr=fe, env=env, start_new_session=True,
                                     preexec_fn=limit)
@@ -102,7 +124,11 @@ def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
             timer = threading.Timer(timeout, kill) if timeout is not None else None
             if timer is not None:
                 timer.start()
-            _, wstatus, ru = os.wait4(proc.pid, 0)
+            try:
+                _, wstatus, ru = os.wait4(proc.pid, 0)
+            except BaseException:  # e.g. KeyboardInterrupt: do not leave the peer running
+                kill()
+                raise
             wall = time.perf_counter() - t0
             if timer is not None:
                 timer.cancel()
@@ -114,7 +140,7 @@ def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
                 except ProcessLookupError:
                     pass
         stdout, stderr = so.read_text(errors="replace"), se.read_text(errors="replace")
-        pairs = [json.loads(l) for l in out.read_text().splitlines() if l.strip()] if out.exists() else []
+        pairs = _read_jsonl(out)
     summary: dict[str, Any] = {}
     for line in reversed(stdout.splitlines()):
         if line.startswith("{"):

@@ -14,8 +14,10 @@
 # (cffi 2.x wheel).  We still verify CBC by solving a tiny MIP; if that fails
 # (e.g. no cffi wheel for the interpreter), we reinstall cffi from a wheel.
 set -euo pipefail
-
-VENV="${SMATCHPP_PEERS_VENV:-$HOME/.cache/smatchpp-peers/venv}"
+VENV="$(realpath -m "${SMATCHPP_PEERS_VENV:-$HOME/.cache/smatchpp-peers/venv}")"
+cd /  # `python -m`/`-c` put the cwd on sys.path: from the repo root our own
+      # `smatchpp` package would shadow the peer's in the checks below
+unset PYTHONPATH
 PY="${PYTHON:-python3}"
 PINS=(smatch==1.0.4 smatchpp==1.8.0 mip==1.13.0)
 

@@ -234,10 +234,23 @@ def score_files(path_a: str, path_b: str, fmt: Format = "auto", workers: int = 1
 
 def score_corpus(graphs_a: Sequence[str], graphs_b: Sequence[str], workers: int = 1,
                  **config) -> CorpusScore:
-    """Score two lists of PENMAN strings pair by pair."""
-    ea = [replace(e, index=i) for i, g in enumerate(graphs_a) for e in read_text(g, f"<a[{i}]>")]
-    eb = [replace(e, index=i) for i, g in enumerate(graphs_b) for e in read_text(g, f"<b[{i}]>")]
-    return Scorer(Config(**config)).score_corpus(ea, eb, workers)
+    """Score two lists of PENMAN strings pair by pair (one graph per string)."""
+    return Scorer(Config(**config)).score_corpus(_entries(graphs_a, "a"), _entries(graphs_b, "b"),
+                                                 workers)
 
 
-
+def _entries(graphs: Sequence[str], name: str) -> list[Entry]:
+    """One entry per string; a string without exactly one graph is an unreadable entry."""
+    out = []
+    for i, text in enumerate(graphs):
+        where = f"<{name}[{i}]>"
+        entries = read_text(text, where)
+        if len(entries) == 1:
+            e = entries[0]
+            error = e.error and ReadError(e.error.message, where, e.error.line, i)
+            out.append(replace(e, index=i, error=error))
+        else:
+            found = "no graph" if not entries else f"{len(entries)} graphs"
+            out.append(Entry(i, where, 1, None,
+                             ReadError(f"expected one graph, found {found}", where, 1, i)))
+    return out

@@ -28,6 +28,7 @@ of the first triple is the top, and ``# ::id`` comment lines are honoured.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Literal
@@ -70,10 +71,12 @@ class Entry:
     line: int
     graph: RawGraph | None
     error: ReadError | None = None
+    #: ``# ::key value`` comments, kept even when the graph is unreadable
+    metadata: dict[str, str] = field(default_factory=dict)
 
     @property
     def id(self) -> str | None:
-        return self.graph.metadata.get("id") if self.graph else None
+        return self.metadata.get("id")
 
 
 def read_file(path: str | Path, fmt: Format = "auto") -> list[Entry]:
@@ -91,14 +94,31 @@ def read_text(text: str, path: str = "<string>", fmt: Format = "penman") -> list
     parse = _parse_tsv if fmt == "tsv" else _parse_penman
     entries = []
     for index, (line, lines) in enumerate(_blocks(text)):
+        comments = [x for x in lines if x.lstrip().startswith("#")]
+        metadata = _metadata(comments)
+        # errors without a precise position point at the graph, not at its comments
+        graph_line = line + next(k for k, x in enumerate(lines) if not x.lstrip().startswith("#"))
         try:
             graph = parse(lines, line)
         except ReadError as exc:
-            entries.append(Entry(index, path, exc.line or line, None,
-                                 ReadError(exc.message, path, exc.line or line, index)))
+            where = exc.line or graph_line
+            entries.append(Entry(index, path, where, None,
+                                 ReadError(exc.message, path, where, index), metadata))
             continue
-        entries.append(Entry(index, path, line, graph))
+        entries.append(Entry(index, path, graph_line, graph, None, metadata))
     return entries
+
+
+_META = re.compile(r"::(\S+)(?:[ \t]+(.*?))?(?=[ \t]+::\S|$)")
+
+
+def _metadata(comments: list[str]) -> dict[str, str]:
+    """``# ::id x ::snt y`` comment lines as a dict."""
+    out: dict[str, str] = {}
+    for line in comments:
+        for key, value in _META.findall(line.strip()):
+            out[key] = value.strip()
+    return out
 
 
 def _blocks(text: str) -> Iterator[tuple[int, list[str]]]:
@@ -122,7 +142,40 @@ def _blocks(text: str) -> Iterator[tuple[int, list[str]]]:
         yield start, block
 
 
+def _trailing_text(lines: list[str], first_line: int) -> tuple[int, str] | None:
+    """(line, text) of anything after the outermost closing parenthesis, if any.
+
+    penman stops reading at the end of the first tree, so a missing blank line
+    or a stray parenthesis would otherwise lose part of the input silently.
+    """
+    depth, quoted, escaped, started = 0, False, False, False
+    for offset, line in enumerate(lines):
+        if not started and line.lstrip().startswith("#"):
+            continue
+        for col, ch in enumerate(line):
+            if depth == 0 and started and not ch.isspace():
+                return first_line + offset, line[col:].strip()
+            if quoted:
+                escaped = ch == "\\" and not escaped
+                if ch == '"' and not escaped:
+                    quoted = False
+                continue
+            if ch == '"':
+                quoted = True
+            elif ch == "(":
+                depth += 1
+                started = True
+            elif ch == ")":
+                depth -= 1
+    return None
+
+
 def _parse_penman(lines: list[str], first_line: int) -> RawGraph:
+    trailing = _trailing_text(lines, first_line)
+    if trailing is not None:
+        line, text = trailing
+        raise ReadError(f"unexpected text after the end of the graph: {text[:40]!r} "
+                        "(missing blank line between graphs, or unbalanced parentheses?)", line=line)
     try:
         tree = penman.parse("\n".join(lines))
     except PenmanError as exc:
@@ -136,17 +189,19 @@ def _parse_penman(lines: list[str], first_line: int) -> RawGraph:
     while stack:
         var, branches = stack.pop()
         if var in seen:
-            raise ReadError(f"variable {var!r} is defined twice", line=first_line)
+            raise ReadError(f"variable {var!r} is defined twice")
         variables.append(var)
         seen.add(var)
         concept = next((t for r, t in branches if r == "/"), None)
         if concept is None:
-            raise ReadError(f"variable {var!r} has no concept", line=first_line)
+            raise ReadError(f"variable {var!r} has no concept")
         triples.append((var, ":instance", concept))
         children = []
         for role, target in branches:
             if role == "/":
                 continue
+            if target is None:
+                raise ReadError(f"role {role} of {var!r} has no target")
             if isinstance(target, tuple):
                 triples.append((var, role, target[0]))
                 children.append(target)
@@ -158,6 +213,7 @@ def _parse_penman(lines: list[str], first_line: int) -> RawGraph:
 
 def _parse_tsv(lines: list[str], first_line: int) -> RawGraph:
     triples: list[tuple[str, str, str]] = []
+    lines_of: list[int] = []
     variables: list[str] = []
     metadata: dict[str, str] = {}
     for offset, line in enumerate(lines):
@@ -177,6 +233,11 @@ def _parse_tsv(lines: list[str], first_line: int) -> RawGraph:
                 raise ReadError(f"variable {source!r} is defined twice", line=first_line + offset)
             variables.append(source)
         triples.append((source, role, target))
+        lines_of.append(first_line + offset)
     if not triples:
         raise ReadError("graph has no triples", line=first_line)
+    declared = set(variables)
+    for (source, role, target), line in zip(triples, lines_of):
+        if source not in declared and not role.endswith("-of"):
+            raise ReadError(f"source {source!r} has no instance triple", line=line)
     return RawGraph(triples[0][0], tuple(triples), tuple(variables), metadata)

@@ -87,6 +87,13 @@ def _constant(value: str) -> str:
     return _norm(value)
 
 
+def _concept(value: str) -> str:
+    # smatch's reader drops spaces and quotes inside a concept: "Foo Bar" -> foobar
+    if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
+        return _norm("".join(value[1:-1].split()))
+    return _norm(value)
+
+
 def standardize(raw: RawGraph, preset: Preset = "smatch") -> TripleGraph:
     """Turn a :class:`RawGraph` into the triples of ``preset`` (see module doc)."""
     if preset != "smatch":
@@ -97,7 +104,7 @@ def standardize(raw: RawGraph, preset: Preset = "smatch") -> TripleGraph:
     relations: list[tuple[int, str, int]] = []
     for source, role, target in raw.triples:
         if role == ":instance":
-            concepts[index[source]] = _constant(target) if target.startswith('"') else _norm(target)
+            concepts[index[source]] = _concept(target)
             continue
         name = role[1:] if role.startswith(":") else role
         if name.endswith("-of") and name not in _NOT_INVERTED:

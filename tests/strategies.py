@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from smatchpp.standardize import TripleGraph
 
 __all__ = ["CONCEPTS", "triple_graphs", "graph_pairs", "permute_graph", "equivalent_graphs",
-           "PenmanSpec", "penman_specs", "render_penman", "penman_strings", "NAME_POOL"]
+           "PenmanSpec", "penman_specs", "render_penman", "renamings", "penman_strings", "NAME_POOL"]
 
 CONCEPTS = ("a", "b", "c")
 ATTR_ROLES = ("op1", "polarity")

@@ -91,10 +91,6 @@ def test_unbalanced_parens_location(bad_entries):
     assert str(err) == f"{path}:{line}: graph 1: {err.message}"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "read._parse_penman: 'defined twice' / 'has no concept' errors carry the first line of the "
-    "block (here the '# ::id p1' comment, line 4) instead of the line of the graph or of the "
-    "offending node (line 5); penman's own syntax errors are located precisely"))
 def test_semantic_error_line_skips_comments():
     entries = read_text(TEST_WITH_ERROR, "t.amr")
     assert _parts(entries[1].error)[1] == 5
@@ -147,10 +143,6 @@ def test_malformed_single_graphs(text):
         score_pair(text, "(a / b)")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "read._parse_penman: penman.parse stops after the first complete tree, so an extra ')' "
-    "or any trailing text in the block is silently dropped (here :ARG1 (e / f) is lost) "
-    "instead of raising ReadError"))
 @pytest.mark.parametrize("text", [
     "(a / b :ARG0 (c / d)) :ARG1 (e / f))",
     "(a / b))",
@@ -162,19 +154,13 @@ def test_trailing_content_is_an_error(text):
     assert entries[0].error is not None
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    "a role with no target, '(a / b :ARG0)': penman returns target None, read accepts it and "
-    "standardize crashes with TypeError in _constant(None), even with on_error='empty'"))
 def test_role_without_target_is_a_read_error():
     entries = read_text("(a / b :ARG0)", "x.amr")
-    corpus = Scorer(Config(on_error="empty")).score_corpus(entries, read_text("(a / b)"))  # TypeError today
+    corpus = Scorer(Config(on_error="empty")).score_corpus(entries, read_text("(a / b)"))
     assert entries[0].error is not None
     assert corpus.pairs[0].f1 == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Entry.id is None for an unreadable graph although its block has '# ::id' "
-    "(metadata comes only from the parsed tree), so the id of a failed pair is lost"))
 def test_id_of_unreadable_graph_is_kept():
     entries = read_text("# ::id broken\n(a / b :ARG0 (c / d)")
     assert entries[0].id == "broken"
@@ -288,7 +274,7 @@ def test_metadata_id_and_comment_only_blocks():
     assert entries[0].id == "s1"
     assert entries[0].graph.metadata["snt"] == "A dog."
     assert entries[1].id == "s2"
-    assert entries[0].line == 4 and entries[1].line == 10
+    assert entries[0].line == 6 and entries[1].line == 11  # the graph's line, not its comments
 
 
 def test_ids_reach_pair_scores(tmp_path):
@@ -371,10 +357,6 @@ def test_tsv_multi_graph_file(tmp_path):
     assert [e.graph.triples for e in entries] == [read_text(t)[0].graph.triples for t in PENMAN_CORPUS]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "TSV: a triple whose source has no instance line is dropped silently by standardize "
-    "(and when it is the first triple its source becomes a top that is not a variable, so "
-    "the graph also loses its TOP triple); expected a ReadError naming the line"))
 def test_tsv_undeclared_source_is_an_error():
     entries = read_text("x\tARG0\ta\na\tinstance\tdog\n", "u.tsv", fmt="tsv")
     assert entries[0].error is not None
@@ -384,15 +366,13 @@ def test_tsv_undeclared_source_is_an_error():
 # score_corpus on lists of strings: one string, one graph
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "api.score_corpus: an empty (or comment-only) string yields no entry, so the lists are "
-    "re-paired by position: ['', A1] vs [B0, ''] scores A1 against B0 as a single pair "
-    "(index 1, F1 1.0) instead of reporting/handling the two empty graphs"))
 def test_score_corpus_empty_string_keeps_pairing():
     corpus = score_corpus(["", "(a / dog)"], ["(x / dog)", ""], on_error="empty")
     assert len(corpus.pairs) == 2
 
 
 def test_score_corpus_counts_graphs_per_string():
-    with pytest.raises(InputMismatchError):
+    with pytest.raises(ReadError, match="expected one graph, found 2 graphs"):
         score_corpus(["(a / b)\n\n(c / d)"], ["(x / y)"])
+    with pytest.raises(ReadError, match="found no graph"):
+        score_corpus(["", "(a / b)"], ["(x / y)", "(x / y)"])

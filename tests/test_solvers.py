@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 
 from oracle import brute_force, matched_count, partial_maps, rescore_array
 from smatchpp.compile import compile_pair
+from smatchpp.compression.exact import compress
 from smatchpp.solvers import CbcSolver, HighsSolver, HillClimber, Portfolio, get_solver
 from smatchpp.solvers.bounds import star_bound
+from smatchpp.solvers.compressed import Compressing
 from smatchpp.solvers.highs import lp_bound
 from smatchpp.standardize import TripleGraph
 from strategies import equivalent_graphs, graph_pairs, triple_graphs
@@ -185,8 +187,6 @@ def test_portfolio_mip_stage():
 # ---------------------------------------------------------------------------
 # bigger pairs: HiGHS and CBC agree (not enumerable)
 
-BIG = dict(min_vars=8, max_vars=12, max_attributes=8, max_relations=16)
-
 
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(graph_pairs(max_vars=12, min_vars=8, max_attributes=8, max_relations=16))
@@ -234,3 +234,93 @@ def test_get_solver_names(name):
 def test_get_solver_unknown():
     with pytest.raises(ValueError):
         get_solver("nope")
+
+
+# ---------------------------------------------------------------------------
+# exact compression keeps the optimum
+
+
+def _random_alignment(problem, rng) -> np.ndarray:
+    """A random feasible alignment built from the candidate pairs of ``problem``."""
+    alignment = np.full(problem.n_a, -1, dtype=np.int64)
+    used = set()
+    for p in rng.permutation(problem.n_pairs):
+        i, j = int(problem.pair_a[p]), int(problem.pair_b[p])
+        if alignment[i] < 0 and j not in used and rng.random() < 0.7:
+            alignment[i] = j
+            used.add(j)
+    return alignment
+
+
+@TINY
+@given(graph_pairs(), st.integers(0, 2**32 - 1))
+def test_compression_lift_adds_up(pair, seed):
+    # for ANY alignments of the parts: objective(lift) == constant + sum of the parts' objectives
+    a, b = pair
+    problem = compile_pair(a, b)
+    comp = compress(problem)
+    rng = np.random.default_rng(seed)
+    for _ in range(3):
+        parts = [_random_alignment(part.problem, rng) for part in comp.parts]
+        lifted = comp.lift(parts)
+        expected = comp.constant + sum(part.problem.objective(al) for part, al in zip(comp.parts, parts))
+        assert problem.objective(lifted) == expected
+        assert rescore_array(a, b, lifted) == expected
+    stats = comp.stats()
+    assert stats["pairs_before"] == problem.n_pairs
+    assert stats["pairs_after"] + stats["pairs_fixed"] <= problem.n_pairs
+
+
+@TINY
+@given(graph_pairs())
+def test_compressed_solvers_match_oracle(pair):
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    _check_exact(Compressing(HighsSolver()).solve(problem), a, b, optimum)
+    _check_exact(get_solver("highs", compression=True).solve(problem), a, b, optimum)
+    _check_exact(Portfolio(compression=True).solve(problem), a, b, optimum)
+    _check_exact(Portfolio(compression=False).solve(problem), a, b, optimum)
+    _check_exact(get_solver("exact", compression=False).solve(problem), a, b, optimum)
+
+
+@FEW
+@given(graph_pairs())
+def test_compressed_cbc_matches_oracle(pair):
+    a, b = pair
+    optimum = brute_force(a, b)
+    _check_exact(get_solver("cbc", compression=True).solve(compile_pair(a, b)), a, b, optimum)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(graph_pairs(max_vars=12, min_vars=8, max_attributes=8, max_relations=16))
+def test_compression_keeps_optimum_on_bigger_pairs(pair):
+    a, b = pair
+    problem = compile_pair(a, b)
+    plain = HighsSolver().solve(problem)
+    for solver in (Compressing(HighsSolver()), Portfolio(compression=True), Portfolio(compression=False)):
+        r = solver.solve(problem)
+        assert r.status == "optimal"
+        assert r.objective == plain.objective
+        assert rescore_array(a, b, r.alignment) == r.objective
+
+
+# ---------------------------------------------------------------------------
+# a (tiny) time limit may stop the search, but the bounds stay sound
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(graph_pairs(max_vars=12, min_vars=8, max_attributes=8, max_relations=16))
+def test_time_limited_results_are_sound(pair):
+    # no assertion on time: only that [objective, upper_bound] brackets the optimum
+    a, b = pair
+    problem = compile_pair(a, b)
+    optimum = HighsSolver().solve(problem).objective
+    for name in ("exact", "highs", "cbc"):
+        for compression in (True, False):
+            r = get_solver(name, compression=compression).solve(problem, time_limit=1e-4)
+            assert r.status in ("optimal", "time_limit")
+            assert r.objective <= optimum <= r.upper_bound, (name, compression, r)
+            assert rescore_array(a, b, r.alignment) == r.objective
+            if r.status == "optimal":
+                assert r.objective == r.upper_bound == optimum

@@ -109,9 +109,6 @@ def test_quoted_and_unquoted_constants_match():
     assert s.matched == 3 and s.f1 == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "quoted concept: smatch 1.0.4 skips spaces outside a role value, so concept "
-    '"Foo Bar" reads as FooBar_ -> foobar; smatchpp keeps only the first token (foo)'))
 def test_quoted_concept_like_smatch():
     assert g('(a / "Foo Bar")').concepts == ("foobar",)
 

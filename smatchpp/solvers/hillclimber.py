@@ -41,7 +41,8 @@ class _State:
         self.ekeys = ekeys
         self.ew = ew
         self.start, self.other, self.w = problem.neighbours
-        self.gain = problem.unary.copy()
+        self.gain = np.append(problem.unary, 0.0)
+        self.index = np.arange(problem.n_pairs)
         self.cur_a = np.full(problem.n_a + 1, -1, dtype=np.int64)  # last slot: "none"
         self.cur_b = np.full(problem.n_b + 1, -1, dtype=np.int64)
         self.value = problem.constant
@@ -72,22 +73,20 @@ class _State:
     def best_move(self) -> tuple[float, int, int, int, int]:
         """(gain, p, p3, p0, p2) of the best move: add p (and p3), drop p0 (and p2)."""
         pr = self.problem
-        g = self.gain
-        p = np.arange(pr.n_pairs)
+        g = self.gain  # g[-1] is a constant 0, read for "no pair"
         p0 = self.cur_a[pr.pair_a]
         p2 = self.cur_b[pr.pair_b]
-        g_ext = np.append(g, 0.0)  # index -1 reads the 0 at the end
-        gain = g - g_ext[p0] - g_ext[p2]
-        swap = p2 >= 0
+        gain = g[:-1] - g[p0] - g[p2]
+        swaps = np.flatnonzero(p2 >= 0)
         p3 = np.full(pr.n_pairs, -1, dtype=np.int64)
-        if swap.any():
-            i2 = pr.pair_a[np.where(swap, p2, 0)]
-            j0 = np.where(p0 >= 0, pr.pair_b[np.where(p0 >= 0, p0, 0)], -1)
-            ok = swap & (j0 >= 0)
-            p3[ok] = self.pid[i2[ok], j0[ok]]
-            gain += np.where(p3 >= 0, g_ext[p3] + self.weight(p, p3), 0.0)
-            gain += np.where(swap & (p0 >= 0), self.weight(p0, p2), 0.0)
-        gain[(p0 == p) | (p2 == p)] = -np.inf
+        if len(swaps):
+            p0s, p2s = p0[swaps], p2[swaps]
+            j0 = np.where(p0s >= 0, pr.pair_b[p0s], pr.n_b)  # column n_b of pid is all -1
+            p3s = self.pid[pr.pair_a[p2s], j0]
+            p3[swaps] = p3s
+            gain[swaps] += (np.where(p3s >= 0, g[p3s], 0.0) + self.weight(swaps, p3s)
+                            + self.weight(p0s, p2s))
+        gain[p0 == self.index] = -np.inf  # already chosen
         best = int(np.argmax(gain))
         return float(gain[best]), best, int(p3[best]), int(p0[best]), int(p2[best])
 
@@ -125,6 +124,7 @@ def climb(problem: Problem, seed: int = 1, restarts: int = 4,
     pid[problem.pair_a, problem.pair_b] = np.arange(problem.n_pairs)
     ekeys, ew = _edge_lookup(problem)
     rng = np.random.default_rng(seed)
+    reached = target - (1.0 - 1e-6 if problem.integral else 1e-6)
     best: tuple[Alignment, float] | None = None
     starts: list[np.ndarray] = []
     if warm_start is not None:
@@ -139,11 +139,12 @@ def climb(problem: Problem, seed: int = 1, restarts: int = 4,
         for p in order:
             if state.cur_a[problem.pair_a[p]] < 0 and state.cur_b[problem.pair_b[p]] < 0:
                 state.add(int(p))
-        state.climb()
+        if state.value < reached:
+            state.climb()
         value = state.value
         if best is None or value > best[1] + _EPS:
             best = (state.alignment(), value)
-        if best[1] >= target - (1.0 - 1e-6 if problem.integral else 1e-6):
+        if best[1] >= reached:
             break
     assert best is not None
     return best[0], problem.objective(best[0])

@@ -57,14 +57,18 @@ class Portfolio:
     def solve(self, problem: Problem, time_limit: float | None = None,
               warm_start: Alignment | None = None) -> SolveResult:
         deadline = None if time_limit is None else time.perf_counter() + time_limit
-        restarts = self.restarts if problem.n_pairs <= RESTART_LIMIT else 0
         upper = problem.label_bound
-        alignment, lower = climb(problem, self.seed, restarts, upper, warm_start)
+        # greedy start first: it is often optimal, and the bounds can tell
+        alignment, lower = climb(problem, self.seed, 0, upper, warm_start)
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "label_bound")
         upper = min(upper, star_bound(problem))
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
+        if self.restarts and problem.n_pairs <= RESTART_LIMIT:
+            alignment, lower = climb(problem, self.seed, self.restarts, upper, alignment)
+            if certified(problem, lower, upper):
+                return self._done(alignment, lower, "star_bound")
         if not self.compression:
             return self._solve_part(problem, alignment, lower, upper, deadline)
         comp = compress(problem)
