@@ -2,7 +2,7 @@
 
 Stdlib only; runs with OUR python.  The peers live in a separate venv made by
 ``experiments/setup_peers.sh`` (PyPI's ``smatchpp`` collides with our import
-name) and are driven by ``peer_smatch104.py`` / ``peer_smatchpp18.py``.
+name) and are driven by ``smatchpp/audit/smatch104_driver.py`` / ``peer_smatchpp18.py``.
 
 Measurement: the child is started in its own session/process group; the parent
 reaps it with ``os.wait4`` so ``ru_maxrss`` is that child's own peak RSS (not
@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 HERE = Path(__file__).resolve().parent
+SMATCH104_DRIVER = HERE.parent / "smatchpp" / "audit" / "smatch104_driver.py"
 DEFAULT_VENV = Path.home() / ".cache" / "smatchpp-peers" / "venv"
 # numpy/scipy's OpenBLAS reserves per-thread buffers at import; under RLIMIT_AS its
 # multi-threaded init spins forever on failed mmap.  Single-threaded BLAS fails cleanly
@@ -92,9 +93,14 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
-             mem_limit_mb: Optional[int] = None) -> PeerRun:
-    """Run ``<peer python> <argv...> --out <tmp>``; collect per-pair JSONL and the summary line."""
-    py = peer_python()
+             mem_limit_mb: Optional[int] = None, python: Optional[Path] = None,
+             out_flag: str = "--out") -> PeerRun:
+    """Run ``<python> <argv...> <out_flag> <tmp>``; collect per-pair JSONL and the JSON summary.
+
+    ``python`` defaults to the peer venv's interpreter; the summary is the whole
+    stdout if it is one JSON document, else its last line that is one.
+    """
+    py = python or peer_python()
     if py is None:
         return PeerRun(tool, "error", stderr_tail="peer venv missing: run experiments/setup_peers.sh")
 
@@ -109,7 +115,7 @@ def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
             t0 = time.perf_counter()
             env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
             env.update(PEER_THREAD_ENV)
-            proc = subprocess.Popen([str(py), *argv, "--out", str(out)], stdin=subprocess.DEVNULL,
+            proc = subprocess.Popen([str(py), *argv, out_flag, str(out)], stdin=subprocess.DEVNULL,
                                     stdout=fo, stderr=fe, env=env, start_new_session=True,
                                     preexec_fn=limit)
             timed_out = threading.Event()
@@ -142,7 +148,12 @@ def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
         stdout, stderr = so.read_text(errors="replace"), se.read_text(errors="replace")
         pairs = _read_jsonl(out)
     summary: dict[str, Any] = {}
-    for line in reversed(stdout.splitlines()):
+    try:
+        whole = json.loads(stdout)
+        summary = whole if isinstance(whole, dict) else {}
+    except json.JSONDecodeError:
+        pass
+    for line in ([] if summary else reversed(stdout.splitlines())):
         if line.startswith("{"):
             try:
                 summary = json.loads(line)
@@ -158,7 +169,7 @@ def run_smatch104(a: os.PathLike | str, b: os.PathLike | str, timeout: Optional[
                   mem_limit_mb: Optional[int] = None, restarts: int = 4,
                   seed: Optional[int] = None) -> PeerRun:
     """smatch 1.0.4 with its defaults (A = test, B = gold); ``seed`` makes it reproducible."""
-    argv = [str(HERE / "peer_smatch104.py"), str(a), str(b), "--restarts", str(restarts)]
+    argv = [str(SMATCH104_DRIVER), str(a), str(b), "--restarts", str(restarts)]
     if seed is not None:
         argv += ["--seed", str(seed)]
     return run_peer("smatch-1.0.4", argv, timeout, mem_limit_mb)
@@ -178,6 +189,20 @@ def run_smatchpp18(a: os.PathLike | str, b: os.PathLike | str, solver: str = "il
         argv += ["--seed", str(seed)]
     tool = "smatchpp-1.8.0/%s%s" % (solver, "+compression" if compression else "")
     return run_peer(tool, argv, timeout, mem_limit_mb)
+
+
+def run_ours(a: os.PathLike | str, b: os.PathLike | str, *options: str,
+             timeout: Optional[float] = None, mem_limit_mb: Optional[int] = None,
+             tool: str = "smatchpp (ours)") -> PeerRun:
+    """Our CLI as a measured subprocess: ``python -m smatchpp score A B --format json ...``."""
+    import sys
+
+    argv = ["-m", "smatchpp", "score", str(a), str(b), "--format", "json", "--quiet", *options]
+    run = run_peer(tool, argv, timeout, mem_limit_mb, python=Path(sys.executable),
+                   out_flag="--pairs-out")
+    if run.summary:
+        run.f1 = run.summary["micro"]["f1"]
+    return run
 
 
 def main() -> None:

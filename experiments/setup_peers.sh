@@ -3,7 +3,7 @@
 #
 # PyPI's `smatchpp` package collides with this repo's import name, so the peers
 # live in their own venv and are only ever run as subprocesses
-# (see experiments/peers.py, peer_smatch104.py, peer_smatchpp18.py).
+# (see experiments/peers.py, smatchpp/audit/smatch104_driver.py, peer_smatchpp18.py).
 #
 #   VENV=${SMATCHPP_PEERS_VENV:-$HOME/.cache/smatchpp-peers/venv}
 #   Pinned: smatch==1.0.4 smatchpp==1.8.0 mip==1.13.0

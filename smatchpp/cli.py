@@ -9,12 +9,16 @@ Exit codes: 0 success, 2 unreadable input or bad usage.
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 import json
 import sys
 from typing import Sequence
 
 from . import __version__
+
+
 from .api import Config, Scorer, default_workers, read_errors
+from .audit import GapReport, gap_report, plot_histogram, run_smatch104
 from .exceptions import InputMismatchError, ReadError
 from .read import read_file
 from .score import CorpusScore
@@ -60,6 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="include each pair's variable alignment in --pairs-out")
     score.add_argument("--stats", action="store_true",
                        help="print problem sizes before/after compression per pair and in total (stderr)")
+    gap = sub.add_parser("gap", help="audit: how far a hill-climber (ours with smatch's default "
+                                     "restarts, optionally smatch 1.0.4 itself) is from the exact optimum")
+    _add_scoring_options(gap)
+    gap.add_argument("--smatch-python", metavar="PYTHON",
+                     help="also run smatch 1.0.4 with this interpreter (one that has smatch==1.0.4)")
+    gap.add_argument("--plot", metavar="FILE.png", help="save a histogram of the gaps (needs matplotlib)")
+    gap.add_argument("--format", choices=("text", "json"), default="text")
+    gap.add_argument("--pairs-out", metavar="FILE.jsonl", help="per-pair exact and heuristic results")
     return parser
 
 
@@ -119,9 +131,13 @@ def format_stats(corpus: CorpusScore) -> str:
     return "\n".join(lines)
 
 
-def _score(args: argparse.Namespace) -> int:
-    config = Config(solver=args.solver, time_limit=args.time_limit, seed=args.seed,
-                    restarts=args.restarts, on_error=args.on_error, compression=args.compression)
+def _config(args: argparse.Namespace, solver: str) -> Config:
+    return Config(solver=solver, time_limit=args.time_limit, seed=args.seed,
+                  restarts=args.restarts, on_error=args.on_error, compression=args.compression)
+
+
+def _run(args: argparse.Namespace, config: Config):
+    """Read both files and score them; ``None`` (after printing why) if input is unreadable."""
     entries_a, entries_b = _read_inputs(args)
     errors = read_errors(entries_a, entries_b)
     if errors and config.on_error == "raise":
@@ -129,10 +145,76 @@ def _score(args: argparse.Namespace) -> int:
             print(f"smatchpp: error: {e}", file=sys.stderr)
         print(f"smatchpp: {len(errors)} unreadable graph(s); nothing scored. "
               "Use --on-error empty or --on-error skip to score the rest.", file=sys.stderr)
-        return 2
+        return None
     workers = args.workers if args.workers is not None else default_workers()
     corpus = Scorer(config).score_corpus(entries_a, entries_b, workers=workers,
                                          progress=not args.quiet)
+    return entries_a, entries_b, errors, corpus
+
+
+def _warn(errors: list, config: Config) -> None:
+    if errors:
+        action = "scored as empty graphs" if config.on_error == "empty" else "pairs skipped"
+        print(f"smatchpp: warning: {len(errors)} unreadable graph(s), {action}:", file=sys.stderr)
+        for e in errors:
+            print(f"  {e}", file=sys.stderr)
+
+
+def _gap(args: argparse.Namespace) -> int:
+    config = _config(args, "exact")
+    loaded = _run(args, config)
+    if loaded is None:
+        return 2
+    entries_a, entries_b, errors, exact = loaded
+    climber = Scorer(replace(config, solver="hillclimber", compression="none"))
+    heuristic_run = climber.score_corpus(entries_a, entries_b, workers=args.workers or default_workers())
+    by_index = {p.index: p.matched for p in heuristic_run.pairs}
+    label = f"hillclimber (ours, {args.restarts} restarts, seed {args.seed})"
+    heuristic = {label: [by_index[p.index] for p in exact.scored]}
+    if args.smatch_python:
+        smatch = run_smatch104(args.smatch_python, args.test, args.gold, args.restarts)
+        heuristic[f"smatch 1.0.4 ({args.restarts} restarts)"] = [smatch[p.index] for p in exact.scored]
+    report = gap_report(exact, heuristic)
+    if args.pairs_out:
+        with open(args.pairs_out, "w", encoding="utf-8") as out:
+            for k, p in enumerate(exact.scored):
+                row = {"index": p.index, "id": p.id, "exact": p.matched, "upper": p.upper,
+                       "status": p.status, "test_triples": p.test_triples,
+                       "gold_triples": p.gold_triples}
+                for name, tool in report.tools.items():
+                    row[name] = tool.matched[k]
+                    row[f"gap {name}"] = tool.gaps[k]
+                out.write(json.dumps(row) + "\n")
+    if args.plot:
+        plot_histogram(report, args.plot)
+    if args.format == "json":
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(format_gap(report))
+    _warn(errors, config)
+    return 0
+
+
+def format_gap(report: GapReport) -> str:
+    """The human-readable gap report."""
+    s = report.to_json()
+    lines = [s["signature"],
+             f"pairs: {s['pairs']}, exact certified optimal: {s['exact_certified']}, "
+             f"exact micro F1 {_pct(s['exact_f1'])}"]
+    for name, t in s["tools"].items():
+        lines.append(f"{name}: F1 {_pct(t['f1'])} ({100 * t['f1_difference']:+.2f} points below exact), "
+                     f"{t['wrong_pairs']} pairs below the optimum, {t['lost_triples']:g} triples lost")
+        lines.append("  gap histogram (triples: pairs): "
+                     + ", ".join(f"{k}: {v}" for k, v in t["histogram"].items()))
+    return "\n".join(lines)
+
+
+def _score(args: argparse.Namespace) -> int:
+    config = _config(args, args.solver)
+    loaded = _run(args, config)
+    if loaded is None:
+        return 2
+    _, _, errors, corpus = loaded
     if args.pairs_out:
         with open(args.pairs_out, "w", encoding="utf-8") as out:
             for pair in corpus.pairs:
@@ -143,11 +225,7 @@ def _score(args: argparse.Namespace) -> int:
         print(json.dumps(corpus.summary(), indent=2))
     else:
         print(format_text(corpus))
-    if errors:
-        action = "scored as empty graphs" if config.on_error == "empty" else "pairs skipped"
-        print(f"smatchpp: warning: {len(errors)} unreadable graph(s), {action}:", file=sys.stderr)
-        for e in errors:
-            print(f"  {e}", file=sys.stderr)
+    _warn(errors, config)
     return 0
 
 
@@ -157,7 +235,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "score":
             return _score(args)
-    except (InputMismatchError, ReadError, OSError) as exc:
+        if args.command == "gap":
+            return _gap(args)
+    except (InputMismatchError, ReadError, OSError, RuntimeError) as exc:
         print(f"smatchpp: error: {exc}", file=sys.stderr)
         return 2
     return 0  # pragma: no cover

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pulp
 
 from ..problem import Alignment, Problem
 from .base import SolveResult, certified, empty_alignment
@@ -32,6 +31,8 @@ class CbcSolver:
         if problem.n_pairs == 0:
             return SolveResult(empty_alignment(problem), problem.constant, problem.constant,
                                "optimal", self.name, "mip")
+        import pulp  # imported here: only the cross-check needs it
+
         model = build(problem, self.linking)
         lp = pulp.LpProblem("smatch", pulp.LpMaximize)
         cols = [pulp.LpVariable(f"x{p}", cat=pulp.LpBinary) for p in range(model.n_x)]

@@ -2,7 +2,7 @@
 
 Run with the PEER venv's python (see ``experiments/setup_peers.sh``)::
 
-    $VENV/bin/python experiments/peer_smatch104.py A.amr B.amr --out per_pair.jsonl \
+    $VENV/bin/python smatchpp/audit/smatch104_driver.py A.amr B.amr --out per_pair.jsonl \
         [--restarts 4] [--seed S]
 
 A is the "test" file (smatch's first ``-f`` file), B the "gold" file.  For each
@@ -35,8 +35,9 @@ import sys
 import time
 from typing import Any, Optional
 
-# Never let this repo's own `smatchpp` (or anything else in it) shadow the peer packages.
-_REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Never let our own `smatchpp` (or anything beside it) shadow the peer packages: this file
+# is run as a plain script by another interpreter, from inside our package.
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _REPO]
 
 import amr  # smatch 1.0.4's parser module (peer venv)
