@@ -21,6 +21,11 @@ which the arguments rely on.
 4. **Solve pure assignment components exactly.**  A component without binary
    terms is a maximum-weight bipartite matching, solved by the Hungarian
    method (scipy) and therefore optimal.
+5. **Drop pairs that bounds rule out** (``drop``, chosen by the caller).  If an
+   incumbent of value ``L`` avoids pair ``p`` and every solution using ``p`` is
+   worth at most ``L`` (below ``L + 1`` for integer objectives), no solution
+   using ``p`` beats the incumbent, which survives the removal: the optimum is
+   unchanged.  The portfolio uses LP reduced costs for these bounds.
 
 Example: two sentences' worth of unrelated structure split in two parts.
 
@@ -65,6 +70,8 @@ class Compressed:
     parts: list[Part]
     #: components without binary terms, already solved exactly (their pairs are in ``fixed``)
     assignment_components: int = 0
+    #: pairs removed by the caller's bounds (``drop``)
+    dropped: int = 0
 
     def lift(self, part_alignments: list[Alignment]) -> Alignment:
         """Alignment of the original problem from one alignment per entry of :attr:`parts`."""
@@ -82,6 +89,7 @@ class Compressed:
             "pairs_before": o.n_pairs, "edges_before": o.n_edges,
             "components_before": _count_components(o),
             "pairs_fixed": int(len(self.fixed)),
+            "pairs_dropped": self.dropped,
             "pairs_after": int(sum(p.problem.n_pairs for p in self.parts)),
             "edges_after": int(sum(p.problem.n_edges for p in self.parts)),
             "components_after": len(self.parts),
@@ -122,13 +130,13 @@ def _count_components(problem: Problem) -> int:
     return int(labels.max()) + 1
 
 
-def compress(problem: Problem) -> Compressed:
-    """Apply the reductions of the module docstring."""
+def compress(problem: Problem, drop: np.ndarray | None = None) -> Compressed:
+    """Apply the reductions of the module docstring; ``drop`` masks pairs ruled out by bounds."""
     P = problem.n_pairs
-    alive = np.ones(P, dtype=bool)
+    alive = np.ones(P, dtype=bool) if drop is None else ~np.asarray(drop, dtype=bool)
     unary = problem.unary.copy()
     ep, eq, w = problem.edge_p, problem.edge_q, problem.weight
-    edge_alive = np.ones(len(ep), dtype=bool)
+    edge_alive = alive[ep] & alive[eq]
     fixed_mask = np.zeros(P, dtype=bool)
     constant = problem.constant
     while True:
@@ -177,7 +185,8 @@ def compress(problem: Problem) -> Compressed:
             fixed_mask[part.pairs[chosen]] = True
             constant += float(part.problem.unary[chosen].sum())
             n_assignment += 1
-    return Compressed(problem, np.flatnonzero(fixed_mask), constant, parts, n_assignment)
+    dropped = 0 if drop is None else int(np.count_nonzero(drop))
+    return Compressed(problem, np.flatnonzero(fixed_mask), constant, parts, n_assignment, dropped)
 
 
 def _subproblem(problem: Problem, original: np.ndarray, unary: np.ndarray,

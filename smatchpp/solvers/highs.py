@@ -53,16 +53,28 @@ def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one:
     return h
 
 
-def lp_bound(problem: Problem, linking: Linking = "aggregated",
-             time_limit: float | None = None) -> float:
-    """Upper bound from the LP relaxation of the MIP (``inf`` if not solved)."""
+def solve_lp(problem: Problem, linking: Linking = "aggregated",
+             time_limit: float | None = None) -> tuple[float, np.ndarray] | None:
+    """LP relaxation of the MIP: its value and the reduced costs of the pair columns.
+
+    For a pair ``p`` at 0 the reduced cost ``d_p <= 0`` bounds every solution
+    that uses ``p``: ``value + d_p`` (LP duality; ``None`` if the LP was not solved).
+    """
     if problem.n_pairs == 0:
-        return problem.constant
+        return problem.constant, np.zeros(0)
     h = _highs(build(problem, linking), False, time_limit, False)
     h.run()
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        return math.inf
-    return problem.constant + h.getInfo().objective_function_value
+        return None
+    reduced = np.asarray(h.getSolution().col_dual)[: problem.n_pairs]
+    return problem.constant + h.getInfo().objective_function_value, reduced
+
+
+def lp_bound(problem: Problem, linking: Linking = "aggregated",
+             time_limit: float | None = None) -> float:
+    """Upper bound from the LP relaxation of the MIP (``inf`` if not solved)."""
+    solved = solve_lp(problem, linking, time_limit)
+    return math.inf if solved is None else solved[0]
 
 
 class HighsSolver:
@@ -103,7 +115,7 @@ class HighsSolver:
         else:
             dual = info.mip_dual_bound
             upper = problem.constant + dual if math.isfinite(dual) else math.inf
-            if problem.integral:
+            if problem.integral and math.isfinite(upper):
                 upper = math.floor(upper + 1e-6)
         upper = max(upper, objective)
         done = certified(problem, objective, upper)

@@ -1,10 +1,13 @@
 """The default ``exact`` solver: hill-climb, bounds in increasing cost, compression, then MIP.
 
-1. the seeded hill-climber gives an alignment (lower bound);
+1. the seeded hill-climber gives an alignment (lower bound ``L``);
 2. the label-count bound, then the star (assignment) bound try to certify it;
 3. exact compression (:mod:`smatchpp.compression.exact`) fixes forced pairs,
    solves assignment-only components and splits the rest into components;
-4. per component: the star bound, then the LP relaxation, then the HiGHS MIP
+4. per component: the star bound, then the LP relaxation; if the LP does not
+   certify ``L`` either, its reduced costs rule out every pair that cannot be
+   in a solution better than ``L`` (compression rule 5), the rest is
+   compressed again and each remaining component goes to the HiGHS MIP,
    warm-started with the climber's alignment, within what is left of the
    time limit.
 
@@ -22,14 +25,15 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 
-
+import numpy as np
 
 from ..compression.exact import compress
 from ..problem import Alignment, Problem
 from .base import SolveResult, certified
 from .bounds import star_bound
-from .highs import HighsSolver, lp_bound
+from .highs import HighsSolver, solve_lp
 from .hillclimber import climb
 
 __all__ = ["Portfolio", "STAGES"]
@@ -39,6 +43,8 @@ STAGES = ("label_bound", "star_bound", "compression", "lp", "mip")
 
 #: random restarts only pay off on problems up to this many candidate pairs
 RESTART_LIMIT = 3000
+#: recompress after LP elimination only if it removes at least this share of pairs
+DROP_SHARE = 0.1
 
 
 class Portfolio:
@@ -69,49 +75,73 @@ class Portfolio:
             alignment, lower = climb(problem, self.seed, self.restarts, upper, alignment)
             if certified(problem, lower, upper):
                 return self._done(alignment, lower, "star_bound")
-        if not self.compression:
-            return self._solve_part(problem, alignment, lower, upper, deadline)
-        comp = compress(problem)
-        stats = comp.stats()
-        if not comp.parts:
-            best = comp.lift([])
-            result = self._done(best, problem.objective(best), "compression")
-            result.stats = stats
-            return result
-        chosen = problem.selected(alignment)
-        results = []
-        for part in comp.parts:
-            sub = part.problem
-            start = sub.alignment_from_pairs(chosen[part.pairs])
-            results.append(self._solve_part(sub, start, sub.objective(start), math.inf, deadline))
-        best = comp.lift([r.alignment for r in results])
-        value = problem.objective(best)
-        if value < lower:  # cannot happen with exact parts; keep the climber's if it does
-            best, value = alignment, lower
-        part_upper = comp.constant + sum(r.upper_bound for r in results)
-        upper = min(upper, part_upper)
-        done = all(r.status == "optimal" for r in results) or certified(problem, value, upper)
-        stage = max((r.stage for r in results), key=STAGES.index)
-        result = SolveResult(best, value, value if done else max(upper, value),
-                             "optimal" if done else "time_limit", self.name, stage)
-        result.stats = stats
+        stats: Counter = Counter()
+        result = self._solve_compressed(problem, alignment, None, deadline, stats, top=True)
+        result.upper_bound = min(result.upper_bound, upper)
+        if result.objective < lower:  # cannot happen with exact parts; keep the climber's
+            result.alignment, result.objective = alignment, lower
+        if certified(problem, result.objective, result.upper_bound):
+            result.status, result.upper_bound = "optimal", result.objective
+        result.stats = dict(stats)
         return result
 
     def _done(self, alignment: Alignment, value: float, stage: str) -> SolveResult:
         return SolveResult(alignment, value, value, "optimal", self.name, stage)
 
-    def _solve_part(self, problem: Problem, alignment: Alignment, lower: float, upper: float,
-                    deadline: float | None) -> SolveResult:
-        """Star bound, LP, then MIP on one (component) problem."""
-        stages = [("star_bound", star_bound)]
+    def _solve_compressed(self, problem: Problem, alignment: Alignment, drop: np.ndarray | None,
+                          deadline: float | None, stats: Counter, top: bool) -> SolveResult:
+        """Compress (dropping ``drop``), solve every component, lift back."""
+        if not self.compression and drop is None:
+            return self._solve_part(problem, alignment, deadline, stats)
+        comp = compress(problem, drop)
+        part_stats = comp.stats()
+        if top:
+            stats.update({k: part_stats[k] for k in ("components_before",)})
+        stats["pairs_fixed"] += part_stats["pairs_fixed"]
+        stats["pairs_dropped"] += part_stats["pairs_dropped"]
+        chosen = problem.selected(alignment)
+        results = []
+        for part in comp.parts:
+            sub = part.problem
+            start = sub.alignment_from_pairs(chosen[part.pairs])
+            results.append(self._solve_part(sub, start, deadline, stats))
+        best = comp.lift([r.alignment for r in results])
+        value = problem.objective(best)
+        upper = max(value, comp.constant + sum(r.upper_bound for r in results))
+        done = all(r.status == "optimal" for r in results) or certified(problem, value, upper)
+        stage = max((r.stage for r in results), key=STAGES.index, default="compression")
+        return SolveResult(best, value, value if done else upper,
+                           "optimal" if done else "time_limit", self.name, stage)
+
+    def _solve_part(self, problem: Problem, alignment: Alignment, deadline: float | None,
+                    stats: Counter) -> SolveResult:
+        """Star bound, LP (and elimination by its reduced costs), then MIP on one component."""
+        lower = problem.objective(alignment)
+        upper = star_bound(problem)
+        if certified(problem, lower, upper):
+            return self._done(alignment, lower, "star_bound")
         if self.use_lp:
-            stages.append(("lp", lambda p: lp_bound(p, time_limit=_left(deadline))))
-        for stage, bound in stages:
-            upper = min(upper, bound(problem))
-            if certified(problem, lower, upper):
-                return self._done(alignment, lower, stage)
+            solved = solve_lp(problem, time_limit=_left(deadline))
+            if solved is not None:
+                value, reduced = solved
+                upper = min(upper, math.floor(value + 1e-6) if problem.integral else value)
+                if certified(problem, lower, upper):
+                    return self._done(alignment, lower, "lp")
+                # every solution using p is worth at most value + d_p
+                slack = (1.0 - 1e-6) if problem.integral else -1e-9
+                drop = (value + np.minimum(reduced, 0.0) < lower + slack) & ~problem.selected(alignment)
+                # re-solve smaller components only when the LP removed a real share
+                if drop.sum() >= DROP_SHARE * problem.n_pairs:
+                    result = self._solve_compressed(problem, alignment, drop, deadline, stats, top=False)
+                    result.upper_bound = min(result.upper_bound, max(upper, result.objective))
+                    if certified(problem, result.objective, result.upper_bound):
+                        result.status, result.upper_bound = "optimal", result.objective
+                    return result
+        stats["mip_components"] += 1
+        stats["mip_pairs"] += problem.n_pairs
+        stats["mip_edges"] += problem.n_edges
         result = self.mip.solve(problem, _left(deadline), alignment)
-        result.upper_bound = min(result.upper_bound, upper)
+        result.upper_bound = min(result.upper_bound, max(upper, result.objective))
         if certified(problem, result.objective, result.upper_bound):
             result.status, result.upper_bound = "optimal", result.objective
         result.solver, result.stage = self.name, "mip"
@@ -120,6 +150,3 @@ class Portfolio:
 
 def _left(deadline: float | None) -> float | None:
     return None if deadline is None else max(deadline - time.perf_counter(), 0.01)
-
-
-
