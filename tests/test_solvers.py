@@ -169,7 +169,8 @@ def test_portfolio_mip_stage():
     # Found by search.  Optimum 5: v2 -> w0 (b), v3 -> w1 for the ARG0 edge, the three a's of A
     # onto w2..w4.  The hill-climber stops at 4 (v0 -> w1 blocks w1; moving v3 onto w1 gains
     # nothing until v0 moves on to a free a, a two-step plateau outside its move set), the label
-    # bound is 6 and the star/LP bounds 5, so the portfolio must run the warm-started MIP.
+    # bound is 6 and the star/LP bounds 5.  The portfolio rounds the LP solution to reach 5;
+    # without the LP it must run the warm-started MIP.
     a = TripleGraph(("v0", "v1", "v2", "v3", "v4"), ("a", "a", "b", "b", "a"),
                     ((0, "top", "top"),), ((2, "arg0", 3),))
     b = TripleGraph(("w0", "w1", "w2", "w3", "w4"), ("b", "a", "a", "a", "a"),
@@ -179,6 +180,9 @@ def test_portfolio_mip_stage():
     problem = compile_pair(a, b)
     assert problem.label_bound == 6
     result = get_solver("exact").solve(problem)
+    _check_exact(result, a, b, optimum)
+    assert result.stage == "lp"
+    result = Portfolio(use_lp=False).solve(problem)
     _check_exact(result, a, b, optimum)
     assert result.stage == "mip", "the climber now finds 5: pick another instance to cover the MIP stage"
     _check_exact(CbcSolver().solve(problem), a, b, optimum)

@@ -116,8 +116,13 @@ def _edge_lookup(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
 
 
 def climb(problem: Problem, seed: int = 1, restarts: int = 4,
-          target: float = math.inf, warm_start: Alignment | None = None) -> tuple[Alignment, float]:
-    """Best alignment found and its objective; see the module docstring."""
+          target: float = math.inf, warm_start: Alignment | None = None,
+          priority: np.ndarray | None = None) -> tuple[Alignment, float]:
+    """Best alignment found and its objective; see the module docstring.
+
+    ``warm_start`` is climbed from first; ``priority`` (one number per pair,
+    e.g. an LP solution) adds a greedy start that takes pairs in decreasing order.
+    """
     if problem.n_pairs == 0:
         return empty_alignment(problem), problem.constant
     pid = np.full((problem.n_a + 1, problem.n_b + 1), -1, dtype=np.int64)
@@ -129,6 +134,8 @@ def climb(problem: Problem, seed: int = 1, restarts: int = 4,
     starts: list[np.ndarray] = []
     if warm_start is not None:
         starts.append(np.flatnonzero(problem.selected(warm_start)))
+    if priority is not None:
+        starts.append(np.lexsort((np.arange(problem.n_pairs), -np.asarray(priority))))
     # greedy start: strongest unary + half the potential binary gain first
     start, _, w = problem.neighbours
     potential = problem.unary + 0.5 * np.add.reduceat(np.append(w, 0.0), start[:-1]) * (np.diff(start) > 0)

@@ -121,12 +121,18 @@ class Portfolio:
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
         if self.use_lp:
-            solved = solve_lp(problem, time_limit=_left(deadline))
-            if solved is not None:
-                value, reduced = solved
+            lp = solve_lp(problem, time_limit=_left(deadline))
+            if lp is not None:
+                value, reduced = lp.bound, lp.reduced
                 upper = min(upper, math.floor(value + 1e-6) if problem.integral else value)
                 if certified(problem, lower, upper):
                     return self._done(alignment, lower, "lp")
+                # an LP solution is often nearly integral: round it greedily and climb
+                rounded, value_r = climb(problem, self.seed, 0, upper, None, lp.x)
+                if value_r > lower:
+                    alignment, lower = rounded, value_r
+                    if certified(problem, lower, upper):
+                        return self._done(alignment, lower, "lp")
                 # every solution using p is worth at most value + d_p
                 slack = (1.0 - 1e-6) if problem.integral else -1e-9
                 drop = (value + np.minimum(reduced, 0.0) < lower + slack) & ~problem.selected(alignment)
