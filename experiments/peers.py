@@ -191,17 +191,40 @@ def run_smatchpp18(a: os.PathLike | str, b: os.PathLike | str, solver: str = "il
     return run_peer(tool, argv, timeout, mem_limit_mb)
 
 
+# runs our CLI in-process, then reports the peak RSS of the main process and of
+# its (finished) worker processes on stderr, so worker memory is measured too
+_OURS = (
+    "import json, resource, runpy, sys\n"
+    "sys.argv = ['smatchpp'] + sys.argv[1:]\n"
+    "try:\n"
+    "    runpy.run_module('smatchpp', run_name='__main__')\n"
+    "except SystemExit as exc:\n"
+    "    code = exc.code\n"
+    "me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
+    "kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
+    "print('SMATCHPP-RSS ' + json.dumps({'main': me, 'workers': kids}), file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
 def run_ours(a: os.PathLike | str, b: os.PathLike | str, *options: str,
              timeout: Optional[float] = None, mem_limit_mb: Optional[int] = None,
              tool: str = "smatchpp (ours)") -> PeerRun:
-    """Our CLI as a measured subprocess: ``python -m smatchpp score A B --format json ...``."""
+    """Our CLI as a measured subprocess: ``smatchpp score A B --format json ...``.
+
+    ``peak_rss_mb`` is the larger of the main process's and any worker's peak.
+    """
     import sys
 
-    argv = ["-m", "smatchpp", "score", str(a), str(b), "--format", "json", "--quiet", *options]
+    argv = ["-c", _OURS, "score", str(a), str(b), "--format", "json", "--quiet", *options]
     run = run_peer(tool, argv, timeout, mem_limit_mb, python=Path(sys.executable),
                    out_flag="--pairs-out")
     if run.summary:
         run.f1 = run.summary["micro"]["f1"]
+    for line in run.stderr_tail.splitlines():
+        if line.startswith("SMATCHPP-RSS "):
+            rss = json.loads(line.split(" ", 1)[1])
+            run.peak_rss_mb = max(rss["main"], rss["workers"])
     return run
 
 
