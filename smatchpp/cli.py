@@ -36,7 +36,8 @@ def _add_scoring_options(p: argparse.ArgumentParser) -> None:
                    help="time limit per pair; on timeout the pair reports [lower, upper]")
     p.add_argument("--seed", type=int, default=1, help="seed of the hill-climber (default 1)")
     p.add_argument("--restarts", type=int, default=4,
-                   help="random restarts of the hill-climber (default 4, as smatch)")
+                   help="random restarts of the hill-climber when it is the solver, and in gap "
+                        "(default 4, as smatch); the exact solver needs none")
     p.add_argument("--on-error", choices=("raise", "empty", "skip"), default="raise",
                    help="unreadable graph: stop (default), score it as empty, or skip the pair")
     p.add_argument("--workers", type=int, default=None,

@@ -142,31 +142,30 @@ def _blocks(text: str) -> Iterator[tuple[int, list[str]]]:
         yield start, block
 
 
+_QUOTED = re.compile(r'"(?:\\.|[^"\\])*"')
+_PAREN = re.compile(r"[()]")
+
+
 def _trailing_text(lines: list[str], first_line: int) -> tuple[int, str] | None:
     """(line, text) of anything after the outermost closing parenthesis, if any.
 
     penman stops reading at the end of the first tree, so a missing blank line
     or a stray parenthesis would otherwise lose part of the input silently.
+    Quoted strings are blanked out first (same length), so positions stay right.
     """
-    depth, quoted, escaped, started = 0, False, False, False
-    for offset, line in enumerate(lines):
-        if not started and line.lstrip().startswith("#"):
-            continue
-        for col, ch in enumerate(line):
-            if depth == 0 and started and not ch.isspace():
-                return first_line + offset, line[col:].strip()
-            if quoted:
-                escaped = ch == "\\" and not escaped
-                if ch == '"' and not escaped:
-                    quoted = False
-                continue
-            if ch == '"':
-                quoted = True
-            elif ch == "(":
-                depth += 1
-                started = True
-            elif ch == ")":
-                depth -= 1
+    body = [x for x in lines if not x.lstrip().startswith("#")]
+    skipped = len(lines) - len(body)
+    text = _QUOTED.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', "\n".join(body))
+    depth = 0
+    for m in _PAREN.finditer(text):
+        depth += 1 if m.group() == "(" else -1
+        if depth == 0:
+            rest = text[m.end():]
+            if rest.strip():
+                offset = len(rest) - len(rest.lstrip())
+                line = text.count("\n", 0, m.end() + offset)
+                return first_line + skipped + line, rest.strip().splitlines()[0]
+            return None
     return None
 
 

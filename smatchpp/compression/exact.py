@@ -44,8 +44,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from ..problem import Alignment, Problem
 
@@ -118,8 +116,19 @@ def _components(n_pairs: int, pa: np.ndarray, pb: np.ndarray, ep: np.ndarray,
         links_p.append(order[:-1][same])
         links_q.append(order[1:][same])
     lp, lq = np.concatenate(links_p), np.concatenate(links_q)
-    graph = coo_matrix((np.ones(len(lp)), (lp, lq)), shape=(n_pairs, n_pairs))
-    return connected_components(graph, directed=False)[1]
+    # label propagation with pointer jumping: each round every link pulls both
+    # ends to the smaller label; labels then follow their own label's label
+    labels = np.arange(n_pairs)
+    while True:
+        low = np.minimum(labels[lp], labels[lq])
+        new = labels.copy()
+        np.minimum.at(new, lp, low)
+        np.minimum.at(new, lq, low)
+        new = new[new]
+        if np.array_equal(new, labels):
+            break
+        labels = new
+    return np.unique(labels, return_inverse=True)[1].ravel()
 
 
 def _count_components(problem: Problem) -> int:

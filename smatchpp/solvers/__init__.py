@@ -29,7 +29,7 @@ def get_solver(name: str, seed: int = 1, restarts: int = 4, compression: bool = 
     a heuristic, always sees the whole problem).
     """
     if name == "exact":
-        return Portfolio(seed=seed, restarts=restarts, compression=compression)
+        return Portfolio(seed=seed, compression=compression)
     if name == "hillclimber":
         return HillClimber(seed=seed, restarts=restarts)
     if name == "highs":

@@ -1,6 +1,8 @@
 """The default ``exact`` solver: hill-climb, bounds in increasing cost, compression, then MIP.
 
-1. the seeded hill-climber gives an alignment (lower bound ``L``);
+1. the hill-climber from its greedy start gives an alignment (lower bound
+   ``L``); random restarts are not used: where the bounds below do not
+   certify the greedy climb, the LP is cheaper than restarts and stronger;
 2. the label-count bound, then the star (assignment) bound try to certify it;
 3. exact compression (:mod:`smatchpp.compression.exact`) fixes forced pairs,
    solves assignment-only components and splits the rest into components;
@@ -41,8 +43,6 @@ __all__ = ["Portfolio", "STAGES"]
 #: stages in increasing cost
 STAGES = ("label_bound", "star_bound", "compression", "lp", "mip")
 
-#: random restarts only pay off on problems up to this many candidate pairs
-RESTART_LIMIT = 3000
 #: recompress after LP elimination only if it removes at least this share of pairs
 DROP_SHARE = 0.1
 #: with a time limit, components above this many pairs get no MIP: the interval
@@ -55,10 +55,9 @@ class Portfolio:
 
     name = "exact"
 
-    def __init__(self, seed: int = 1, restarts: int = 4, compression: bool = True,
+    def __init__(self, seed: int = 1, compression: bool = True,
                  use_lp: bool = True, mip: HighsSolver | None = None) -> None:
         self.seed = seed
-        self.restarts = restarts
         self.compression = compression
         self.use_lp = use_lp
         self.mip = mip or HighsSolver()
@@ -74,10 +73,6 @@ class Portfolio:
         upper = min(upper, star_bound(problem))
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
-        if self.restarts and problem.n_pairs <= RESTART_LIMIT:
-            alignment, lower = climb(problem, self.seed, self.restarts, upper, alignment)
-            if certified(problem, lower, upper):
-                return self._done(alignment, lower, "star_bound")
         stats: Counter = Counter()
         result = self._solve_compressed(problem, alignment, None, deadline, stats, top=True)
         result.upper_bound = min(result.upper_bound, upper)
@@ -94,7 +89,7 @@ class Portfolio:
     def _solve_compressed(self, problem: Problem, alignment: Alignment, drop: np.ndarray | None,
                           deadline: float | None, stats: Counter, top: bool) -> SolveResult:
         """Compress (dropping ``drop``), solve every component, lift back."""
-        if not self.compression and drop is None:
+        if not self.compression:
             return self._solve_part(problem, alignment, deadline, stats)
         comp = compress(problem, drop)
         part_stats = comp.stats()
@@ -140,7 +135,7 @@ class Portfolio:
                 slack = (1.0 - 1e-6) if problem.integral else -1e-9
                 drop = (value + np.minimum(reduced, 0.0) < lower + slack) & ~problem.selected(alignment)
                 # re-solve smaller components only when the LP removed a real share
-                if drop.sum() >= DROP_SHARE * problem.n_pairs:
+                if self.compression and drop.sum() >= DROP_SHARE * problem.n_pairs:
                     result = self._solve_compressed(problem, alignment, drop, deadline, stats, top=False)
                     result.upper_bound = min(result.upper_bound, max(upper, result.objective))
                     if certified(problem, result.objective, result.upper_bound):
