@@ -71,13 +71,9 @@ def _unary_labels(g: TripleGraph) -> dict[tuple, list[tuple[int, int]]]:
     return by_label
 
 
-def _relation_arrays(g: TripleGraph) -> dict[str, np.ndarray]:
-    """role -> array of rows (source, target, count), self-loops excluded."""
-    counts = Counter((r, i, k) for i, r, k in g.relations if i != k)
-    by_role: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
-    for (r, i, k), c in counts.items():
-        by_role[r].append((i, k, c))
-    return {r: np.array(rows, dtype=np.int64) for r, rows in by_role.items()}
+def _relation_counts(g: TripleGraph) -> Counter:
+    """(role, source, target) -> count, self-loops excluded."""
+    return Counter((r, i, k) for i, r, k in g.relations if i != k)
 
 
 def _label_multiset(g: TripleGraph) -> Counter:
@@ -119,20 +115,24 @@ class ExactMatcher:
                 np.array(ww, dtype=np.float64))
 
     def binary_terms(self, a: TripleGraph, b: TripleGraph) -> Terms2:
-        ra, rb = _relation_arrays(a), _relation_arrays(b)
-        parts = []
-        for role, ea in ra.items():
-            eb = rb.get(role)
-            if eb is None:
-                continue
-            m, n = len(ea), len(eb)
-            parts.append((np.repeat(ea[:, 0], n), np.tile(eb[:, 0], m),
-                          np.repeat(ea[:, 1], n), np.tile(eb[:, 1], m),
-                          np.minimum(np.repeat(ea[:, 2], n), np.tile(eb[:, 2], m))))
-        if not parts:
+        ra, rb = _relation_counts(a), _relation_counts(b)
+        roles: dict[str, int] = {}
+        for r, _, _ in rb:
+            roles.setdefault(r, len(roles))
+        rows_a = [(roles[r], i, k, c) for (r, i, k), c in ra.items() if r in roles]
+        rows_b = sorted((roles[r], j, l, c) for (r, j, l), c in rb.items())
+        if not rows_a:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, empty, empty, np.zeros(0)
-        return tuple(np.concatenate(col) for col in zip(*parts))  # type: ignore[return-value]
+        ea, eb = np.array(rows_a, dtype=np.int64), np.array(rows_b, dtype=np.int64)
+        # every A edge meets the block of B edges with its role (B is sorted by role)
+        count = np.bincount(eb[:, 0], minlength=len(roles))
+        first = np.cumsum(count) - count
+        n = count[ea[:, 0]]
+        ia = np.repeat(np.arange(len(ea)), n)
+        ib = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n) + np.repeat(first[ea[:, 0]], n)
+        return (ea[ia, 1], eb[ib, 1], ea[ia, 2], eb[ib, 2],
+                np.minimum(ea[ia, 3], eb[ib, 3]).astype(np.float64))
 
 
 def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None = None) -> Problem:

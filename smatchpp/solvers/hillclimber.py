@@ -56,6 +56,29 @@ class _State:
         pos = np.minimum(np.searchsorted(self.ekeys, key), len(self.ekeys) - 1)
         return np.where((lo >= 0) & (self.ekeys[pos] == key), self.ew[pos], 0.0)
 
+    def start_with(self, order: np.ndarray) -> None:
+        """Take pairs greedily in ``order``, each if both its variables are still free."""
+        pr = self.problem
+        pa, pb = pr.pair_a.tolist(), pr.pair_b.tolist()
+        used_a: set[int] = set()
+        used_b: set[int] = set()
+        chosen = []
+        for p in order.tolist():
+            if pa[p] not in used_a and pb[p] not in used_b:
+                used_a.add(pa[p])
+                used_b.add(pb[p])
+                chosen.append(p)
+        mask = np.zeros(pr.n_pairs, dtype=bool)
+        mask[chosen] = True
+        source = np.repeat(self.index, np.diff(self.start))
+        hit = mask[source]
+        self.gain[:-1] = pr.unary + np.bincount(self.other[hit], weights=self.w[hit],
+                                                minlength=pr.n_pairs)
+        self.cur_a[pr.pair_a[mask]] = self.index[mask]
+        self.cur_b[pr.pair_b[mask]] = self.index[mask]
+        both = mask[pr.edge_p] & mask[pr.edge_q]
+        self.value = pr.constant + float(pr.unary[mask].sum() + pr.weight[both].sum())
+
     def add(self, p: int) -> None:
         s, e = self.start[p], self.start[p + 1]
         self.value += self.gain[p]
@@ -143,9 +166,7 @@ def climb(problem: Problem, seed: int = 1, restarts: int = 4,
     for attempt in range(len(starts) + restarts):
         state = _State(problem, pid, ekeys, ew)
         order = starts[attempt] if attempt < len(starts) else rng.permutation(problem.n_pairs)
-        for p in order:
-            if state.cur_a[problem.pair_a[p]] < 0 and state.cur_b[problem.pair_b[p]] < 0:
-                state.add(int(p))
+        state.start_with(order)
         if state.value < reached:
             state.climb()
         value = state.value
