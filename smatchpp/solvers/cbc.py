@@ -13,27 +13,20 @@ import numpy as np
 from ..problem import Alignment, Problem
 from .base import SolveResult, certified, empty_alignment
 from .bounds import star_bound
-from .formulation import Linking, build, start_values
+from .formulation import MipSolver, Model, start_values
 
 __all__ = ["CbcSolver"]
 
 
-class CbcSolver:
+class CbcSolver(MipSolver):
     """Exact MIP with CBC (via PuLP), warm-started from ``warm_start`` if given."""
 
     name = "cbc"
 
-    def __init__(self, linking: Linking = "aggregated") -> None:
-        self.linking = linking
-
-    def solve(self, problem: Problem, time_limit: float | None = None,
-              warm_start: Alignment | None = None) -> SolveResult:
-        if problem.n_pairs == 0:
-            return SolveResult(empty_alignment(problem), problem.constant, problem.constant,
-                               "optimal", self.name, "mip")
+    def _solve(self, model: Model, problem: Problem, time_limit: float | None,
+               warm_start: Alignment | None) -> SolveResult:
         import pulp  # imported here: only the cross-check needs it
 
-        model = build(problem, self.linking)
         lp = pulp.LpProblem("smatch", pulp.LpMaximize)
         cols = [pulp.LpVariable(f"x{p}", cat=pulp.LpBinary) for p in range(model.n_x)]
         cols += [pulp.LpVariable(f"y{e}", lowBound=0, upBound=1) for e in range(model.n_y)]

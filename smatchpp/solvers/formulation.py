@@ -23,8 +23,9 @@ from typing import Literal
 import numpy as np
 
 from ..problem import Alignment, Problem
+from .base import SolveResult, empty_alignment
 
-__all__ = ["Model", "build", "Linking", "start_values"]
+__all__ = ["Model", "build", "Linking", "start_values", "MipSolver"]
 
 Linking = Literal["aggregated", "pairwise"]
 
@@ -110,3 +111,24 @@ def start_values(problem: Problem, alignment: Alignment) -> np.ndarray:
     chosen = problem.selected(alignment).astype(np.float64)
     y = chosen[problem.edge_p] * chosen[problem.edge_q]
     return np.concatenate([chosen, y])
+
+
+class MipSolver:
+    """Base of the MIP backends: the linking choice and the empty problem."""
+
+    name = "mip"
+
+    def __init__(self, linking: Linking = "aggregated") -> None:
+        self.linking = linking
+
+    def solve(self, problem: Problem, time_limit: float | None = None,
+              warm_start: Alignment | None = None) -> SolveResult:
+        """Solve :func:`build`'s model of ``problem`` (see :class:`~.base.Solver`)."""
+        if problem.n_pairs == 0:
+            return SolveResult(empty_alignment(problem), problem.constant, problem.constant,
+                               "optimal", self.name, "mip")
+        return self._solve(build(problem, self.linking), problem, time_limit, warm_start)
+
+    def _solve(self, model: Model, problem: Problem, time_limit: float | None,
+               warm_start: Alignment | None) -> SolveResult:
+        raise NotImplementedError

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..problem import Alignment, Problem
 from .base import SolveResult, certified, empty_alignment
-from .formulation import Linking, Model, build, start_values
+from .formulation import Linking, MipSolver, Model, build, start_values
 
 __all__ = ["HighsSolver", "lp_bound"]
 
@@ -118,20 +118,13 @@ def lp_bound(problem: Problem, linking: Linking = "aggregated",
     return math.inf if solved is None else solved.bound
 
 
-class HighsSolver:
+class HighsSolver(MipSolver):
     """Exact MIP with HiGHS; warm-started from ``warm_start`` if given."""
 
     name = "highs"
 
-    def __init__(self, linking: Linking = "aggregated") -> None:
-        self.linking = linking
-
-    def solve(self, problem: Problem, time_limit: float | None = None,
-              warm_start: Alignment | None = None) -> SolveResult:
-        if problem.n_pairs == 0:
-            return SolveResult(empty_alignment(problem), problem.constant, problem.constant,
-                               "optimal", self.name, "mip")
-        model = build(problem, self.linking)
+    def _solve(self, model: Model, problem: Problem, time_limit: float | None,
+               warm_start: Alignment | None) -> SolveResult:
         h = _highs(model, True, time_limit, problem.integral)
         start_obj = -math.inf
         if warm_start is not None:
