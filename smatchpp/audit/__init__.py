@@ -9,7 +9,7 @@ with the exact scores.
 >>> exact = score_corpus(["(a / b :ARG0 (c / d))"], ["(x / b :ARG0 (y / d))"])
 >>> report = gap_report(exact, {"same": [4]})
 >>> report.tools["same"].wrong_pairs, report.tools["same"].lost_triples
-(0, 0)
+(0, 0.0)
 """
 
 from __future__ import annotations
