@@ -22,16 +22,33 @@ from .formulation import Linking, MipSolver, Model, build, start_values
 __all__ = ["HighsSolver", "lp_bound"]
 
 
-def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one: bool) -> highspy.Highs:
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
+_SHARED: highspy.Highs | None = None
+
+
+def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one: bool,
+           solver: str = "choose") -> highspy.Highs:
+    """This process's one Highs instance, cleared, with every option set afresh.
+
+    Creating a Highs object per pair costs more than many small solves; the
+    instance is reused, and every option a solve depends on is set here each
+    time, so no solve sees another's settings.
+    """
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = highspy.Highs()
+        _SHARED.setOptionValue("output_flag", False)
+        _SHARED.setOptionValue("threads", 1)
+    h = _SHARED
+    h.clearModel()
+    h.clearSolver()
     h.setOptionValue("random_seed", 0)
+    h.setOptionValue("solver", solver)
+    h.setOptionValue("pdlp_d_gap_tol", 1e-3)
     h.setOptionValue("mip_rel_gap", 0.0)
     # objectives of exact Smatch are integers: a gap below one is a proof
     h.setOptionValue("mip_abs_gap", 1.0 - 1e-6 if gap_below_one else 1e-9)
-    if time_limit is not None:
-        h.setOptionValue("time_limit", float(max(time_limit, 0.01)))
+    h.setOptionValue("time_limit", highspy.kHighsInf if time_limit is None
+                     else float(max(time_limit, 0.01)))
     lp = highspy.HighsLp()
     lp.num_col_ = model.n_cols
     lp.num_row_ = model.n_rows
@@ -88,10 +105,7 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     model = build(problem, linking)
     if problem.n_pairs == 0:
         return LpSolution(model, np.zeros(0), np.zeros(0), np.zeros(0), problem.constant)
-    h = _highs(model, False, time_limit, False)
-    if model.n_cols > PDLP_COLUMNS:
-        h.setOptionValue("solver", "pdlp")
-        h.setOptionValue("pdlp_d_gap_tol", 1e-3)
+    h = _highs(model, False, time_limit, False, "pdlp" if model.n_cols > PDLP_COLUMNS else "choose")
     h.run()
     solution = h.getSolution()
     duals = np.asarray(solution.row_dual)
