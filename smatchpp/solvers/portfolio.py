@@ -93,8 +93,10 @@ class Portfolio:
             return self._solve_part(problem, alignment, deadline, stats)
         comp = compress(problem, drop)
         part_stats = comp.stats()
-        if top:
-            stats.update({k: part_stats[k] for k in ("components_before",)})
+        if top:  # sizes after the structural rules; rule 5 adds to pairs_dropped below
+            stats.update({k: part_stats[k] for k in (
+                "components_before", "pairs_after", "edges_after", "components_after",
+                "assignment_components")})
         stats["pairs_fixed"] += part_stats["pairs_fixed"]
         stats["pairs_dropped"] += part_stats["pairs_dropped"]
         chosen = problem.selected(alignment)
