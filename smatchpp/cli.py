@@ -208,6 +208,11 @@ def format_gap(report: GapReport) -> str:
                      f"{t['wrong_pairs']} pairs below the optimum, {t['lost_triples']:g} triples lost")
         lines.append("  gap histogram (triples: pairs): "
                      + ", ".join(f"{k}: {v}" for k, v in t["histogram"].items()))
+        above = sum(v for k, v in t["histogram"].items() if float(k) < 0)
+        if above:
+            lines.append(f"  {above} pairs score above the certified optimum, which only counting a "
+                         "repeated triple's matches more than once can do (smatch 1.0.4's duplicate "
+                         "bug, its issues #15 and #28)")
     return "\n".join(lines)
 
 

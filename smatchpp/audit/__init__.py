@@ -119,11 +119,13 @@ def plot_histogram(report: GapReport, path: str) -> None:
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
     top = max((max(t.gaps, default=0) for t in report.tools.values()), default=0)
-    bins = [b - 0.5 for b in range(0, int(top) + 2)]
+    low = min((min(t.gaps, default=0) for t in report.tools.values()), default=0)
+    bins = [b - 0.5 for b in range(int(low), int(top) + 2)]
     for name, tool in report.tools.items():
         ax.hist(tool.gaps, bins=bins, alpha=0.6, label=f"{name} ({tool.wrong_pairs} pairs wrong)")
     ax.set_yscale("log")
-    ax.set_xlabel("triples below the exact optimum")
+    ax.set_xlabel("triples below the exact optimum"
+                  + (" (< 0: repeated triples over-counted)" if low < 0 else ""))
     ax.set_ylabel("pairs")
     ax.set_title(f"Hill-climber gaps on {len(report.exact.scored)} pairs")
     ax.legend()
