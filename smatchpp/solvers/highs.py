@@ -23,6 +23,16 @@ __all__ = ["HighsSolver", "lp_bound"]
 
 
 _SHARED: highspy.Highs | None = None
+#: models with more columns than this get their own Highs instance
+SHARED_MAX_COLUMNS = 5_000
+
+
+def _new_highs() -> highspy.Highs:
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    return h
+
 
 #: MIPs with more columns than this run without HiGHS's presolve
 PRESOLVE_OFF_COLUMNS = 10_000
@@ -30,20 +40,22 @@ PRESOLVE_OFF_COLUMNS = 10_000
 
 def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one: bool,
            solver: str = "choose") -> highspy.Highs:
-    """This process's one Highs instance, cleared, with every option set afresh.
+    """A Highs instance with the model passed and every option set afresh.
 
-    Creating a Highs object per pair costs more than many small solves; the
-    instance is reused, and every option a solve depends on is set here each
-    time, so no solve sees another's settings.
+    Creating a Highs object costs more than many small solves, so small models
+    share this process's one instance (cleared, every option a solve depends on
+    set here each time).  Large models, where that cost is negligible, get a
+    fresh instance, so that nothing of an earlier solve can carry over.
     """
     global _SHARED
-    if _SHARED is None:
-        _SHARED = highspy.Highs()
-        _SHARED.setOptionValue("output_flag", False)
-        _SHARED.setOptionValue("threads", 1)
-    h = _SHARED
-    h.clearModel()
-    h.clearSolver()
+    if model.n_cols > SHARED_MAX_COLUMNS:
+        h = _new_highs()
+    else:
+        if _SHARED is None:
+            _SHARED = _new_highs()
+        h = _SHARED
+        h.clearModel()
+        h.clearSolver()
     h.setOptionValue("random_seed", 0)
     h.setOptionValue("solver", solver)
     # on large MIPs left after compression HiGHS's presolve costs more than it saves

@@ -9,7 +9,7 @@
 4. per component: the star bound, then the LP relaxation; if the LP does not
    certify ``L`` either, its reduced costs rule out every pair that cannot be
    in a solution better than ``L`` (compression rule 5), the rest is
-   compressed again and each remaining component goes to the HiGHS MIP,
+   compressed again and each remaining component goes straight to the HiGHS MIP,
    warm-started with the climber's alignment, within what is left of the
    time limit.
 
@@ -104,7 +104,8 @@ class Portfolio:
         for part in comp.parts:
             sub = part.problem
             start = sub.alignment_from_pairs(chosen[part.pairs])
-            results.append(self._solve_part(sub, start, deadline, stats))
+            # after an LP elimination the LP has had its say: straight to the MIP
+            results.append(self._solve_part(sub, start, deadline, stats, use_lp=drop is None))
         best = comp.lift([r.alignment for r in results])
         value = problem.objective(best)
         upper = max(value, comp.constant + sum(r.upper_bound for r in results))
@@ -114,13 +115,13 @@ class Portfolio:
                            "optimal" if done else "time_limit", self.name, stage)
 
     def _solve_part(self, problem: Problem, alignment: Alignment, deadline: float | None,
-                    stats: Counter) -> SolveResult:
+                    stats: Counter, use_lp: bool = True) -> SolveResult:
         """Star bound, LP (and elimination by its reduced costs), then MIP on one component."""
         lower = problem.objective(alignment)
         upper = star_bound(problem)
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
-        if self.use_lp:
+        if self.use_lp and use_lp:
             lp = solve_lp(problem, time_limit=_left(deadline))
             if lp is not None:
                 value, reduced = lp.bound, lp.reduced
