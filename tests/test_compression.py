@@ -56,7 +56,8 @@ def test_portfolio_with_and_without_compression_equals_plain_mip(pair):
     a, b = pair
     problem = compile_pair(a, b)
     optimum = HighsSolver().solve(problem).objective
-    for solver in (Portfolio(), Portfolio(compression=False), Portfolio(use_lp=False)):
+    for solver in (Portfolio(), Portfolio(compression=False), Portfolio(use_lp=False),
+                   Portfolio(compress_min_pairs=0), Portfolio(use_lp=False, compress_min_pairs=0)):
         result = solver.solve(problem)
         assert result.status == "optimal"
         assert result.objective == optimum == problem.objective(result.alignment)

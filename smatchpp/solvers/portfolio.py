@@ -43,6 +43,9 @@ __all__ = ["Portfolio", "STAGES"]
 #: stages in increasing cost
 STAGES = ("label_bound", "star_bound", "compression", "lp", "mip")
 
+#: problems with fewer candidate pairs go to the LP without structural compression
+#: (measured on BAMBOO: compressing them first costs more than it saves)
+COMPRESS_MIN_PAIRS = 500
 #: recompress after LP elimination only if it removes at least this share of pairs
 DROP_SHARE = 0.1
 #: with a time limit, components above this many pairs get no MIP: the interval
@@ -55,10 +58,12 @@ class Portfolio:
 
     name = "exact"
 
-    def __init__(self, seed: int = 1, compression: bool = True,
-                 use_lp: bool = True, mip: HighsSolver | None = None) -> None:
+    def __init__(self, seed: int = 1, compression: bool = True, use_lp: bool = True,
+                 mip: HighsSolver | None = None,
+                 compress_min_pairs: int = COMPRESS_MIN_PAIRS) -> None:
         self.seed = seed
         self.compression = compression
+        self.compress_min_pairs = compress_min_pairs
         self.use_lp = use_lp
         self.mip = mip or HighsSolver()
 
@@ -89,7 +94,8 @@ class Portfolio:
     def _solve_compressed(self, problem: Problem, alignment: Alignment, drop: np.ndarray | None,
                           deadline: float | None, stats: Counter, top: bool) -> SolveResult:
         """Compress (dropping ``drop``), solve every component, lift back."""
-        if not self.compression:
+        if not self.compression or (drop is None and problem.n_pairs < self.compress_min_pairs):
+            # on small problems the LP below is as quick as compressing first
             return self._solve_part(problem, alignment, deadline, stats)
         comp = compress(problem, drop)
         part_stats = comp.stats()
@@ -137,7 +143,7 @@ class Portfolio:
                 # every solution using p is worth at most value + d_p
                 slack = (1.0 - 1e-6) if problem.integral else -1e-9
                 drop = (value + np.minimum(reduced, 0.0) < lower + slack) & ~problem.selected(alignment)
-                # re-solve smaller components only when the LP removed a real share
+                # compress and go to the MIP only when the LP removed a real share
                 if self.compression and drop.sum() >= DROP_SHARE * problem.n_pairs:
                     result = self._solve_compressed(problem, alignment, drop, deadline, stats, top=False)
                     result.upper_bound = min(result.upper_bound, max(upper, result.objective))
