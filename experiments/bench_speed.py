@@ -25,8 +25,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
 import peers  # noqa: E402
+
+from smatchpp.score import prf  # noqa: E402
 
 DATA = HERE.parent.parent / "shared" / "data"
 SETS = {
@@ -91,7 +94,7 @@ def main() -> None:
         ours = runs[0][1]
         if ours.status == "ok" and ours.pairs:
             secs = [p["seconds"] for p in ours.pairs]
-            widths = [100 * (_f1(p, "upper") - p["f1"]) for p in ours.pairs]
+            widths = [100 * (_f1_upper(p) - p["f1"]) for p in ours.pairs]
             details.append((name, len(secs), statistics.median(secs), max(secs), max(widths),
                             sum(p["status"] == "optimal" for p in ours.pairs)))
     print(f"\n## Speed and memory ({cores} cores; ours with --time-limit {args.time_limit:g} s "
@@ -107,12 +110,11 @@ def main() -> None:
         print(f"| {name} | {n} | {med:.3f} | {mx:.2f} | {wide:.3f} | {cert}/{n} |")
 
 
-def _f1(pair: dict, key: str) -> float:
-    m, t, g = pair[key], pair["test_triples"], pair["gold_triples"]
-    if not t or not g or m is None:
-        return pair["f1"]
-    p, r = m / t, m / g
-    return 2 * p * r / (p + r) if p + r else 0.0
+def _f1_upper(pair: dict) -> float:
+    """F1 if the pair reached its upper bound (``upper`` is null when unbounded)."""
+    if pair["upper"] is None:
+        return 1.0
+    return prf(pair["upper"], pair["test_triples"], pair["gold_triples"])[2]
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ Example (A: ``x :ARG0 y``, B: ``u :ARG0 v``; one binary term):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -55,7 +55,6 @@ class Problem:
     constant: float = 0.0
     #: an upper bound known from the labels alone (the matcher's label-count bound)
     label_bound: float = math.inf
-    _cache: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.pair_a = np.asarray(self.pair_a, dtype=np.int64)
