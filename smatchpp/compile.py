@@ -23,7 +23,7 @@ Example:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Protocol
+from typing import Iterator, Protocol
 
 import numpy as np
 
@@ -55,18 +55,21 @@ class TripleMatcher(Protocol):
         ...
 
 
-def _unary_labels(g: TripleGraph) -> dict[tuple, list[tuple[int, int]]]:
-    """label -> [(var, count)] for instance, attribute and self-loop triples."""
-    counts: Counter = Counter()
+def _unary_triples(g: TripleGraph) -> Iterator[tuple[int, tuple]]:
+    """(var, label) of every instance, attribute and self-loop triple."""
     for i, concept in enumerate(g.concepts):
-        counts[(i, ("instance", concept))] += 1
+        yield i, ("instance", concept)
     for i, role, value in g.attributes:
-        counts[(i, ("attribute", role, value))] += 1
+        yield i, ("attribute", role, value)
     for i, role, k in g.relations:
         if i == k:
-            counts[(i, ("loop", role))] += 1
+            yield i, ("loop", role)
+
+
+def _unary_labels(g: TripleGraph) -> dict[tuple, list[tuple[int, int]]]:
+    """label -> [(var, count)] for instance, attribute and self-loop triples."""
     by_label: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
-    for (i, label), c in counts.items():
+    for (i, label), c in Counter(_unary_triples(g)).items():
         by_label[label].append((i, c))
     return by_label
 
@@ -77,9 +80,9 @@ def _relation_counts(g: TripleGraph) -> Counter:
 
 
 def _label_multiset(g: TripleGraph) -> Counter:
-    labels: Counter = Counter(("instance", c) for c in g.concepts)
-    labels.update(("attribute", r, v) for _, r, v in g.attributes)
-    labels.update(("loop" if i == k else "relation", r) for i, r, k in g.relations)
+    """Every triple's label, variables left out (self-loops and relations kept apart)."""
+    labels = Counter(label for _, label in _unary_triples(g))
+    labels.update(("relation", r) for r, _, _ in _relation_counts(g).elements())
     return labels
 
 
