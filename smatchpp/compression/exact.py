@@ -41,11 +41,15 @@ Example: two sentences' worth of unrelated structure split in two parts.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ..problem import Alignment, Problem
+
+if TYPE_CHECKING:  # the solvers import this module
+    from ..solvers.base import SolveResult
 
 __all__ = ["Part", "Compressed", "compress", "solve_assignment"]
 
@@ -70,6 +74,19 @@ class Compressed:
     assignment_components: int = 0
     #: pairs removed by the caller's bounds (``drop``)
     dropped: int = 0
+
+    def starts(self, alignment: Alignment | None) -> list[Alignment | None]:
+        """An alignment of the original restricted to each part (warm starts), or ``None``s."""
+        if alignment is None:
+            return [None] * len(self.parts)
+        chosen = self.original.selected(alignment)
+        return [part.problem.alignment_from_pairs(chosen[part.pairs]) for part in self.parts]
+
+    def combine(self, results: list[SolveResult]) -> tuple[Alignment, float, float]:
+        """Lifted alignment, its objective, and the upper bound implied by the parts' bounds."""
+        alignment = self.lift([r.alignment for r in results])
+        value = self.original.objective(alignment)
+        return alignment, value, max(value, self.constant + sum(r.upper_bound for r in results))
 
     def lift(self, part_alignments: list[Alignment]) -> Alignment:
         """Alignment of the original problem from one alignment per entry of :attr:`parts`."""

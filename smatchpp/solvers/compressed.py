@@ -30,16 +30,11 @@ class Compressing:
               warm_start: Alignment | None = None) -> SolveResult:
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         comp = compress(problem)
-        chosen = problem.selected(warm_start) if warm_start is not None else None
         results = []
-        for part in comp.parts:
-            sub = part.problem
-            start = None if chosen is None else sub.alignment_from_pairs(chosen[part.pairs])
+        for part, start in zip(comp.parts, comp.starts(warm_start)):
             left = None if deadline is None else max(deadline - time.perf_counter(), 0.01)
-            results.append(self.inner.solve(sub, left, start))
-        alignment = comp.lift([r.alignment for r in results])
-        value = problem.objective(alignment)
-        upper = max(value, comp.constant + sum(r.upper_bound for r in results))
+            results.append(self.inner.solve(part.problem, left, start))
+        alignment, value, upper = comp.combine(results)
         statuses = {r.status for r in results} or {"optimal"}
         if certified(problem, value, upper):
             status, upper = "optimal", value

@@ -152,7 +152,6 @@ def climb(problem: Problem, seed: int = 1, restarts: int = 4,
     pid[problem.pair_a, problem.pair_b] = np.arange(problem.n_pairs)
     ekeys, ew = _edge_lookup(problem)
     rng = np.random.default_rng(seed)
-    reached = target - (1.0 - 1e-6 if problem.integral else 1e-6)
     best: tuple[Alignment, float] | None = None
     starts: list[np.ndarray] = []
     if warm_start is not None:
@@ -167,12 +166,12 @@ def climb(problem: Problem, seed: int = 1, restarts: int = 4,
         state = _State(problem, pid, ekeys, ew)
         order = starts[attempt] if attempt < len(starts) else rng.permutation(problem.n_pairs)
         state.start_with(order)
-        if state.value < reached:
+        if not certified(problem, state.value, target):
             state.climb()
         value = state.value
         if best is None or value > best[1] + _EPS:
             best = (state.alignment(), value)
-        if best[1] >= reached:
+        if certified(problem, best[1], target):
             break
     assert best is not None
     return best[0], problem.objective(best[0])

@@ -79,52 +79,52 @@ class Portfolio:
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
         stats: Counter = Counter()
-        result = self._solve_compressed(problem, alignment, None, deadline, stats, top=True)
-        result.upper_bound = min(result.upper_bound, upper)
+        result = self._solve_compressed(problem, alignment, upper, None, deadline, stats)
         if result.objective < lower:  # cannot happen with exact parts; keep the climber's
             result.alignment, result.objective = alignment, lower
-        if certified(problem, result.objective, result.upper_bound):
-            result.status, result.upper_bound = "optimal", result.objective
+        result = _tighten(problem, result, upper)
         result.stats = dict(stats)
         return result
 
     def _done(self, alignment: Alignment, value: float, stage: str) -> SolveResult:
         return SolveResult(alignment, value, value, "optimal", self.name, stage)
 
-    def _solve_compressed(self, problem: Problem, alignment: Alignment, drop: np.ndarray | None,
-                          deadline: float | None, stats: Counter, top: bool) -> SolveResult:
-        """Compress (dropping ``drop``), solve every component, lift back."""
+    def _solve_compressed(self, problem: Problem, alignment: Alignment, upper: float,
+                          drop: np.ndarray | None, deadline: float | None,
+                          stats: Counter) -> SolveResult:
+        """Compress (dropping ``drop``), solve every component, lift back.
+
+        ``upper`` is a bound already known for ``problem`` (used when it is not split).
+        """
         if not self.compression or (drop is None and problem.n_pairs < self.compress_min_pairs):
             # on small problems the LP below is as quick as compressing first
-            return self._solve_part(problem, alignment, deadline, stats)
+            return self._solve_part(problem, alignment, deadline, stats, upper=upper)
         comp = compress(problem, drop)
-        part_stats = comp.stats()
-        if top:  # sizes after the structural rules; rule 5 adds to pairs_dropped below
+        if drop is None:  # sizes after the structural rules; rule 5 adds to pairs_dropped below
+            part_stats = comp.stats()
             stats.update({k: part_stats[k] for k in (
                 "components_before", "pairs_after", "edges_after", "components_after",
                 "assignment_components")})
-        stats["pairs_fixed"] += part_stats["pairs_fixed"]
-        stats["pairs_dropped"] += part_stats["pairs_dropped"]
-        chosen = problem.selected(alignment)
-        results = []
-        for part in comp.parts:
-            sub = part.problem
-            start = sub.alignment_from_pairs(chosen[part.pairs])
-            # after an LP elimination the LP has had its say: straight to the MIP
-            results.append(self._solve_part(sub, start, deadline, stats, use_lp=drop is None))
-        best = comp.lift([r.alignment for r in results])
-        value = problem.objective(best)
-        upper = max(value, comp.constant + sum(r.upper_bound for r in results))
+        stats["pairs_fixed"] += len(comp.fixed)
+        stats["pairs_dropped"] += comp.dropped
+        # after an LP elimination the LP has had its say: straight to the MIP
+        results = [self._solve_part(part.problem, start, deadline, stats, use_lp=drop is None)
+                   for part, start in zip(comp.parts, comp.starts(alignment))]
+        best, value, upper = comp.combine(results)
         done = all(r.status == "optimal" for r in results) or certified(problem, value, upper)
         stage = max((r.stage for r in results), key=STAGES.index, default="compression")
         return SolveResult(best, value, value if done else upper,
                            "optimal" if done else "time_limit", self.name, stage)
 
     def _solve_part(self, problem: Problem, alignment: Alignment, deadline: float | None,
-                    stats: Counter, use_lp: bool = True) -> SolveResult:
-        """Star bound, LP (and elimination by its reduced costs), then MIP on one component."""
+                    stats: Counter, use_lp: bool = True, upper: float | None = None) -> SolveResult:
+        """Star bound, LP (and elimination by its reduced costs), then MIP on one component.
+
+        ``upper``: a bound already known for ``problem``; without one the star bound is computed.
+        """
         lower = problem.objective(alignment)
-        upper = star_bound(problem)
+        if upper is None:
+            upper = star_bound(problem)
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
         if self.use_lp and use_lp:
@@ -140,16 +140,13 @@ class Portfolio:
                     alignment, lower = rounded, value_r
                     if certified(problem, lower, upper):
                         return self._done(alignment, lower, "lp")
-                # every solution using p is worth at most value + d_p
-                slack = (1.0 - 1e-6) if problem.integral else -1e-9
-                drop = (value + np.minimum(reduced, 0.0) < lower + slack) & ~problem.selected(alignment)
+                # every solution using p is worth at most value + d_p: none beats the incumbent
+                drop = (certified(problem, lower, value + np.minimum(reduced, 0.0))
+                        & ~problem.selected(alignment))
                 # compress and go to the MIP only when the LP removed a real share
                 if self.compression and drop.sum() >= DROP_SHARE * problem.n_pairs:
-                    result = self._solve_compressed(problem, alignment, drop, deadline, stats, top=False)
-                    result.upper_bound = min(result.upper_bound, max(upper, result.objective))
-                    if certified(problem, result.objective, result.upper_bound):
-                        result.status, result.upper_bound = "optimal", result.objective
-                    return result
+                    result = self._solve_compressed(problem, alignment, upper, drop, deadline, stats)
+                    return _tighten(problem, result, upper)
         if deadline is not None and problem.n_pairs > MIP_LIMIT_UNDER_DEADLINE:
             # HiGHS cannot be stopped in time on a model this size (its presolve
             # ignores the limit): report the proven interval instead
@@ -158,12 +155,17 @@ class Portfolio:
         stats["mip_components"] += 1
         stats["mip_pairs"] += problem.n_pairs
         stats["mip_edges"] += problem.n_edges
-        result = self.mip.solve(problem, _left(deadline), alignment)
-        result.upper_bound = min(result.upper_bound, max(upper, result.objective))
-        if certified(problem, result.objective, result.upper_bound):
-            result.status, result.upper_bound = "optimal", result.objective
+        result = _tighten(problem, self.mip.solve(problem, _left(deadline), alignment), upper)
         result.solver, result.stage = self.name, "mip"
         return result
+
+
+def _tighten(problem: Problem, result: SolveResult, upper: float) -> SolveResult:
+    """Lower ``result``'s upper bound to ``upper`` (never below its objective); certify if met."""
+    result.upper_bound = min(result.upper_bound, max(upper, result.objective))
+    if certified(problem, result.objective, result.upper_bound):
+        result.status, result.upper_bound = "optimal", result.objective
+    return result
 
 
 def _left(deadline: float | None) -> float | None:
