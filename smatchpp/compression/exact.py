@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from ..problem import Alignment, Problem
 
@@ -114,6 +113,7 @@ class Compressed:
 
 def solve_assignment(problem: Problem) -> Alignment:
     """Optimal alignment of a problem without binary terms (Hungarian method)."""
+    from scipy.optimize import linear_sum_assignment  # slow import: only when needed
     dense = np.zeros((problem.n_a, problem.n_b))
     dense[problem.pair_a, problem.pair_b] = problem.unary
     rows, cols = linear_sum_assignment(dense, maximize=True)
