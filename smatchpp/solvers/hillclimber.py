@@ -20,6 +20,7 @@ Stops early once the objective reaches ``target`` (a known upper bound).
 from __future__ import annotations
 
 import math
+from functools import cached_property
 
 import numpy as np
 
@@ -31,15 +32,35 @@ __all__ = ["HillClimber", "climb"]
 _EPS = 1e-9
 
 
+class _Tables:
+    """Lookups the moves need, built on first use (a certified greedy start needs none)."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+
+    @cached_property
+    def pid(self) -> np.ndarray:
+        """Pair index of ``(i, j)`` (``-1`` if none); row ``n_a`` and column ``n_b`` stay ``-1``."""
+        pr = self.problem
+        pid = np.full((pr.n_a + 1, pr.n_b + 1), -1, dtype=np.int64)
+        pid[pr.pair_a, pr.pair_b] = np.arange(pr.n_pairs)
+        return pid
+
+    @cached_property
+    def edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """Binary terms as sorted keys ``p * n_pairs + q`` and their weights."""
+        pr = self.problem
+        keys = pr.edge_p * pr.n_pairs + pr.edge_q
+        order = np.argsort(keys)
+        return keys[order], pr.weight[order]
+
+
 class _State:
     """Current selection with each pair's gain ``unary + weights to chosen neighbours``."""
 
-    def __init__(self, problem: Problem, pid: np.ndarray, ekeys: np.ndarray,
-                 ew: np.ndarray) -> None:
+    def __init__(self, problem: Problem, tables: _Tables) -> None:
         self.problem = problem
-        self.pid = pid
-        self.ekeys = ekeys
-        self.ew = ew
+        self.tables = tables
         self.start, self.other, self.w = problem.neighbours
         self.gain = np.append(problem.unary, 0.0)
         self.index = np.arange(problem.n_pairs)
@@ -49,12 +70,13 @@ class _State:
 
     def weight(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Binary weight between pair arrays ``p`` and ``q`` (0 where none or -1)."""
-        if not len(self.ekeys):
+        ekeys, ew = self.tables.edges
+        if not len(ekeys):
             return np.zeros(np.shape(p))
         lo, hi = np.minimum(p, q), np.maximum(p, q)
         key = lo * self.problem.n_pairs + hi
-        pos = np.minimum(np.searchsorted(self.ekeys, key), len(self.ekeys) - 1)
-        return np.where((lo >= 0) & (self.ekeys[pos] == key), self.ew[pos], 0.0)
+        pos = np.minimum(np.searchsorted(ekeys, key), len(ekeys) - 1)
+        return np.where((lo >= 0) & (ekeys[pos] == key), ew[pos], 0.0)
 
     def start_with(self, order: np.ndarray) -> None:
         """Take pairs greedily in ``order``, each if both its variables are still free."""
@@ -105,7 +127,7 @@ class _State:
         if len(swaps):
             p0s, p2s = p0[swaps], p2[swaps]
             j0 = np.where(p0s >= 0, pr.pair_b[p0s], pr.n_b)  # column n_b of pid is all -1
-            p3s = self.pid[pr.pair_a[p2s], j0]
+            p3s = self.tables.pid[pr.pair_a[p2s], j0]
             p3[swaps] = p3s
             gain[swaps] += (np.where(p3s >= 0, g[p3s], 0.0) + self.weight(swaps, p3s)
                             + self.weight(p0s, p2s))
@@ -132,12 +154,6 @@ class _State:
         return self.problem.alignment_from_pairs(chosen)
 
 
-def _edge_lookup(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
-    keys = problem.edge_p * problem.n_pairs + problem.edge_q
-    order = np.argsort(keys)
-    return keys[order], problem.weight[order]
-
-
 def climb(problem: Problem, seed: int = 1, restarts: int = 4,
           target: float = math.inf, warm_start: Alignment | None = None,
           priority: np.ndarray | None = None) -> tuple[Alignment, float]:
@@ -148,10 +164,8 @@ def climb(problem: Problem, seed: int = 1, restarts: int = 4,
     """
     if problem.n_pairs == 0:
         return empty_alignment(problem), problem.constant
-    pid = np.full((problem.n_a + 1, problem.n_b + 1), -1, dtype=np.int64)
-    pid[problem.pair_a, problem.pair_b] = np.arange(problem.n_pairs)
-    ekeys, ew = _edge_lookup(problem)
-    rng = np.random.default_rng(seed)
+    tables = _Tables(problem)
+    rng: np.random.Generator | None = None  # made on first use, from ``seed``
     best: tuple[Alignment, float] | None = None
     starts: list[np.ndarray] = []
     if warm_start is not None:
@@ -163,8 +177,12 @@ def climb(problem: Problem, seed: int = 1, restarts: int = 4,
     potential = problem.unary + 0.5 * np.add.reduceat(np.append(w, 0.0), start[:-1]) * (np.diff(start) > 0)
     starts.append(np.lexsort((np.arange(problem.n_pairs), -potential)))
     for attempt in range(len(starts) + restarts):
-        state = _State(problem, pid, ekeys, ew)
-        order = starts[attempt] if attempt < len(starts) else rng.permutation(problem.n_pairs)
+        state = _State(problem, tables)
+        if attempt < len(starts):
+            order = starts[attempt]
+        else:
+            rng = rng or np.random.default_rng(seed)
+            order = rng.permutation(problem.n_pairs)
         state.start_with(order)
         if not certified(problem, state.value, target):
             state.climb()
