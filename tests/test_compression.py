@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 from hypothesis import given, settings
 
@@ -61,3 +63,23 @@ def test_portfolio_with_and_without_compression_equals_plain_mip(pair):
         result = solver.solve(problem)
         assert result.status == "optimal"
         assert result.objective == optimum == problem.objective(result.alignment)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(graph_pairs(max_vars=9, min_vars=4, max_attributes=6, max_relations=14))
+def test_elimination_descent_from_a_weak_bound_finds_the_optimum(pair):
+    # start the target descent from the label bound and the empty alignment: the
+    # first targets are above every solution (empty restricted problems), later
+    # ones cut the problem, until the optimum is certified
+    a, b = pair
+    problem = compile_pair(a, b)
+    optimum = HighsSolver().solve(problem).objective
+    lp = solve_lp(problem)
+    stats = Counter()
+    empty = np.full(problem.n_a, -1, dtype=np.int64)
+    result = Portfolio(drop_share=0.0)._eliminate(
+        problem, empty, problem.constant, problem.label_bound,
+        lp.bound + np.minimum(lp.reduced, 0.0), None, stats)
+    assert result.status == "optimal"
+    assert result.objective == result.upper_bound == optimum == problem.objective(result.alignment)
+    assert stats["elimination_steps"] >= 1

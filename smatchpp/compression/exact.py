@@ -25,7 +25,12 @@ which the arguments rely on.
    incumbent of value ``L`` avoids pair ``p`` and every solution using ``p`` is
    worth at most ``L`` (below ``L + 1`` for integer objectives), no solution
    using ``p`` beats the incumbent, which survives the removal: the optimum is
-   unchanged.  The portfolio uses LP reduced costs for these bounds.
+   unchanged.  With a *target* ``T`` instead of an incumbent: if every
+   solution using ``p`` is worth less than ``T``, every solution worth ``T``
+   or more survives the removal, so the reduced optimum is the optimum
+   whenever the optimum reaches ``T``, and otherwise ``T - 1`` bounds it.
+   The portfolio uses LP reduced costs for these bounds and lowers ``T`` from
+   the LP bound step by step.
 
 Example: two sentences' worth of unrelated structure split in two parts.
 
