@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from oracle import brute_force, matched_count, partial_maps
 from smatchpp.compile import compile_pair
 from smatchpp.compression.exact import compress
+from smatchpp.problem import Problem
 from smatchpp.solvers import HighsSolver, HillClimber, Portfolio
 from smatchpp.solvers.highs import solve_lp
 from strategies import graph_pairs
@@ -83,3 +84,31 @@ def test_elimination_descent_from_a_weak_bound_finds_the_optimum(pair):
     assert result.status == "optimal"
     assert result.objective == result.upper_bound == optimum == problem.objective(result.alignment)
     assert stats["elimination_steps"] >= 1
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(graph_pairs(max_vars=8, min_vars=4, max_attributes=5, max_relations=12))
+def test_portfolio_on_non_integer_coefficients_equals_plain_mip(pair):
+    # soft or weighted matching gives non-integer coefficients: no "gap below one" proofs,
+    # and elimination keeps the incumbent's pairs instead of descending
+    a, b = pair
+    p = compile_pair(a, b)
+    problem = Problem(p.n_a, p.n_b, p.pair_a, p.pair_b, p.unary * 0.7, p.edge_p, p.edge_q,
+                      p.weight * 1.3)
+    assert not problem.integral
+    optimum = HighsSolver().solve(problem).objective
+    for solver in (Portfolio(), Portfolio(drop_share=0.0), Portfolio(drop_share=0.0, compress_min_pairs=0)):
+        result = solver.solve(problem)
+        assert result.status == "optimal"
+        assert abs(result.objective - optimum) < 1e-6
+        assert abs(problem.objective(result.alignment) - result.objective) < 1e-9
+    # the elimination step itself, from a weak incumbent (on these sizes the LP is mostly tight)
+    incumbent = HillClimber(seed=2, restarts=0).solve(problem)
+    lp = solve_lp(problem)
+    stats = Counter()
+    result = Portfolio(drop_share=0.0)._eliminate(
+        problem, incumbent.alignment, incumbent.objective, lp.bound,
+        lp.bound + np.minimum(lp.reduced, 0.0), None, stats)
+    assert result.status == "optimal" and abs(result.objective - optimum) < 1e-6
+    assert abs(problem.objective(result.alignment) - result.objective) < 1e-9
+    assert stats["elimination_steps"] + stats["mip_components"] >= 1 or incumbent.objective >= optimum - 1e-9
