@@ -13,6 +13,7 @@ optimum), a proven upper bound, and a status:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -20,7 +21,7 @@ import numpy as np
 
 from ..problem import Alignment, Problem
 
-__all__ = ["Status", "SolveResult", "Solver", "certified"]
+__all__ = ["Status", "SolveResult", "Solver", "certified", "deadline_after", "time_left"]
 
 Status = Literal["optimal", "time_limit", "heuristic"]
 
@@ -53,6 +54,16 @@ def certified(problem: Problem, lower: float, upper: float) -> bool:
     """True if ``upper`` proves ``lower`` optimal (a gap < 1 suffices for integer objectives)."""
     gap = upper - lower
     return gap < (1.0 - 1e-6 if problem.integral else 1e-6)
+
+
+def deadline_after(time_limit: float | None) -> float | None:
+    """The ``perf_counter`` time at which ``time_limit`` seconds from now run out (or ``None``)."""
+    return None if time_limit is None else time.perf_counter() + time_limit
+
+
+def time_left(deadline: float | None) -> float | None:
+    """Seconds left until ``deadline`` (at least 0.01, so a solver still returns), or ``None``."""
+    return None if deadline is None else max(deadline - time.perf_counter(), 0.01)
 
 
 def empty_alignment(problem: Problem) -> Alignment:

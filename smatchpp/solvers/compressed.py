@@ -10,11 +10,9 @@
 
 from __future__ import annotations
 
-import time
-
 from ..compression.exact import compress
 from ..problem import Alignment, Problem
-from .base import SolveResult, Solver, certified
+from .base import SolveResult, Solver, certified, deadline_after, time_left
 
 __all__ = ["Compressing"]
 
@@ -28,12 +26,11 @@ class Compressing:
 
     def solve(self, problem: Problem, time_limit: float | None = None,
               warm_start: Alignment | None = None) -> SolveResult:
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        deadline = deadline_after(time_limit)
         comp = compress(problem)
         results = []
         for part, start in zip(comp.parts, comp.starts(warm_start)):
-            left = None if deadline is None else max(deadline - time.perf_counter(), 0.01)
-            results.append(self.inner.solve(part.problem, left, start))
+            results.append(self.inner.solve(part.problem, time_left(deadline), start))
         alignment, value, upper = comp.combine(results)
         statuses = {r.status for r in results} or {"optimal"}
         if certified(problem, value, upper):

@@ -23,7 +23,7 @@ from typing import Literal
 import numpy as np
 
 from ..problem import Alignment, Problem
-from .base import SolveResult, empty_alignment
+from .base import SolveResult, certified, empty_alignment
 
 __all__ = ["Model", "build", "Linking", "start_values", "MipSolver"]
 
@@ -114,7 +114,7 @@ def start_values(problem: Problem, alignment: Alignment) -> np.ndarray:
 
 
 class MipSolver:
-    """Base of the MIP backends: the linking choice and the empty problem."""
+    """Base of the MIP backends: the linking choice, the empty problem, the warm start."""
 
     name = "mip"
 
@@ -127,8 +127,19 @@ class MipSolver:
         if problem.n_pairs == 0:
             return SolveResult(empty_alignment(problem), problem.constant, problem.constant,
                                "optimal", self.name, "mip")
-        return self._solve(build(problem, self.linking), problem, time_limit, warm_start)
+        alignment, upper = self._solve(build(problem, self.linking), problem, time_limit, warm_start)
+        objective = problem.objective(alignment)
+        # a backend stopped by its limit may hold a worse solution than the one it was given
+        if warm_start is not None and problem.objective(warm_start) > objective:
+            alignment, objective = np.asarray(warm_start), problem.objective(warm_start)
+        upper = max(upper, objective)
+        done = certified(problem, objective, upper)
+        if done and problem.integral:
+            upper = objective
+        return SolveResult(alignment, objective, upper, "optimal" if done else "time_limit",
+                           self.name, "mip")
 
     def _solve(self, model: Model, problem: Problem, time_limit: float | None,
-               warm_start: Alignment | None) -> SolveResult:
+               warm_start: Alignment | None) -> tuple[Alignment, float]:
+        """The backend's best alignment and its proven upper bound (``inf`` if none)."""
         raise NotImplementedError

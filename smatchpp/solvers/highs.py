@@ -16,7 +16,7 @@ import highspy
 import numpy as np
 
 from ..problem import Alignment, Problem
-from .base import SolveResult, certified, empty_alignment
+from .base import empty_alignment
 from .formulation import Linking, MipSolver, Model, build, start_values
 
 __all__ = ["HighsSolver", "lp_bound"]
@@ -34,9 +34,13 @@ def _new_highs() -> highspy.Highs:
     return h
 
 
-#: MIPs with more columns than this run without HiGHS's presolve; LPs with at
-#: most SHARED_MAX_COLUMNS do too (PARA's 1727 LPs: 0.76 s instead of 1.48 s)
-PRESOLVE_OFF_COLUMNS = 10_000
+#: MIPs with more columns than this run without HiGHS's presolve: on the large
+#: MIPs left after compression it costs more than it saves (doc50: 13.2 s -> 10.0 s
+#: on the hardest pair)
+MIP_PRESOLVE_OFF_COLUMNS = 10_000
+#: LPs with at most this many columns run without it: small LPs solve in half
+#: the time (PARA's 1727 LPs: 0.76 s instead of 1.48 s)
+LP_PRESOLVE_MAX_OFF_COLUMNS = 5_000
 
 
 def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one: bool,
@@ -59,11 +63,8 @@ def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one:
         h.clearSolver()
     h.setOptionValue("random_seed", 0)
     h.setOptionValue("solver", solver)
-    # on large MIPs left after compression HiGHS's presolve costs more than it saves
-    # (doc50: 13.2 s -> 10.0 s on the hardest pair); small ones keep it
-    # small LPs (BAMBOO) solve in half the time without it
-    presolve_off = (model.n_cols > PRESOLVE_OFF_COLUMNS if integer
-                    else model.n_cols <= SHARED_MAX_COLUMNS)
+    presolve_off = (model.n_cols > MIP_PRESOLVE_OFF_COLUMNS if integer
+                    else model.n_cols <= LP_PRESOLVE_MAX_OFF_COLUMNS)
     h.setOptionValue("presolve", "off" if presolve_off else "choose")
     h.setOptionValue("pdlp_d_gap_tol", 1e-3)
     h.setOptionValue("mip_rel_gap", 0.0)
@@ -134,6 +135,7 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     if len(duals) != model.n_rows or not np.all(np.isfinite(duals)):
         return None
     rows = np.repeat(np.arange(model.n_rows), np.diff(model.row_start))
+    x = np.asarray(solution.col_value)[: problem.n_pairs]
     best: LpSolution | None = None
     # HiGHS's sign convention for row duals differs between its methods; both
     # signs, clipped to >= 0, give valid bounds: keep the smaller
@@ -142,7 +144,6 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
                                            minlength=model.n_cols)
         bound = problem.constant + float(model.row_upper @ pi + np.maximum(reduced, 0.0).sum())
         if best is None or bound < best.bound:
-            x = np.asarray(solution.col_value)[: problem.n_pairs]
             best = LpSolution(model, x, pi, reduced, bound)
     return best
 
@@ -160,15 +161,13 @@ class HighsSolver(MipSolver):
     name = "highs"
 
     def _solve(self, model: Model, problem: Problem, time_limit: float | None,
-               warm_start: Alignment | None) -> SolveResult:
+               warm_start: Alignment | None) -> tuple[Alignment, float]:
         h = _highs(model, True, time_limit, problem.integral)
-        start_obj = -math.inf
         if warm_start is not None:
             solution = highspy.HighsSolution()
             solution.col_value = start_values(problem, warm_start)
             solution.value_valid = True
             h.setSolution(solution)
-            start_obj = problem.objective(warm_start)
         h.run()
         status = h.getModelStatus()
         info = h.getInfo()
@@ -178,8 +177,6 @@ class HighsSolver(MipSolver):
             values = np.asarray(h.getSolution().col_value)[: problem.n_pairs]
             alignment = problem.alignment_from_pairs(values)
             objective = problem.objective(alignment)
-        if warm_start is not None and start_obj > objective:
-            alignment, objective = np.asarray(warm_start), start_obj
         if status == highspy.HighsModelStatus.kOptimal:
             upper = objective if problem.integral else max(objective, problem.constant + info.mip_dual_bound)
         else:
@@ -187,9 +184,4 @@ class HighsSolver(MipSolver):
             upper = problem.constant + dual if math.isfinite(dual) else math.inf
             if problem.integral and math.isfinite(upper):
                 upper = math.floor(upper + 1e-6)
-        upper = max(upper, objective)
-        done = certified(problem, objective, upper)
-        if done and problem.integral:
-            upper = objective
-        return SolveResult(alignment, objective, upper, "optimal" if done else "time_limit",
-                           self.name, "mip")
+        return alignment, upper

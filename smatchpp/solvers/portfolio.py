@@ -26,14 +26,13 @@ The stage that closed the gap is recorded in :attr:`SolveResult.stage`
 from __future__ import annotations
 
 import math
-import time
 from collections import Counter
 
 import numpy as np
 
 from ..compression.exact import compress
 from ..problem import Alignment, Problem
-from .base import SolveResult, certified
+from .base import SolveResult, certified, deadline_after, time_left
 from .bounds import star_bound
 from .highs import HighsSolver, solve_lp
 from .hillclimber import climb
@@ -65,15 +64,15 @@ class Portfolio:
                  compress_min_pairs: int = COMPRESS_MIN_PAIRS,
                  drop_share: float = DROP_SHARE) -> None:
         self.seed = seed
-        self.drop_share = drop_share
         self.compression = compression
         self.compress_min_pairs = compress_min_pairs
+        self.drop_share = drop_share
         self.use_lp = use_lp
         self.mip = mip or HighsSolver()
 
     def solve(self, problem: Problem, time_limit: float | None = None,
               warm_start: Alignment | None = None) -> SolveResult:
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        deadline = deadline_after(time_limit)
         upper = problem.label_bound
         # greedy start first: it is often optimal, and the bounds can tell
         alignment, lower = climb(problem, self.seed, 0, upper, warm_start)
@@ -130,7 +129,7 @@ class Portfolio:
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
         if self.use_lp and use_lp:
-            lp = solve_lp(problem, time_limit=_left(deadline))
+            lp = solve_lp(problem, time_limit=time_left(deadline))
             if lp is not None:
                 value, reduced = lp.bound, lp.reduced
                 upper = min(upper, math.floor(value + 1e-6) if problem.integral else value)
@@ -159,7 +158,7 @@ class Portfolio:
         stats["mip_components"] += 1
         stats["mip_pairs"] += problem.n_pairs
         stats["mip_edges"] += problem.n_edges
-        result = _tighten(problem, self.mip.solve(problem, _left(deadline), alignment), upper)
+        result = _tighten(problem, self.mip.solve(problem, time_left(deadline), alignment), upper)
         result.solver, result.stage = self.name, "mip"
         return result
 
@@ -225,6 +224,3 @@ def _tighten(problem: Problem, result: SolveResult, upper: float) -> SolveResult
         result.status, result.upper_bound = "optimal", result.objective
     return result
 
-
-def _left(deadline: float | None) -> float | None:
-    return None if deadline is None else max(deadline - time.perf_counter(), 0.01)
