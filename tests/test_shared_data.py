@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from oracle import rescore
+from oracle import rescore, rescore_array
 from smatchpp.api import Config, Scorer
+from smatchpp.compile import compile_pair
 from smatchpp.read import read_file
+from smatchpp.solvers import CbcSolver, HighsSolver, HillClimber
 from smatchpp.standardize import standardize
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -106,3 +108,25 @@ def test_alignments_rescore(sts_entries, exact_scores):
         ga, gb = standardize(ea.graph), standardize(eb.graph)
         assert (ga.n_triples, gb.n_triples) == (p.test_triples, p.gold_triples)
         assert rescore(ga, gb, p.alignment) == p.matched, p.index
+
+
+PARA = SHARED / "data" / "bamboo" / "para" / "main"
+#: a PARA pair where HiGHS 1.16 with presolve took the climber's start (worth 12)
+#: as worth 13 in its presolved space, stopped "optimal" and returned the start
+PARA_MISVALUED_START = 1576
+
+
+@pytest.mark.parametrize("presolve", [False, True])
+def test_warm_start_through_presolve_is_checked(presolve):
+    src, tgt = PARA / "src.test.amr", PARA / "tgt.test.amr"
+    if not (src.is_file() and tgt.is_file()):
+        pytest.skip(f"shared data not found at {PARA}")
+    a = standardize(read_file(src)[PARA_MISVALUED_START].graph)
+    b = standardize(read_file(tgt)[PARA_MISVALUED_START].graph)
+    problem = compile_pair(a, b)
+    start = HillClimber(restarts=0).solve(problem)
+    optimum = CbcSolver().solve(problem)
+    assert optimum.status == "optimal" and start.objective < optimum.objective
+    result = HighsSolver(presolve=presolve).solve(problem, warm_start=start.alignment)
+    assert (result.status, result.objective) == ("optimal", optimum.objective)
+    assert rescore_array(a, b, result.alignment) == result.objective

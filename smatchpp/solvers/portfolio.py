@@ -151,8 +151,8 @@ class Portfolio:
              deadline: float | None, stats: Counter) -> SolveResult:
         """The HiGHS MIP, warm-started from ``alignment`` (worth ``lower``)."""
         if deadline is not None and problem.n_pairs > MIP_LIMIT_UNDER_DEADLINE:
-            # HiGHS cannot be stopped in time on a model this size (its presolve
-            # ignores the limit): report the proven interval instead
+            # HiGHS did not stop within the limit on models this size:
+            # report the proven interval instead
             stats["skipped_mip_pairs"] += problem.n_pairs
             return SolveResult(alignment, lower, max(upper, lower), "time_limit", self.name, "lp")
         stats["mip_components"] += 1
