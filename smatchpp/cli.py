@@ -116,7 +116,7 @@ def format_stats(corpus: CorpusScore) -> str:
     """Per pair and total problem sizes before/after compression, with time and stage."""
     keys = ("vars_a", "vars_b", "pairs_before", "pairs_after", "edges_before", "edges_after",
             "components_before", "components_after", "pairs_fixed", "pairs_dropped",
-            "elimination_steps", "mip_pairs")
+            "elimination_steps", "mip_pairs", "symmetric_vars")
     head = "index " + " ".join(f"{k:>17s}" for k in keys) + "   seconds stage"
     lines = [head]
     total = dict.fromkeys(keys, 0)
@@ -131,7 +131,8 @@ def format_stats(corpus: CorpusScore) -> str:
                  + f" {sum(p.seconds for p in corpus.scored):9.3f}")
     lines.append("('-': not reached; e.g. certified by a bound before compression was needed. "
                  "pairs_dropped: ruled out by LP reduced costs in the last elimination step; "
-                 "elimination_steps: problems solved without them; mip_pairs: sent to the MIP)")
+                 "elimination_steps: problems solved without them; mip_pairs: sent to the MIP; "
+                 "symmetric_vars: interchangeable variables the MIP ordered)")
     return "\n".join(lines)
 
 

@@ -6,6 +6,8 @@
   ``('top', 'top')`` attribute.
 * :func:`permute_graph` / :func:`equivalent_graphs`: the same graph with
   renamed variables, another variable order and another triple order.
+* :func:`graphs_with_clones`: random graphs with copied variables, which
+  are interchangeable (symmetry breaking);
 * :func:`penman_specs` + :func:`render_penman`: random PENMAN strings (trees
   with re-entrancies, self-loops, inverted roles, ``:mod``, constants and
   quoted strings) that can be re-rendered under other variable names and
@@ -21,7 +23,8 @@ from hypothesis import strategies as st
 from smatchpp.standardize import TripleGraph
 
 __all__ = ["CONCEPTS", "triple_graphs", "graph_pairs", "permute_graph", "equivalent_graphs",
-           "PenmanSpec", "penman_specs", "render_penman", "renamings", "penman_strings", "NAME_POOL"]
+           "PenmanSpec", "penman_specs", "render_penman", "renamings", "penman_strings", "NAME_POOL",
+           "clone_variable", "graphs_with_clones"]
 
 CONCEPTS = ("a", "b", "c")
 ATTR_ROLES = ("op1", "polarity")
@@ -179,3 +182,33 @@ def renamings(draw, spec: PenmanSpec) -> tuple[list[str], list[list[int]]]:
 def penman_strings(**kwargs):
     """Random PENMAN strings (default names and branch order)."""
     return penman_specs(**kwargs).map(render_penman)
+
+
+# ---------------------------------------------------------------------------
+# graphs with interchangeable variables (for symmetry breaking)
+
+
+def clone_variable(g: TripleGraph, v: int) -> TripleGraph:
+    """``g`` with a copy of variable ``v``: same concept, attributes and relations to others.
+
+    A relation between ``v`` and itself becomes one between the copy and
+    itself; so swapping ``v`` and its copy maps the graph onto itself.
+    """
+    n = len(g.variables)
+    names = g.variables + (f"{g.variables[v]}c{n}",)
+    concepts = g.concepts + (g.concepts[v],)
+    attributes = g.attributes + tuple((n,) + t[1:] for t in g.attributes if t[0] == v)
+    extra = []
+    for s, r, t in g.relations:
+        if s == v or t == v:
+            extra.append((n if s == v else s, r, n if t == v else t))
+    return TripleGraph(names, concepts, attributes, g.relations + tuple(extra))
+
+
+@st.composite
+def graphs_with_clones(draw, max_clones: int = 2, **kwargs) -> TripleGraph:
+    """A random graph (see :func:`triple_graphs`) with 1..``max_clones`` variables copied."""
+    g = draw(triple_graphs(**kwargs))
+    for _ in range(draw(st.integers(1, max_clones))):
+        g = clone_variable(g, draw(st.integers(0, len(g.variables) - 1)))
+    return g

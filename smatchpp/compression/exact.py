@@ -32,6 +32,9 @@ which the arguments rely on.
    The portfolio uses LP reduced costs for these bounds and lowers ``T`` from
    the LP bound step by step.
 
+Symmetry breaking (:mod:`.symmetry`) does not shrink the problem: the MIP
+gets ordering rows between interchangeable variables instead.
+
 Example: two sentences' worth of unrelated structure split in two parts.
 
 >>> from smatchpp.api import compile_strings

@@ -22,6 +22,7 @@ from typing import Literal
 
 import numpy as np
 
+from ..compression.symmetry import Symmetry, canonical, interchangeable, ordering_rows
 from ..problem import Alignment, Problem
 from .base import SolveResult, certified, empty_alignment
 
@@ -59,8 +60,13 @@ def _rows_from_groups(group: np.ndarray, cols: np.ndarray, vals: np.ndarray):
     return counts, cols, vals
 
 
-def build(problem: Problem, linking: Linking = "aggregated") -> Model:
-    """Build the MIP of ``problem`` (see module docstring)."""
+def build(problem: Problem, linking: Linking = "aggregated",
+          symmetry: Symmetry | None = None) -> Model:
+    """Build the MIP of ``problem`` (see module docstring).
+
+    With ``symmetry``, the ordering rows of
+    :func:`~smatchpp.compression.symmetry.ordering_rows` are added.
+    """
     P, Q = problem.n_pairs, problem.n_edges
     pa, pb = problem.pair_a, problem.pair_b
     counts_list, cols_list, vals_list, upper_list = [], [], [], []
@@ -98,6 +104,11 @@ def build(problem: Problem, linking: Linking = "aggregated") -> Model:
         cols_list.append(cols)
         vals_list.append(vals)
         upper_list.append(np.zeros(len(c)))
+    for cols, vals in ordering_rows(problem, symmetry) if symmetry else ():
+        counts_list.append(np.array([len(cols)]))
+        cols_list.append(cols)
+        vals_list.append(vals)
+        upper_list.append(np.zeros(1))
     counts = np.concatenate(counts_list) if counts_list else np.zeros(0, dtype=np.int64)
     start = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=start[1:])
@@ -114,12 +125,19 @@ def start_values(problem: Problem, alignment: Alignment) -> np.ndarray:
 
 
 class MipSolver:
-    """Base of the MIP backends: the linking choice, the empty problem, the warm start."""
+    """Base of the MIP backends: the linking choice, symmetry, the empty problem, the warm start.
+
+    With ``symmetry`` (the default), interchangeable variables get ordering
+    rows (:mod:`smatchpp.compression.symmetry`) and the warm start is moved
+    into the ordered region; the result's ``stats`` count the variables in a
+    class (``symmetric_vars``).
+    """
 
     name = "mip"
 
-    def __init__(self, linking: Linking = "aggregated") -> None:
+    def __init__(self, linking: Linking = "aggregated", symmetry: bool = True) -> None:
         self.linking = linking
+        self.symmetry = symmetry
 
     def solve(self, problem: Problem, time_limit: float | None = None,
               warm_start: Alignment | None = None) -> SolveResult:
@@ -127,7 +145,11 @@ class MipSolver:
         if problem.n_pairs == 0:
             return SolveResult(empty_alignment(problem), problem.constant, problem.constant,
                                "optimal", self.name, "mip")
-        alignment, upper = self._solve(build(problem, self.linking), problem, time_limit, warm_start)
+        symmetry = interchangeable(problem) if self.symmetry else Symmetry()
+        if warm_start is not None and symmetry:
+            warm_start = canonical(problem, warm_start, symmetry)
+        alignment, upper = self._solve(build(problem, self.linking, symmetry), problem,
+                                       time_limit, warm_start)
         objective = problem.objective(alignment)
         # a backend stopped by its limit may hold a worse solution than the one it was given
         if warm_start is not None and problem.objective(warm_start) > objective:
@@ -137,7 +159,7 @@ class MipSolver:
         if done and problem.integral:
             upper = objective
         return SolveResult(alignment, objective, upper, "optimal" if done else "time_limit",
-                           self.name, "mip")
+                           self.name, "mip", stats={"symmetric_vars": symmetry.n_vars})
 
     def _solve(self, model: Model, problem: Problem, time_limit: float | None,
                warm_start: Alignment | None) -> tuple[Alignment, float]:

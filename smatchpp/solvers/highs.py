@@ -171,8 +171,9 @@ class HighsSolver(MipSolver):
 
     name = "highs"
 
-    def __init__(self, linking: Linking = "aggregated", presolve: bool = MIP_PRESOLVE) -> None:
-        super().__init__(linking)
+    def __init__(self, linking: Linking = "aggregated", presolve: bool = MIP_PRESOLVE,
+                 symmetry: bool = True) -> None:
+        super().__init__(linking, symmetry)
         self.presolve = presolve
         self.mismatches = 0
 

@@ -159,6 +159,7 @@ class Portfolio:
         stats["mip_pairs"] += problem.n_pairs
         stats["mip_edges"] += problem.n_edges
         result = _tighten(problem, self.mip.solve(problem, time_left(deadline), alignment), upper)
+        stats.update(result.stats)
         result.solver, result.stage = self.name, "mip"
         return result
 
