@@ -25,17 +25,18 @@ SOLVERS = ("exact", "highs", "cbc", "hillclimber")
 def get_solver(name: str, seed: int = 1, restarts: int = 4, compression: bool = True) -> Solver:
     """The solver called ``name`` (one of :data:`SOLVERS`).
 
-    With ``compression`` the problem is first reduced exactly (the hill-climber,
-    a heuristic, always sees the whole problem).
+    With ``compression`` the problem is first reduced exactly and the MIP
+    orders interchangeable variables (the hill-climber, a heuristic, always
+    sees the whole problem); without it the MIP is the plain model.
     """
     if name == "exact":
         return Portfolio(seed=seed, compression=compression)
     if name == "hillclimber":
         return HillClimber(seed=seed, restarts=restarts)
     if name == "highs":
-        inner: Solver = HighsSolver()
+        inner: Solver = HighsSolver(symmetry=compression)
     elif name == "cbc":
-        inner = CbcSolver()
+        inner = CbcSolver(symmetry=compression)
     else:
         raise ValueError(f"unknown solver {name!r}; choose from {', '.join(SOLVERS)}")
     return Compressing(inner) if compression else inner

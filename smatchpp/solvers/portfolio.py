@@ -68,7 +68,7 @@ class Portfolio:
         self.compress_min_pairs = compress_min_pairs
         self.drop_share = drop_share
         self.use_lp = use_lp
-        self.mip = mip or HighsSolver()
+        self.mip = mip or HighsSolver(symmetry=compression)
 
     def solve(self, problem: Problem, time_limit: float | None = None,
               warm_start: Alignment | None = None) -> SolveResult:
