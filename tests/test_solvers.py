@@ -333,3 +333,14 @@ def test_time_limited_results_are_sound(pair):
             assert rescore_array(a, b, r.alignment) == r.objective
             if r.status == "optimal":
                 assert r.objective == r.upper_bound == optimum
+
+
+def test_highs_options_are_never_ignored():
+    # HiGHS 1.16 renamed a PDLP option and silently ignored the old name; ours raises instead
+    import highspy
+
+    from smatchpp.solvers.highs import _set
+    h = highspy.Highs()
+    _set(h, "output_flag", False)
+    with pytest.raises(RuntimeError, match="no_such_option"):
+        _set(h, "no_such_option", 1.0)

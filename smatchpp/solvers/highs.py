@@ -27,13 +27,30 @@ _SHARED: highspy.Highs | None = None
 SHARED_MAX_COLUMNS = 5_000
 
 
+def _set(h: highspy.Highs, name: str, value) -> None:
+    """Set a HiGHS option; an unknown name or bad value raises instead of being ignored."""
+    if h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+        raise RuntimeError(f"HiGHS {h.version()} refused option {name}={value!r}")
+
+
+def _pdlp_tolerance_option(h: highspy.Highs) -> str:
+    """The name of PDLP's gap tolerance: it changed in HiGHS 1.16 (the old name is refused)."""
+    return ("pdlp_optimality_tolerance" if hasattr(h.getOptions(), "pdlp_optimality_tolerance")
+            else "pdlp_d_gap_tol")
+
+
 def _new_highs() -> highspy.Highs:
     h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
+    _set(h, "output_flag", False)
+    _set(h, "threads", 1)
     return h
 
 
+#: PDLP's stopping tolerance (relative duality gap and residuals).  Without it
+#: HiGHS 1.16's PDLP did not finish doc100's LP in 60 s; with it, 24 s
+PDLP_TOLERANCE = 1e-3
+#: HiGHS 1.16's default KKT tolerance, restored for every method but PDLP
+KKT_TOLERANCE_DEFAULT = 1e-7
 #: MIPs run without HiGHS's presolve by default.  It costs more than it saves on
 #: every measured set (doc20: 2.8 s -> 2.1 s, doc50: 33.5 s -> 28.1 s, BAMBOO no
 #: slower), and HiGHS 1.16 can mis-value a MIP start in the presolved space: on
@@ -64,17 +81,21 @@ def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one:
         h = _SHARED
         h.clearModel()
         h.clearSolver()
-    h.setOptionValue("random_seed", 0)
-    h.setOptionValue("solver", solver)
+    _set(h, "random_seed", 0)
+    _set(h, "solver", solver)
     presolve_off = (not mip_presolve if integer
                     else model.n_cols <= LP_PRESOLVE_MAX_OFF_COLUMNS)
-    h.setOptionValue("presolve", "off" if presolve_off else "choose")
-    h.setOptionValue("pdlp_d_gap_tol", 1e-3)
-    h.setOptionValue("mip_rel_gap", 0.0)
+    _set(h, "presolve", "off" if presolve_off else "choose")
+    # PDLP stops early; its duals still give a valid bound (see LpSolution).  HiGHS
+    # 1.16 renamed the option and stops PDLP by its KKT tolerance, which applies to
+    # every method: so it is set for PDLP only, and back to its default otherwise
+    _set(h, _pdlp_tolerance_option(h), PDLP_TOLERANCE)
+    if hasattr(h.getOptions(), "kkt_tolerance"):
+        _set(h, "kkt_tolerance", PDLP_TOLERANCE if solver == "pdlp" else KKT_TOLERANCE_DEFAULT)
+    _set(h, "mip_rel_gap", 0.0)
     # objectives of exact Smatch are integers: a gap below one is a proof
-    h.setOptionValue("mip_abs_gap", 1.0 - 1e-6 if gap_below_one else 1e-9)
-    h.setOptionValue("time_limit", highspy.kHighsInf if time_limit is None
-                     else float(max(time_limit, 0.01)))
+    _set(h, "mip_abs_gap", 1.0 - 1e-6 if gap_below_one else 1e-9)
+    _set(h, "time_limit", highspy.kHighsInf if time_limit is None else float(max(time_limit, 0.01)))
     lp = highspy.HighsLp()
     lp.num_col_ = model.n_cols
     lp.num_row_ = model.n_rows
