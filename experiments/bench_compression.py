@@ -58,7 +58,8 @@ def main() -> None:
     # warm up both modes (HiGHS instances, numpy and scipy code paths) on a few pairs, untimed:
     # otherwise the mode timed first pays for it
     a, b = SETS[args.sets[0]]
-    warm = [(standardize(x.graph), standardize(y.graph)) for x, y in zip(read_file(a)[:50], read_file(b)[:50])]
+    warm = [(standardize(x.graph), standardize(y.graph))
+            for x, y in zip(read_file(a)[:50], read_file(b)[:50])]
     for mode in ("exact", "none"):
         run_mode(warm, mode, None)
     for name in args.sets:

@@ -52,11 +52,12 @@ PDLP_TOLERANCE = 1e-3
 #: HiGHS 1.16's default KKT tolerance, restored for every method but PDLP
 KKT_TOLERANCE_DEFAULT = 1e-7
 #: MIPs run without HiGHS's presolve by default.  It costs more than it saves on
-#: every measured set (doc20: 2.8 s -> 2.1 s, doc50: 33.5 s -> 28.1 s, BAMBOO no
-#: slower), and HiGHS 1.16 can mis-value a MIP start in the presolved space: on
-#: BAMBOO PARA pair 1576 a start worth 12 was taken as worth 13, HiGHS stopped
-#: "optimal" and returned the start, while 13 was reachable.  :class:`HighsSolver`
-#: also checks every returned solution against HiGHS's reported objective.
+#: every measured set (with compression, doc20: 3.2 s -> 2.1 s, doc50: 33.5 s ->
+#: 28.1 s, BAMBOO no slower), and HiGHS 1.16 can mis-value a MIP start in the
+#: presolved space: on BAMBOO PARA pair 1576 a start worth 12 was taken as worth
+#: 13, HiGHS stopped "optimal" and returned the start, while 13 was reachable.
+#: :class:`HighsSolver` also checks every returned solution against HiGHS's
+#: reported objective.
 MIP_PRESOLVE = False
 #: LPs with at most this many columns run without it: small LPs solve in half
 #: the time (PARA's 1727 LPs: 0.76 s instead of 1.48 s)
