@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import math
+import os
+import sys
 from dataclasses import dataclass
 
 import highspy
@@ -40,7 +42,21 @@ def _pdlp_tolerance_option(h: highspy.Highs) -> str:
 
 
 def _new_highs() -> highspy.Highs:
-    h = highspy.Highs()
+    """A silent Highs instance.
+
+    HiGHS 1.16 prints a banner to the process's stdout (file descriptor 1) when
+    its first instance is made, before any option can turn output off; that
+    would corrupt ``--format json`` output, so it is sent to ``os.devnull``.
+    """
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 1)
+            h = highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
     _set(h, "output_flag", False)
     _set(h, "threads", 1)
     return h
