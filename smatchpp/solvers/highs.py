@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import sys
@@ -35,9 +36,15 @@ def _set(h: highspy.Highs, name: str, value) -> None:
         raise RuntimeError(f"HiGHS {h.version()} refused option {name}={value!r}")
 
 
-def _pdlp_tolerance_option(h: highspy.Highs) -> str:
+@functools.cache
+def _option_names() -> frozenset[str]:
+    """The option names of the installed HiGHS (read once: ``getOptions`` copies them all)."""
+    return frozenset(dir(highspy.HighsOptions()))
+
+
+def _pdlp_tolerance_option() -> str:
     """The name of PDLP's gap tolerance: it changed in HiGHS 1.16 (the old name is refused)."""
-    return ("pdlp_optimality_tolerance" if hasattr(h.getOptions(), "pdlp_optimality_tolerance")
+    return ("pdlp_optimality_tolerance" if "pdlp_optimality_tolerance" in _option_names()
             else "pdlp_d_gap_tol")
 
 
@@ -106,8 +113,8 @@ def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one:
     # PDLP stops early; its duals still give a valid bound (see LpSolution).  HiGHS
     # 1.16 renamed the option and stops PDLP by its KKT tolerance, which applies to
     # every method: so it is set for PDLP only, and back to its default otherwise
-    _set(h, _pdlp_tolerance_option(h), PDLP_TOLERANCE)
-    if hasattr(h.getOptions(), "kkt_tolerance"):
+    _set(h, _pdlp_tolerance_option(), PDLP_TOLERANCE)
+    if "kkt_tolerance" in _option_names():
         _set(h, "kkt_tolerance", PDLP_TOLERANCE if solver == "pdlp" else KKT_TOLERANCE_DEFAULT)
     _set(h, "mip_rel_gap", 0.0)
     # objectives of exact Smatch are integers: a gap below one is a proof
