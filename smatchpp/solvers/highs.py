@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 import sys
@@ -36,18 +35,6 @@ def _set(h: highspy.Highs, name: str, value) -> None:
         raise RuntimeError(f"HiGHS {h.version()} refused option {name}={value!r}")
 
 
-@functools.cache
-def _option_names() -> frozenset[str]:
-    """The option names of the installed HiGHS (read once: ``getOptions`` copies them all)."""
-    return frozenset(dir(highspy.HighsOptions()))
-
-
-def _pdlp_tolerance_option() -> str:
-    """The name of PDLP's gap tolerance: it changed in HiGHS 1.16 (the old name is refused)."""
-    return ("pdlp_optimality_tolerance" if "pdlp_optimality_tolerance" in _option_names()
-            else "pdlp_d_gap_tol")
-
-
 def _new_highs() -> highspy.Highs:
     """A silent Highs instance.
 
@@ -72,8 +59,8 @@ def _new_highs() -> highspy.Highs:
 #: PDLP's stopping tolerance (relative duality gap and residuals).  Without it
 #: HiGHS 1.16's PDLP did not finish doc100's LP in 60 s; with it, 24 s
 PDLP_TOLERANCE = 1e-3
-#: HiGHS 1.16's default KKT tolerance, restored for every method but PDLP
-KKT_TOLERANCE_DEFAULT = 1e-7
+#: HiGHS's default KKT tolerance, restored for every method but PDLP
+KKT_TOLERANCE_DEFAULT = highspy.HighsOptions().kkt_tolerance
 #: MIPs run without HiGHS's presolve by default.  It costs more than it saves on
 #: every measured set (with compression, doc20: 3.2 s -> 2.1 s, doc50: 33.5 s ->
 #: 28.1 s, BAMBOO no slower), and HiGHS 1.16 can mis-value a MIP start in the
@@ -111,11 +98,10 @@ def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one:
                     else model.n_cols <= LP_PRESOLVE_MAX_OFF_COLUMNS)
     _set(h, "presolve", "off" if presolve_off else "choose")
     # PDLP stops early; its duals still give a valid bound (see LpSolution).  HiGHS
-    # 1.16 renamed the option and stops PDLP by its KKT tolerance, which applies to
-    # every method: so it is set for PDLP only, and back to its default otherwise
-    _set(h, _pdlp_tolerance_option(), PDLP_TOLERANCE)
-    if "kkt_tolerance" in _option_names():
-        _set(h, "kkt_tolerance", PDLP_TOLERANCE if solver == "pdlp" else KKT_TOLERANCE_DEFAULT)
+    # 1.16 stops PDLP by its KKT tolerance, which applies to every method: so it is
+    # set for PDLP only, and back to its default otherwise
+    _set(h, "pdlp_optimality_tolerance", PDLP_TOLERANCE)
+    _set(h, "kkt_tolerance", PDLP_TOLERANCE if solver == "pdlp" else KKT_TOLERANCE_DEFAULT)
     _set(h, "mip_rel_gap", 0.0)
     # objectives of exact Smatch are integers: a gap below one is a proof
     _set(h, "mip_abs_gap", 1.0 - 1e-6 if gap_below_one else 1e-9)
