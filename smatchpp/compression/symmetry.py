@@ -152,14 +152,13 @@ def canonical(problem: Problem, alignment: Alignment, symmetry: Symmetry) -> Ali
             if not np.array_equal(new, result[cls]):
                 result[cls] = new
                 changed = True
-        for cls in symmetry.b:
-            inverse = np.full(problem.n_b, -1, dtype=np.int64)
-            mapped = np.flatnonzero(result >= 0)
-            inverse[result[mapped]] = mapped
+        inverse = np.full(problem.n_b, -1, dtype=np.int64)
+        mapped = np.flatnonzero(result >= 0)
+        inverse[result[mapped]] = mapped
+        for cls in symmetry.b:  # classes are disjoint: each sort leaves the others' entries
             new = _sorted_partners(inverse[cls])
             if not np.array_equal(new, inverse[cls]):
-                old = inverse[cls]
-                result[old[old >= 0]] = -1
+                inverse[cls] = new
                 result[new[new >= 0]] = cls[new >= 0]
                 changed = True
     return result

@@ -152,8 +152,9 @@ class MipSolver:
                                        time_limit, warm_start)
         objective = problem.objective(alignment)
         # a backend stopped by its limit may hold a worse solution than the one it was given
-        if warm_start is not None and problem.objective(warm_start) > objective:
-            alignment, objective = np.asarray(warm_start), problem.objective(warm_start)
+        start_value = -np.inf if warm_start is None else problem.objective(warm_start)
+        if start_value > objective:
+            alignment, objective = np.asarray(warm_start), start_value
         upper = max(upper, objective)
         done = certified(problem, objective, upper)
         if done and problem.integral:
