@@ -79,11 +79,6 @@ class Problem:
                     and np.all(self.weight == np.round(self.weight)))
 
     @cached_property
-    def pair_index(self) -> dict[tuple[int, int], int]:
-        """``(i, j) -> p`` for every candidate pair."""
-        return {(int(a), int(b)): p for p, (a, b) in enumerate(zip(self.pair_a, self.pair_b))}
-
-    @cached_property
     def neighbours(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """CSR adjacency of the pair graph: ``(start, other, weight)``.
 

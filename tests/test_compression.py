@@ -13,6 +13,7 @@ from smatchpp.compression.exact import compress
 from smatchpp.problem import Problem
 from smatchpp.solvers import HighsSolver, HillClimber, Portfolio
 from smatchpp.solvers.highs import solve_lp
+from smatchpp.solvers.base import Limits
 from strategies import graph_pairs
 
 TINY = settings(max_examples=40, deadline=None, derandomize=True)
@@ -80,7 +81,7 @@ def test_elimination_descent_from_a_weak_bound_finds_the_optimum(pair):
     empty = np.full(problem.n_a, -1, dtype=np.int64)
     result = Portfolio(drop_share=0.0)._eliminate(
         problem, empty, problem.constant, problem.label_bound,
-        lp.bound + np.minimum(lp.reduced, 0.0), None, stats)
+        lp.bound + np.minimum(lp.reduced, 0.0), Limits(), stats)
     assert result.status == "optimal"
     assert result.objective == result.upper_bound == optimum == problem.objective(result.alignment)
     assert stats["elimination_steps"] >= 1
@@ -108,7 +109,7 @@ def test_portfolio_on_non_integer_coefficients_equals_plain_mip(pair):
     stats = Counter()
     result = Portfolio(drop_share=0.0)._eliminate(
         problem, incumbent.alignment, incumbent.objective, lp.bound,
-        lp.bound + np.minimum(lp.reduced, 0.0), None, stats)
+        lp.bound + np.minimum(lp.reduced, 0.0), Limits(), stats)
     assert result.status == "optimal" and abs(result.objective - optimum) < 1e-6
     assert abs(problem.objective(result.alignment) - result.objective) < 1e-9
     assert stats["elimination_steps"] + stats["mip_components"] >= 1 or incumbent.objective >= optimum - 1e-9

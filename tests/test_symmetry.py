@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from oracle import brute_force, rescore_array
 from smatchpp.compile import compile_pair
-from smatchpp.compression.symmetry import canonical, interchangeable, ordering_rows
+from smatchpp.solvers.symmetry import canonical, interchangeable, ordering_rows
 from smatchpp.problem import Problem
 from smatchpp.solvers import CbcSolver, HighsSolver, HillClimber, Portfolio
 from smatchpp.standardize import TripleGraph

@@ -1,1 +1,1 @@
-"""Search-space compression that never changes the optimum (see :mod:`.exact`, :mod:`.symmetry`)."""
+"""Search-space compression that never changes the optimum (see :mod:`.exact`)."""

@@ -32,7 +32,7 @@ which the arguments rely on.
    The portfolio uses LP reduced costs for these bounds and lowers ``T`` from
    the LP bound step by step.
 
-Symmetry breaking (:mod:`.symmetry`) does not shrink the problem: the MIP
+Symmetry breaking (:mod:`smatchpp.solvers.symmetry`) does not shrink the problem: the MIP
 gets ordering rows between interchangeable variables instead.
 
 Example: two sentences' worth of unrelated structure split in two parts.
@@ -49,14 +49,18 @@ Example: two sentences' worth of unrelated structure split in two parts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol, Sequence
 
 import numpy as np
 
 from ..problem import Alignment, Problem
 
-if TYPE_CHECKING:  # the solvers import this module
-    from ..solvers.base import SolveResult
+
+class PartResult(Protocol):
+    """What :meth:`Compressed.combine` needs of a part's solution (a solver's result has it)."""
+
+    alignment: Alignment
+    upper_bound: float
 
 __all__ = ["Part", "Compressed", "compress", "solve_assignment"]
 
@@ -89,7 +93,7 @@ class Compressed:
         chosen = self.original.selected(alignment)
         return [part.problem.alignment_from_pairs(chosen[part.pairs]) for part in self.parts]
 
-    def combine(self, results: list[SolveResult]) -> tuple[Alignment, float, float]:
+    def combine(self, results: Sequence[PartResult]) -> tuple[Alignment, float, float]:
         """Lifted alignment, its objective, and the upper bound implied by the parts' bounds."""
         alignment = self.lift([r.alignment for r in results])
         value = self.original.objective(alignment)

@@ -22,21 +22,24 @@ __all__ = ["SolveResult", "Solver", "Status", "get_solver", "SOLVERS",
 SOLVERS = ("exact", "highs", "cbc", "hillclimber")
 
 
-def get_solver(name: str, seed: int = 1, restarts: int = 4, compression: bool = True) -> Solver:
+def get_solver(name: str, seed: int = 1, restarts: int = 4, compression: bool = True,
+               work_limit: int | None = None) -> Solver:
     """The solver called ``name`` (one of :data:`SOLVERS`).
 
     With ``compression`` the problem is first reduced exactly and the MIP
     orders interchangeable variables (the hill-climber, a heuristic, always
     sees the whole problem); without it the MIP is the plain model.
+    ``work_limit`` caps every LP's iterations and every MIP's branch-and-bound
+    nodes, a budget that stops at the same place on every machine.
     """
     if name == "exact":
-        return Portfolio(seed=seed, compression=compression)
+        return Portfolio(seed=seed, compression=compression, work_limit=work_limit)
     if name == "hillclimber":
         return HillClimber(seed=seed, restarts=restarts)
     if name == "highs":
-        inner: Solver = HighsSolver(symmetry=compression)
+        inner: Solver = HighsSolver(symmetry=compression, work_limit=work_limit)
     elif name == "cbc":
-        inner = CbcSolver(symmetry=compression)
+        inner = CbcSolver(symmetry=compression, work_limit=work_limit)
     else:
         raise ValueError(f"unknown solver {name!r}; choose from {', '.join(SOLVERS)}")
     return Compressing(inner) if compression else inner

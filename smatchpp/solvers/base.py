@@ -5,8 +5,9 @@ A solver takes a :class:`~smatchpp.problem.Problem` and returns a
 optimum), a proven upper bound, and a status:
 
 * ``optimal``: ``objective == upper_bound`` is proven;
-* ``time_limit``: the time limit stopped the search; the optimum lies in
-  ``[objective, upper_bound]``;
+* ``time_limit``: a limit stopped the search; the optimum lies in
+  ``[objective, upper_bound]`` (:class:`~smatchpp.api.Scorer` reports
+  ``work_limit`` when only the deterministic work limit was set);
 * ``heuristic``: no proof was attempted (the hill-climber alone); the upper
   bound is the cheapest valid one.
 """
@@ -21,9 +22,9 @@ import numpy as np
 
 from ..problem import Alignment, Problem
 
-__all__ = ["Status", "SolveResult", "Solver", "certified", "deadline_after", "time_left"]
+__all__ = ["Status", "SolveResult", "Solver", "Budget", "Limits", "certified", "deadline_after", "time_left"]
 
-Status = Literal["optimal", "time_limit", "heuristic"]
+Status = Literal["optimal", "time_limit", "work_limit", "heuristic"]
 
 
 @dataclass
@@ -34,7 +35,6 @@ class SolveResult:
     objective: float
     upper_bound: float
     status: Status
-    solver: str
     #: the stage that closed the gap (e.g. ``label_bound``, ``lp``, ``mip``)
     stage: str = ""
     #: sizes before and after compression, when compression ran
@@ -48,6 +48,56 @@ class Solver(Protocol):
 
     def solve(self, problem: Problem, time_limit: float | None = None,
               warm_start: Alignment | None = None) -> SolveResult: ...
+
+
+class Budget:
+    """A deterministic work budget shared by every stage of one solve.
+
+    One unit is one LP iteration (simplex, interior point or PDLP) or one
+    branch-and-bound node.  Each HiGHS call may use what is left and then pays
+    what it used, as HiGHS counts it; the counts do not depend on the machine,
+    so a solve under a work limit stops at the same place everywhere.  The
+    hill-climber and the combinatorial bounds are not counted: they always
+    run to the end, deterministically.
+
+    >>> b = Budget(100)
+    >>> b.spend(60); b.left(), b.exhausted
+    (40, False)
+    >>> b.spend(70); b.left(), b.exhausted
+    (0, True)
+    >>> Budget(None).left() is None
+    True
+    """
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def left(self) -> int | None:
+        return None if self.limit is None else max(self.limit - self.used, 0)
+
+    def spend(self, units: int) -> None:
+        self.used += int(units)
+
+    @property
+    def exhausted(self) -> bool:
+        return self.limit is not None and self.used >= self.limit
+
+
+@dataclass
+class Limits:
+    """The limits of one solve: a wall-clock deadline and a work budget (either may be absent)."""
+
+    deadline: float | None = None
+    budget: Budget = field(default_factory=Budget)
+
+    def time_left(self) -> float | None:
+        return time_left(self.deadline)
+
+    @property
+    def exhausted(self) -> bool:
+        """The work budget is used up (the deadline is left to the solvers)."""
+        return self.budget.exhausted
 
 
 def certified(problem: Problem, lower: float, upper: float) -> bool:

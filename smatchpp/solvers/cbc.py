@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..problem import Alignment, Problem
-from .base import empty_alignment
+from .base import Budget, empty_alignment
 from .bounds import star_bound
 from .formulation import MipSolver, Model, start_values
 
@@ -24,7 +24,7 @@ class CbcSolver(MipSolver):
     name = "cbc"
 
     def _solve(self, model: Model, problem: Problem, time_limit: float | None,
-               warm_start: Alignment | None) -> tuple[Alignment, float]:
+               warm_start: Alignment | None, budget: Budget) -> tuple[Alignment, float]:
         import pulp  # imported here: only the cross-check needs it
 
         lp = pulp.LpProblem("smatch", pulp.LpMaximize)
@@ -40,7 +40,9 @@ class CbcSolver(MipSolver):
                 col.setInitialValue(v)
         cmd = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, gapRel=0.0,
                                 gapAbs=0.999 if problem.integral else 0.0,
-                                warmStart=warm_start is not None, threads=1)
+                                warmStart=warm_start is not None, threads=1,
+                                maxNodes=budget.left())
+        budget.spend(budget.left() or 0)  # PuLP does not report CBC's node count: assume all used
         status = lp.solve(cmd)
         alignment = empty_alignment(problem)
         if lp.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):

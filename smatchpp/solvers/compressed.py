@@ -12,15 +12,19 @@ from __future__ import annotations
 
 from ..compression.exact import compress
 from ..problem import Alignment, Problem
-from .base import SolveResult, Solver, certified, deadline_after, time_left
+from .base import Budget, SolveResult, certified, deadline_after, time_left
+from .formulation import MipSolver
 
 __all__ = ["Compressing"]
 
 
 class Compressing:
-    """Wraps ``inner``: compress, solve each component with ``inner``, lift back."""
+    """Wraps ``inner``: compress, solve each component with ``inner``, lift back.
 
-    def __init__(self, inner: Solver) -> None:
+    The components share one work budget (``inner.work_limit``).
+    """
+
+    def __init__(self, inner: MipSolver) -> None:
         self.inner = inner
         self.name = inner.name
 
@@ -28,9 +32,10 @@ class Compressing:
               warm_start: Alignment | None = None) -> SolveResult:
         deadline = deadline_after(time_limit)
         comp = compress(problem)
+        budget = Budget(self.inner.work_limit)
         results = []
         for part, start in zip(comp.parts, comp.starts(warm_start)):
-            results.append(self.inner.solve(part.problem, time_left(deadline), start))
+            results.append(self.inner.solve(part.problem, time_left(deadline), start, budget))
         alignment, value, upper = comp.combine(results)
         statuses = {r.status for r in results} or {"optimal"}
         if certified(problem, value, upper):
@@ -40,4 +45,4 @@ class Compressing:
         else:
             status = "heuristic"
         stage = results[0].stage if len(results) == 1 else ("compression" if not results else "mip")
-        return SolveResult(alignment, value, upper, status, self.name, stage, comp.stats())
+        return SolveResult(alignment, value, upper, status, stage, comp.stats())

@@ -22,9 +22,9 @@ from typing import Literal
 
 import numpy as np
 
-from ..compression.symmetry import Symmetry, canonical, interchangeable, ordering_rows
+from .symmetry import Symmetry, canonical, interchangeable, ordering_rows
 from ..problem import Alignment, Problem
-from .base import SolveResult, certified, empty_alignment
+from .base import Budget, SolveResult, certified, empty_alignment
 
 __all__ = ["Model", "build", "Linking", "start_values", "MipSolver"]
 
@@ -65,7 +65,7 @@ def build(problem: Problem, linking: Linking = "aggregated",
     """Build the MIP of ``problem`` (see module docstring).
 
     With ``symmetry``, the ordering rows of
-    :func:`~smatchpp.compression.symmetry.ordering_rows` are added.
+    :func:`~smatchpp.solvers.symmetry.ordering_rows` are added.
     """
     P, Q = problem.n_pairs, problem.n_edges
     pa, pb = problem.pair_a, problem.pair_b
@@ -128,28 +128,34 @@ class MipSolver:
     """Base of the MIP backends: the linking choice, symmetry, the empty problem, the warm start.
 
     With ``symmetry`` (the default), interchangeable variables get ordering
-    rows (:mod:`smatchpp.compression.symmetry`) and the warm start is moved
+    rows (:mod:`smatchpp.solvers.symmetry`) and the warm start is moved
     into the ordered region; the result's ``stats`` count the variables in a
     class (``symmetric_vars``).
     """
 
     name = "mip"
 
-    def __init__(self, linking: Linking = "aggregated", symmetry: bool = True) -> None:
+    def __init__(self, linking: Linking = "aggregated", symmetry: bool = True,
+                 work_limit: int | None = None) -> None:
         self.linking = linking
         self.symmetry = symmetry
+        self.work_limit = work_limit
 
     def solve(self, problem: Problem, time_limit: float | None = None,
-              warm_start: Alignment | None = None) -> SolveResult:
-        """Solve :func:`build`'s model of ``problem`` (see :class:`~.base.Solver`)."""
+              warm_start: Alignment | None = None, budget: Budget | None = None) -> SolveResult:
+        """Solve :func:`build`'s model of ``problem`` (see :class:`~.base.Solver`).
+
+        ``budget``: the work budget to draw from (by default a fresh one of ``work_limit``).
+        """
+        budget = budget or Budget(self.work_limit)
         if problem.n_pairs == 0:
             return SolveResult(empty_alignment(problem), problem.constant, problem.constant,
-                               "optimal", self.name, "mip")
+                               "optimal", "mip")
         symmetry = interchangeable(problem) if self.symmetry else Symmetry()
         if warm_start is not None and symmetry:
             warm_start = canonical(problem, warm_start, symmetry)
         alignment, upper = self._solve(build(problem, self.linking, symmetry), problem,
-                                       time_limit, warm_start)
+                                       time_limit, warm_start, budget)
         objective = problem.objective(alignment)
         # a backend stopped by its limit may hold a worse solution than the one it was given
         start_value = -np.inf if warm_start is None else problem.objective(warm_start)
@@ -160,9 +166,9 @@ class MipSolver:
         if done and problem.integral:
             upper = objective
         return SolveResult(alignment, objective, upper, "optimal" if done else "time_limit",
-                           self.name, "mip", stats={"symmetric_vars": symmetry.n_vars})
+                           "mip", stats={"symmetric_vars": symmetry.n_vars})
 
     def _solve(self, model: Model, problem: Problem, time_limit: float | None,
-               warm_start: Alignment | None) -> tuple[Alignment, float]:
+               warm_start: Alignment | None, budget: Budget) -> tuple[Alignment, float]:
         """The backend's best alignment and its proven upper bound (``inf`` if none)."""
         raise NotImplementedError

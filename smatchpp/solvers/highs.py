@@ -18,7 +18,7 @@ import highspy
 import numpy as np
 
 from ..problem import Alignment, Problem
-from .base import deadline_after, empty_alignment, time_left
+from .base import Budget, deadline_after, empty_alignment, time_left
 from .formulation import Linking, MipSolver, Model, build, start_values
 
 __all__ = ["HighsSolver", "lp_bound"]
@@ -74,8 +74,13 @@ MIP_PRESOLVE = False
 LP_PRESOLVE_MAX_OFF_COLUMNS = 5_000
 
 
+#: HiGHS's "no limit" for its iteration and node counters
+_NO_LIMIT = 2_147_483_647
+
+
 def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one: bool,
-           solver: str = "choose", mip_presolve: bool = MIP_PRESOLVE) -> highspy.Highs:
+           solver: str = "choose", mip_presolve: bool = MIP_PRESOLVE,
+           work_limit: int | None = None) -> highspy.Highs:
     """A Highs instance with the model passed and every option set afresh.
 
     Creating a Highs object costs more than many small solves, so small models
@@ -106,6 +111,10 @@ def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one:
     # objectives of exact Smatch are integers: a gap below one is a proof
     _set(h, "mip_abs_gap", 1.0 - 1e-6 if gap_below_one else 1e-9)
     _set(h, "time_limit", highspy.kHighsInf if time_limit is None else float(max(time_limit, 0.01)))
+    # the deterministic budget: iterations of every LP method, and branch-and-bound nodes
+    for option in ("simplex_iteration_limit", "ipm_iteration_limit", "pdlp_iteration_limit",
+                   "mip_max_nodes"):
+        _set(h, option, _NO_LIMIT if work_limit is None else int(work_limit))
     lp = highspy.HighsLp()
     lp.num_col_ = model.n_cols
     lp.num_row_ = model.n_rows
@@ -157,13 +166,23 @@ PDLP_COLUMNS = 30_000
 
 
 def solve_lp(problem: Problem, linking: Linking = "aggregated",
-             time_limit: float | None = None) -> LpSolution | None:
-    """Solve the LP relaxation of the MIP (``None`` if HiGHS gives no duals)."""
+             time_limit: float | None = None, budget: Budget | None = None) -> LpSolution | None:
+    """Solve the LP relaxation of the MIP (``None`` if HiGHS gives no duals).
+
+    Stopped by ``time_limit`` or by the work ``budget`` (its iterations are
+    paid from it), its duals still give a valid, if weaker, bound (see
+    :class:`LpSolution`).
+    """
     model = build(problem, linking)
     if problem.n_pairs == 0:
         return LpSolution(model, np.zeros(0), np.zeros(0), np.zeros(0), problem.constant)
-    h = _highs(model, False, time_limit, False, "pdlp" if model.n_cols > PDLP_COLUMNS else "choose")
+    h = _highs(model, False, time_limit, False, "pdlp" if model.n_cols > PDLP_COLUMNS else "choose",
+               work_limit=None if budget is None else budget.left())
     h.run()
+    if budget is not None:
+        info = h.getInfo()
+        budget.spend(max(info.simplex_iteration_count, 0) + max(info.ipm_iteration_count, 0)
+                     + max(info.pdlp_iteration_count, 0))
     solution = h.getSolution()
     duals = np.asarray(solution.row_dual)
     if len(duals) != model.n_rows or not np.all(np.isfinite(duals)):
@@ -197,38 +216,38 @@ class HighsSolver(MipSolver):
     :data:`MIP_PRESOLVE` for a case), neither its status nor its bound is
     used: the model is solved again without presolve and without the start,
     and if that answer does not check either, no bound is claimed.
-    ``mismatches`` counts the answers that failed the check.
     """
 
     name = "highs"
 
     def __init__(self, linking: Linking = "aggregated", presolve: bool = MIP_PRESOLVE,
-                 symmetry: bool = True) -> None:
-        super().__init__(linking, symmetry)
+                 symmetry: bool = True, work_limit: int | None = None) -> None:
+        super().__init__(linking, symmetry, work_limit)
         self.presolve = presolve
-        self.mismatches = 0
 
     def _solve(self, model: Model, problem: Problem, time_limit: float | None,
-               warm_start: Alignment | None) -> tuple[Alignment, float]:
+               warm_start: Alignment | None, budget: Budget) -> tuple[Alignment, float]:
         deadline = deadline_after(time_limit)
-        alignment, upper, checked = _run_mip(model, problem, time_limit, warm_start, self.presolve)
+        alignment, upper, checked = _run_mip(model, problem, time_limit, warm_start, self.presolve,
+                                             budget)
         if checked:
             return alignment, upper
-        self.mismatches += 1
-        again, upper, checked = _run_mip(model, problem, time_left(deadline), None, False)
+        again, upper, checked = _run_mip(model, problem, time_left(deadline), None, False, budget)
         if problem.objective(again) >= problem.objective(alignment):
             alignment = again
         return alignment, upper if checked else math.inf
 
 
 def _run_mip(model: Model, problem: Problem, time_limit: float | None,
-             warm_start: Alignment | None, presolve: bool) -> tuple[Alignment, float, bool]:
+             warm_start: Alignment | None, presolve: bool,
+             budget: Budget | None = None) -> tuple[Alignment, float, bool]:
     """One HiGHS MIP run: its best alignment, its upper bound, and whether its answer checks.
 
     The answer checks when the returned solution is worth the objective HiGHS
     reports, up to a deviation of 1e-6 per column (HiGHS's feasibility tolerance).
     """
-    h = _highs(model, True, time_limit, problem.integral, mip_presolve=presolve)
+    h = _highs(model, True, time_limit, problem.integral, mip_presolve=presolve,
+               work_limit=None if budget is None else budget.left())
     if warm_start is not None:
         solution = highspy.HighsSolution()
         solution.col_value = start_values(problem, warm_start)
@@ -237,6 +256,8 @@ def _run_mip(model: Model, problem: Problem, time_limit: float | None,
     h.run()
     status = h.getModelStatus()
     info = h.getInfo()
+    if budget is not None:
+        budget.spend(max(info.mip_node_count, 0))
     alignment = empty_alignment(problem)
     objective = problem.constant
     checked = True

@@ -210,4 +210,4 @@ class HillClimber:
         alignment, value = climb(problem, self.seed, self.restarts, upper, warm_start)
         status = "optimal" if certified(problem, value, upper) else "heuristic"
         return SolveResult(alignment, value, upper if status != "optimal" else value,
-                           status, self.name, "label_bound" if status == "optimal" else "")
+                           status, "label_bound" if status == "optimal" else "")

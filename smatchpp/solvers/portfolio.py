@@ -32,7 +32,7 @@ import numpy as np
 
 from ..compression.exact import compress
 from ..problem import Alignment, Problem
-from .base import SolveResult, certified, deadline_after, time_left
+from .base import Budget, Limits, SolveResult, certified, deadline_after
 from .bounds import star_bound
 from .highs import HighsSolver, solve_lp
 from .hillclimber import climb
@@ -62,17 +62,18 @@ class Portfolio:
     def __init__(self, seed: int = 1, compression: bool = True, use_lp: bool = True,
                  mip: HighsSolver | None = None,
                  compress_min_pairs: int = COMPRESS_MIN_PAIRS,
-                 drop_share: float = DROP_SHARE) -> None:
+                 drop_share: float = DROP_SHARE, work_limit: int | None = None) -> None:
         self.seed = seed
         self.compression = compression
         self.compress_min_pairs = compress_min_pairs
         self.drop_share = drop_share
         self.use_lp = use_lp
-        self.mip = mip or HighsSolver(symmetry=compression)
+        self.work_limit = work_limit
+        self.mip = mip or HighsSolver(symmetry=compression, work_limit=work_limit)
 
     def solve(self, problem: Problem, time_limit: float | None = None,
               warm_start: Alignment | None = None) -> SolveResult:
-        deadline = deadline_after(time_limit)
+        limits = Limits(deadline_after(time_limit), Budget(self.work_limit))
         upper = problem.label_bound
         # greedy start first: it is often optimal, and the bounds can tell
         alignment, lower = climb(problem, self.seed, 0, upper, warm_start)
@@ -82,7 +83,7 @@ class Portfolio:
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
         stats: Counter = Counter()
-        result = self._solve_compressed(problem, alignment, upper, None, deadline, stats)
+        result = self._solve_compressed(problem, alignment, upper, None, limits, stats)
         if result.objective < lower:  # cannot happen with exact parts; keep the climber's
             result.alignment, result.objective = alignment, lower
         result = _tighten(problem, result, upper)
@@ -90,10 +91,10 @@ class Portfolio:
         return result
 
     def _done(self, alignment: Alignment, value: float, stage: str) -> SolveResult:
-        return SolveResult(alignment, value, value, "optimal", self.name, stage)
+        return SolveResult(alignment, value, value, "optimal", stage)
 
     def _solve_compressed(self, problem: Problem, alignment: Alignment, upper: float,
-                          drop: np.ndarray | None, deadline: float | None,
+                          drop: np.ndarray | None, limits: Limits,
                           stats: Counter) -> SolveResult:
         """Compress (dropping ``drop``), solve every component, lift back.
 
@@ -101,7 +102,7 @@ class Portfolio:
         """
         if not self.compression or (drop is None and problem.n_pairs < self.compress_min_pairs):
             # on small problems the LP below is as quick as compressing first
-            return self._solve_part(problem, alignment, deadline, stats, upper=upper)
+            return self._solve_part(problem, alignment, limits, stats, upper=upper)
         comp = compress(problem, drop)
         if drop is None:  # sizes after the structural rules (rule 5 is counted in _eliminate)
             part_stats = comp.stats()
@@ -109,15 +110,15 @@ class Portfolio:
                 "components_before", "pairs_after", "edges_after", "components_after",
                 "assignment_components", "pairs_fixed")})
         # after an LP elimination the LP has had its say: straight to the MIP
-        results = [self._solve_part(part.problem, start, deadline, stats, use_lp=drop is None)
+        results = [self._solve_part(part.problem, start, limits, stats, use_lp=drop is None)
                    for part, start in zip(comp.parts, comp.starts(alignment))]
         best, value, upper = comp.combine(results)
         done = all(r.status == "optimal" for r in results) or certified(problem, value, upper)
         stage = max((r.stage for r in results), key=STAGES.index, default="compression")
         return SolveResult(best, value, value if done else upper,
-                           "optimal" if done else "time_limit", self.name, stage)
+                           "optimal" if done else "time_limit", stage)
 
-    def _solve_part(self, problem: Problem, alignment: Alignment, deadline: float | None,
+    def _solve_part(self, problem: Problem, alignment: Alignment, limits: Limits,
                     stats: Counter, use_lp: bool = True, upper: float | None = None) -> SolveResult:
         """Star bound, LP (and elimination by its reduced costs), then MIP on one component.
 
@@ -129,7 +130,8 @@ class Portfolio:
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
         if self.use_lp and use_lp:
-            lp = solve_lp(problem, time_limit=time_left(deadline))
+            lp = None if limits.exhausted else solve_lp(problem, time_limit=limits.time_left(),
+                                                        budget=limits.budget)
             if lp is not None:
                 value, reduced = lp.bound, lp.reduced
                 upper = min(upper, math.floor(value + 1e-6) if problem.integral else value)
@@ -144,27 +146,29 @@ class Portfolio:
                 if self.compression:
                     # every solution using p is worth at most value + d_p
                     return self._eliminate(problem, alignment, lower, upper,
-                                           value + np.minimum(reduced, 0.0), deadline, stats)
-        return self._mip(problem, alignment, lower, upper, deadline, stats)
+                                           value + np.minimum(reduced, 0.0), limits, stats)
+        return self._mip(problem, alignment, lower, upper, limits, stats)
 
     def _mip(self, problem: Problem, alignment: Alignment, lower: float, upper: float,
-             deadline: float | None, stats: Counter) -> SolveResult:
+             limits: Limits, stats: Counter) -> SolveResult:
         """The HiGHS MIP, warm-started from ``alignment`` (worth ``lower``)."""
-        if deadline is not None and problem.n_pairs > MIP_LIMIT_UNDER_DEADLINE:
+        if limits.exhausted or (limits.deadline is not None
+                                and problem.n_pairs > MIP_LIMIT_UNDER_DEADLINE):
             # HiGHS did not stop within the limit on models this size:
             # report the proven interval instead
             stats["skipped_mip_pairs"] += problem.n_pairs
-            return SolveResult(alignment, lower, max(upper, lower), "time_limit", self.name, "lp")
+            return SolveResult(alignment, lower, max(upper, lower), "time_limit", "lp")
         stats["mip_components"] += 1
         stats["mip_pairs"] += problem.n_pairs
         stats["mip_edges"] += problem.n_edges
-        result = _tighten(problem, self.mip.solve(problem, time_left(deadline), alignment), upper)
+        result = _tighten(problem, self.mip.solve(problem, limits.time_left(), alignment,
+                                                   limits.budget), upper)
         stats.update(result.stats)
-        result.solver, result.stage = self.name, "mip"
+        result.stage = "mip"
         return result
 
     def _eliminate(self, problem: Problem, alignment: Alignment, lower: float, upper: float,
-                   reach: np.ndarray, deadline: float | None, stats: Counter) -> SolveResult:
+                   reach: np.ndarray, limits: Limits, stats: Counter) -> SolveResult:
         """Solve without the pairs that bounds rule out (compression rule 5), else the MIP.
 
         ``reach[p]`` bounds every solution that uses pair ``p``.  Integral
@@ -196,13 +200,13 @@ class Portfolio:
                 target = lower
                 drop = certified(problem, lower, reach) & ~problem.selected(alignment)
             if np.count_nonzero(drop) < self.drop_share * problem.n_pairs:
-                result = self._mip(problem, alignment, lower, upper, deadline, stats)
+                result = self._mip(problem, alignment, lower, upper, limits, stats)
                 stage = max(stage, result.stage, key=STAGES.index)
                 alignment, lower, upper = result.alignment, result.objective, result.upper_bound
                 break
             stats["elimination_steps"] += 1
             dropped = int(np.count_nonzero(drop))
-            result = self._solve_compressed(problem, alignment, upper, drop, deadline, stats)
+            result = self._solve_compressed(problem, alignment, upper, drop, limits, stats)
             stage = max(stage, result.stage, key=STAGES.index)
             if result.objective > lower:
                 alignment, lower = result.alignment, result.objective
@@ -215,7 +219,7 @@ class Portfolio:
         stats["pairs_dropped"] += dropped  # by the last step
         done = certified(problem, lower, upper)
         return SolveResult(alignment, lower, lower if done else max(upper, lower),
-                           "optimal" if done else "time_limit", self.name, stage)
+                           "optimal" if done else "time_limit", stage)
 
 
 def _tighten(problem: Problem, result: SolveResult, upper: float) -> SolveResult:
