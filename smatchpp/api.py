@@ -12,61 +12,28 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
-from typing import Iterable, Literal, Sequence
+from dataclasses import replace
+from typing import Iterable, Iterator, Literal, Sequence
 
-from . import __version__
 from .compression.smatchpp import concept_identity
-from .compile import ExactMatcher, TripleMatcher, compile_pair
+from .compile import TripleMatcher, compile_pair, make_matcher
+from .config import Config
 from .exceptions import InputMismatchError, ReadError
 from .problem import Problem
 from .read import Entry, Format, read_file, read_text
 from .score import CorpusScore, PairScore
-from .solvers import SOLVERS, get_solver
+from .solvers import get_solver
 from .standardize import EMPTY, Preset, TripleGraph, standardize
 
 __all__ = ["Config", "Scorer", "score_pair", "score_corpus", "score_files",
            "parse_graph", "compile_strings", "OnError"]
 
 OnError = Literal["raise", "empty", "skip"]
-Compression = Literal["exact", "none", "smatchpp"]
-COMPRESSIONS = ("exact", "none", "smatchpp")
-
-
-@dataclass(frozen=True)
-class Config:
-    """Every setting that can change a score; it is also the score's signature."""
-
-    preset: Preset = "smatch"
-    solver: str = "exact"
-    time_limit: float | None = None
-    seed: int = 1
-    restarts: int = 4
-    on_error: OnError = "raise"
-    #: ``exact`` (default) shrinks problems without changing the optimum; ``none``
-    #: solves them as compiled; ``smatchpp`` applies smatchpp 1.8's concept-as-identity
-    #: rewrite, a different metric whose scores are not Smatch scores
-    compression: Compression = "exact"
-
-    def __post_init__(self) -> None:
-        if self.solver not in SOLVERS:
-            raise ValueError(f"unknown solver {self.solver!r}; choose from {', '.join(SOLVERS)}")
-        if self.on_error not in ("raise", "empty", "skip"):
-            raise ValueError(f"unknown on_error {self.on_error!r}")
-        if self.compression not in COMPRESSIONS:
-            raise ValueError(f"unknown compression {self.compression!r}; choose from {', '.join(COMPRESSIONS)}")
-
-    def signature(self, matcher: TripleMatcher | None = None) -> str:
-        """A sacreBLEU-style string that pins down the score, e.g. for a paper."""
-        t = "none" if self.time_limit is None else f"{self.time_limit:g}"
-        m = (matcher or ExactMatcher()).name
-        return (f"smatchpp:{__version__}|preset:{self.preset}|match:{m}|dup:multiset"
-                f"|solver:{self.solver}|compression:{self.compression}|timeout:{t}"
-                f"|seed:{self.seed}|restarts:{self.restarts}")
 
 
 def parse_graph(text: str, preset: Preset = "smatch") -> TripleGraph:
@@ -86,17 +53,25 @@ def compile_strings(a: str, b: str, matcher: TripleMatcher | None = None) -> Pro
 
 
 class Scorer:
-    """Scores graph pairs under one :class:`Config` (and one matcher)."""
+    """Scores graph pairs under one :class:`Config`.
+
+    ``matcher`` overrides the matcher ``config.match`` names (for experiments
+    with a matcher that is not registered; the signature then names it).
+    """
 
     def __init__(self, config: Config | None = None, matcher: TripleMatcher | None = None) -> None:
         self.config = config or Config()
-        self.matcher = matcher or ExactMatcher()
+        self.matcher = matcher or make_matcher(self.config)
         self.solver = get_solver(self.config.solver, self.config.seed, self.config.restarts,
-                                 compression=self.config.compression != "none")
+                                 compression=self.config.compression != "none",
+                                 work_limit=self.config.work_limit)
 
     @property
     def signature(self) -> str:
-        return self.config.signature(self.matcher)
+        signature = self.config.signature()
+        if self.matcher.name != self.config.match:
+            signature = signature.replace(f"|match:{self.config.match}|", f"|match:{self.matcher.name}|")
+        return signature
 
     def _graph(self, g: TripleGraph | str) -> TripleGraph:
         return parse_graph(g, self.config.preset) if isinstance(g, str) else g
@@ -110,6 +85,9 @@ class Scorer:
             a, b = concept_identity(a, b)
         problem = compile_pair(a, b, self.matcher)
         result = self.solver.solve(problem, self.config.time_limit)
+        status = result.status
+        if status == "time_limit" and self.config.time_limit is None:
+            status = "work_limit"  # the only budget that could stop it
         seconds = time.perf_counter() - began
         stats = {"vars_a": problem.n_a, "vars_b": problem.n_b,
                  "pairs_before": problem.n_pairs, "edges_before": problem.n_edges}
@@ -117,7 +95,7 @@ class Scorer:
         alignment = [(a.variables[i], b.variables[j])
                      for i, j in enumerate(result.alignment.tolist()) if j >= 0]
         return PairScore(index, id, result.objective, result.upper_bound, a.n_triples,
-                         b.n_triples, result.status, self.config.solver, result.stage,
+                         b.n_triples, status, self.config.solver, result.stage,
                          seconds, alignment, stats=stats)
 
     def _score_item(self, item: tuple) -> PairScore:
@@ -137,13 +115,28 @@ class Scorer:
         the graph as empty, ``skip`` drops the pair (kept with status ``skipped``).
         Results do not depend on ``workers``.
         """
+        return CorpusScore(list(self.iter_scores(entries_a, entries_b, workers, progress)),
+                           self.signature)
+
+    def iter_scores(self, entries_a: Sequence[Entry], entries_b: Sequence[Entry],
+                    workers: int = 1, progress: bool = False) -> Iterator[PairScore]:
+        """Like :meth:`score_corpus`, but yield each pair's score in index order as it is done.
+
+        Stopping the iteration (or an interrupt while it waits) ends the worker
+        processes at once; the pairs already yielded are complete.
+        """
         if len(entries_a) != len(entries_b):
             raise InputMismatchError(
-                f"{_where(entries_a)} has {len(entries_a)} graphs but "
-                f"{_where(entries_b)} has {len(entries_b)}")
+                f"{_where(entries_a)} has {_graphs(len(entries_a))} but "
+                f"{_where(entries_b)} has {_graphs(len(entries_b))}")
         items = [self._item(ea, eb) for ea, eb in zip(entries_a, entries_b)]
-        scores = self._map(items, workers, progress)
-        return CorpusScore(scores, self.signature)
+        bar = _progress(len(items), progress)
+        try:
+            for score in self._map(items, workers):
+                bar.update(1)
+                yield score
+        finally:
+            bar.close()
 
     def _item(self, ea: Entry, eb: Entry) -> tuple:
         errors = [e.error for e in (ea, eb) if e.error is not None]
@@ -156,22 +149,21 @@ class Scorer:
         gb = standardize(eb.graph, self.config.preset) if eb.graph else EMPTY
         return ea.index, ea.id or eb.id, ga, gb, message
 
-    def _map(self, items: list[tuple], workers: int, progress: bool) -> list[PairScore]:
-        bar = _progress(len(items), progress)
-        out: list[PairScore] = []
+    def _map(self, items: list[tuple], workers: int) -> Iterator[PairScore]:
         if workers <= 1 or len(items) < 2:
             for item in items:
-                out.append(self._score_item(item))
-                bar.update(1)
-        else:
-            chunk = max(1, min(64, len(items) // (workers * 8)))
-            with ProcessPoolExecutor(workers, initializer=_init_worker,
-                                     initargs=(self.config, self.matcher)) as pool:
-                for score in pool.map(_worker_score, items, chunksize=chunk):
-                    out.append(score)
-                    bar.update(1)
-        bar.close()
-        return out
+                yield self._score_item(item)
+            return
+        chunk = max(1, min(64, len(items) // (workers * 8)))
+        # workers ignore SIGINT: the parent decides, and terminates them at once
+        pool = multiprocessing.get_context("fork" if _can_fork() else "spawn").Pool(
+            min(workers, len(items)), initializer=_init_worker, initargs=(self.config, self.matcher))
+        try:
+            yield from pool.imap(_worker_score, items, chunksize=chunk)
+            pool.close()
+        finally:
+            pool.terminate()
+            pool.join()
 
 
 _WORKER: Scorer | None = None
@@ -179,7 +171,13 @@ _WORKER: Scorer | None = None
 
 def _init_worker(config: Config, matcher: TripleMatcher) -> None:
     global _WORKER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _WORKER = Scorer(config, matcher)
+
+
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def _worker_score(item: tuple) -> PairScore:
@@ -207,13 +205,17 @@ def _where(entries: Sequence[Entry]) -> str:
     return entries[0].path if entries else "<empty input>"
 
 
+def _graphs(n: int) -> str:
+    return f"{n} graph" if n == 1 else f"{n} graphs"
+
+
 def read_errors(*files: Iterable[Entry]) -> list[ReadError]:
     """All read errors of the given entry lists, in file order."""
     return [e.error for entries in files for e in entries if e.error is not None]
 
 
 def default_workers() -> int:
-    """All cores this process may use."""
+    """All cores this process may use (the default and the cap of ``--workers``)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux

@@ -23,14 +23,14 @@ Example:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 import numpy as np
 
 from .problem import Problem
 from .standardize import TripleGraph
 
-__all__ = ["TripleMatcher", "ExactMatcher", "compile_pair"]
+__all__ = ["TripleMatcher", "ExactMatcher", "compile_pair", "MATCHERS", "make_matcher"]
 
 Terms1 = tuple[np.ndarray, np.ndarray, np.ndarray]
 Terms2 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -136,6 +136,17 @@ class ExactMatcher:
         ib = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n) + np.repeat(first[ea[:, 0]], n)
         return (ea[ia, 1], eb[ib, 1], ea[ia, 2], eb[ib, 2],
                 np.minimum(ea[ia, 3], eb[ib, 3]).astype(np.float64))
+
+
+#: matcher name -> factory taking the :class:`~smatchpp.config.Config` (for its parameters)
+MATCHERS: dict[str, Callable[[Any], TripleMatcher]] = {
+    "exact": lambda config: ExactMatcher(),
+}
+
+
+def make_matcher(config: Any) -> TripleMatcher:
+    """The matcher ``config.match`` names, built with ``config``'s parameters."""
+    return MATCHERS[config.match](config)
 
 
 def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None = None) -> Problem:

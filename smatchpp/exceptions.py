@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["SmatchppError", "ReadError", "InputMismatchError"]
+__all__ = ["SmatchppError", "ReadError", "InputMismatchError", "UsageError"]
 
 
 class SmatchppError(Exception):
@@ -28,3 +28,7 @@ class ReadError(SmatchppError):
 
 class InputMismatchError(SmatchppError):
     """The two inputs do not hold the same number of graphs."""
+
+
+class UsageError(SmatchppError):
+    """A bad option value, a missing optional dependency, or an unusable output path."""

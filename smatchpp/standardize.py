@@ -35,9 +35,14 @@ from typing import Literal
 
 from .read import RawGraph
 
-__all__ = ["TripleGraph", "standardize", "Preset", "EMPTY"]
+__all__ = ["TripleGraph", "standardize", "Preset", "EMPTY", "preset_names"]
 
 Preset = Literal["smatch"]
+
+
+def preset_names() -> tuple[str, ...]:
+    """The names ``standardize`` accepts."""
+    return ("smatch",)
 
 _NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
 

@@ -1,0 +1,57 @@
+"""Command line: a thin layer over :mod:`smatchpp.api`, one module per command.
+
+    smatchpp score PRED.amr GOLD.amr [--time-limit S] [--format json] [--pairs-out pairs.jsonl]
+    smatchpp gap PRED.amr GOLD.amr [--smatch-python PYTHON] [--plot gaps.png]
+
+:data:`COMMANDS` is the registry: a command is a module with ``add_parser(subparsers)``
+and ``run(args) -> int``.  Exit codes are listed in :mod:`smatchpp.cli.common`.
+
+>>> sorted(COMMANDS)
+['gap', 'score']
+>>> build_parser().parse_args(["score", "a.amr", "b.amr"]).command
+'score'
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Sequence
+
+from .. import __version__
+from . import gap, score
+from .common import EXIT_PIPE, exit_code
+
+__all__ = ["main", "build_parser", "COMMANDS"]
+
+COMMANDS = {"score": score, "gap": gap}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="smatchpp", description="Exact, certified Smatch.",
+        epilog="exit codes: 0 ok, 2 unreadable input or bad usage, 1 internal error (a bug), "
+               "130 interrupted (finished pairs are kept), 141 output pipe closed")
+    parser.add_argument("--version", action="version", version=f"smatchpp {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, module in COMMANDS.items():
+        module.add_parser(sub).set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``smatchpp`` console script; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except BaseException as exc:  # noqa: BLE001 - every ending gets its exit code
+        if isinstance(exc, SystemExit):
+            raise
+        code, message = exit_code(exc)
+        if code == EXIT_PIPE:
+            # stdout is gone: point it at devnull so that the interpreter's final flush is quiet
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        elif message:
+            print(message, file=sys.stderr)
+        return code

@@ -1,0 +1,254 @@
+"""What every command shares: options, the Config they make, reading, output, exit codes.
+
+Exit codes (the same for every command):
+
+* ``0``: success (warnings, e.g. about empty inputs, go to stderr);
+* ``2``: unreadable input, a bad option value or an unusable output path;
+  the message names the file (and line and graph index for a graph);
+* ``1``: an internal failure, i.e. a bug: the message says so and where to report it;
+* ``130``: interrupted (Ctrl-C or SIGTERM): what finished is written and summarized;
+* ``141``: stdout closed early (``smatchpp score ... | head``), quietly.
+
+>>> code, message = exit_code(UsageError("--workers must be at least 1"))
+>>> code, message
+(2, 'smatchpp: error: --workers must be at least 1')
+>>> exit_code(ZeroDivisionError("x"))[0]
+1
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import traceback
+from contextlib import contextmanager
+from dataclasses import fields
+from typing import IO, Any, Iterator, Sequence
+
+from ..api import default_workers
+from ..config import Config, SignatureError
+from ..exceptions import InputMismatchError, ReadError, SmatchppError, UsageError
+from ..read import Entry, read_file
+
+__all__ = ["add_scoring_options", "config_from_args", "read_inputs", "workers_from_args",
+           "check_outputs", "open_output", "exit_code", "Interrupted", "interrupts", "warn",
+           "plural", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "EXIT_INTERRUPTED", "EXIT_PIPE"]
+
+EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 130, 141
+
+#: where to report a bug (printed with internal errors)
+REPORT_BUGS = ("this is a bug in smatchpp; please report it on the smatchpp issue tracker "
+               "with the command line and the traceback above")
+
+
+def plural(n: int, word: str) -> str:
+    """``1 graph``, ``2 graphs``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def warn(message: str) -> None:
+    print(f"smatchpp: warning: {message}", file=sys.stderr)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (value > 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, got {text}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def add_scoring_options(p: argparse.ArgumentParser) -> None:
+    """The inputs and every setting of :class:`~smatchpp.config.Config`."""
+    from ..config import COMPRESSIONS
+    from ..solvers import SOLVERS
+
+    p.add_argument("test", help="graphs to evaluate (A: parser output / prediction); - for stdin")
+    p.add_argument("gold", help="reference graphs (B: gold), same number and order; - for stdin")
+    p.add_argument("--input-format", choices=("auto", "penman", "tsv"), default="auto",
+                   help="input format (auto: .tsv files are TSV, others PENMAN)")
+    p.add_argument("--solver", choices=SOLVERS, default="exact",
+                   help="exact (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber")
+    p.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS",
+                   help="wall-clock limit per pair; a pair stopped by it reports [lower, upper]. "
+                        "Results can then vary between runs and machines: see --work-limit")
+    p.add_argument("--work-limit", type=_positive_int, default=None, metavar="UNITS",
+                   help="deterministic limit per pair: at most UNITS iterations per LP, "
+                        "branch-and-bound nodes per MIP; same result on every machine")
+    p.add_argument("--seed", type=_non_negative_int, default=1, help="seed of the hill-climber (default 1)")
+    p.add_argument("--restarts", type=_non_negative_int, default=4,
+                   help="random restarts of the hill-climber when it is the solver, and in gap "
+                        "(default 4, as smatch); the exact solver needs none")
+    p.add_argument("--on-error", choices=("raise", "empty", "skip"), default="raise",
+                   help="unreadable graph: stop (default), score it as empty, or skip the pair")
+    p.add_argument("--workers", type=_positive_int, default=None,
+                   help="worker processes (default and maximum: the cores available); "
+                        "results do not depend on it")
+    p.add_argument("--force-workers", action="store_true",
+                   help="allow more --workers than cores")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--compression", choices=COMPRESSIONS, default="exact",
+                   help="exact (default): shrink each problem without changing its optimum; "
+                        "none; smatchpp: smatchpp 1.8's concept-as-identity rewrite, "
+                        "a different metric (not Smatch)")
+    p.add_argument("--signature", metavar="SIG", default=None,
+                   help="re-create every setting from a signature printed by a previous run "
+                        "(options given as well must agree with it)")
+
+
+def config_from_args(args: argparse.Namespace, **overrides: Any) -> Config:
+    """The :class:`Config` of the command line (or of ``--signature``); raises :class:`UsageError`."""
+    values = {"solver": args.solver, "time_limit": args.time_limit, "work_limit": args.work_limit,
+              "seed": args.seed, "restarts": args.restarts, "on_error": args.on_error,
+              "compression": args.compression}
+    for name in ("preset", "match"):
+        if getattr(args, name, None) is not None:
+            values[name] = getattr(args, name)
+    values.update(overrides)
+    try:
+        if getattr(args, "signature", None):
+            config = Config.from_signature(args.signature)
+            parser_defaults = {f.name: f.default for f in fields(Config)}
+            clash = [k for k, v in values.items()
+                     if k in parser_defaults and v != parser_defaults[k] and v != getattr(config, k)]
+            if clash:
+                raise UsageError(f"--signature sets {', '.join(clash)} differently from the options given")
+            return config
+        return Config(**values)
+    except SignatureError as exc:
+        raise UsageError(str(exc)) from None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def workers_from_args(args: argparse.Namespace) -> int:
+    """``--workers``, capped at the available cores unless ``--force-workers``."""
+    cores = default_workers()
+    if args.workers is None:
+        return cores
+    if args.workers > cores and not args.force_workers:
+        warn(f"--workers {args.workers} is more than the {plural(cores, 'core')} available: "
+             f"using {cores} (--force-workers to insist)")
+        return cores
+    return args.workers
+
+
+def read_inputs(args: argparse.Namespace) -> tuple[list[Entry], list[Entry]]:
+    """Read both inputs (``-`` is stdin, for one of them)."""
+    if args.test == "-" and args.gold == "-":
+        raise UsageError("only one of the two inputs can be - (standard input)")
+    entries_a = read_file(args.test, args.input_format)
+    entries_b = read_file(args.gold, args.input_format)
+    if len(entries_a) != len(entries_b):
+        raise InputMismatchError(f"{args.test} has {plural(len(entries_a), 'graph')} but "
+                                 f"{args.gold} has {plural(len(entries_b), 'graph')}: "
+                                 "the files must be parallel")
+    return entries_a, entries_b
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def check_outputs(outputs: dict[str, str | None], inputs: Sequence[str]) -> None:
+    """Refuse an output that is an input, or that cannot be written; before any work is done.
+
+    ``outputs`` maps an option name (for the message) to its path (``None``: not given,
+    ``-``: stdout).
+    """
+    given = {opt: path for opt, path in outputs.items() if path and path != "-"}
+    for opt, path in given.items():
+        for source in inputs:
+            if source != "-" and os.path.exists(path) and _same_file(path, source):
+                raise UsageError(f"{opt} {path} is the input file {source}: refusing to overwrite it")
+        if os.path.isdir(path):
+            raise UsageError(f"{opt} {path} is a directory")
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise UsageError(f"{opt} {path}: folder {folder} does not exist")
+        if os.path.exists(path) and not os.access(path, os.W_OK) or not os.access(folder, os.W_OK):
+            raise UsageError(f"{opt} {path}: not writable")
+    paths = [os.path.abspath(p) for p in given.values()]
+    if len(set(paths)) != len(paths):
+        raise UsageError("two outputs name the same file: " + ", ".join(given.values()))
+    if list(outputs.values()).count("-") > 1:
+        raise UsageError("only one output can be - (standard output)")
+
+
+@contextmanager
+def open_output(path: str) -> Iterator[IO[str]]:
+    """A text file to write (``-``: stdout); errors name the path."""
+    if path == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    try:
+        handle = open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot write {path}: {exc.strerror}") from None
+    with handle:
+        try:
+            yield handle
+        except OSError as exc:
+            if exc.filename is None and exc.errno is not None and not isinstance(exc, BrokenPipeError):
+                raise OSError(exc.errno, f"writing {path}: {exc.strerror}") from None
+            raise
+
+
+class Interrupted(Exception):
+    """SIGTERM, turned into an exception like Ctrl-C's KeyboardInterrupt."""
+
+
+@contextmanager
+def interrupts() -> Iterator[None]:
+    """Turn SIGTERM into :class:`Interrupted` for the duration (Ctrl-C raises KeyboardInterrupt)."""
+    def handler(signum, frame):
+        raise Interrupted(signal.Signals(signum).name)
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def exit_code(exc: BaseException) -> tuple[int, str]:
+    """The exit code and message for an exception that ends a command."""
+    if isinstance(exc, (KeyboardInterrupt, Interrupted)):
+        return EXIT_INTERRUPTED, "smatchpp: interrupted"
+    if isinstance(exc, BrokenPipeError):
+        return EXIT_PIPE, ""
+    if isinstance(exc, (UsageError, InputMismatchError, ReadError, SmatchppError)):
+        return EXIT_USAGE, f"smatchpp: error: {exc}"
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return EXIT_USAGE, f"smatchpp: error: {where}{exc.strerror or exc}"
+    detail = "".join(traceback.format_exception(exc))
+    return EXIT_INTERNAL, f"{detail}smatchpp: internal error: {type(exc).__name__}: {exc}\n{REPORT_BUGS}"
+

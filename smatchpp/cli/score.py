@@ -1,0 +1,173 @@
+"""``smatchpp score TEST GOLD``: exact Smatch of two parallel files.
+
+Pairs are written to ``--pairs-out`` in index order as they finish (one JSON
+object per line, flushed), so an interrupted run keeps every finished pair;
+the summary then covers those pairs and says ``interrupted: N of M pairs``.
+
+>>> from smatchpp.score import CorpusScore, PairScore
+>>> corpus = CorpusScore([PairScore(0, "a", 3, 3, 4, 4, "optimal", "exact", "star_bound")], "sig")
+>>> print(format_text(corpus))
+sig
+pairs: 1 scored: 1 certified optimal: 1
+micro  P 75.00  R 75.00  F1 75.00
+macro  P 75.00  R 75.00  F1 75.00
+matched: 3 (upper bound 3) of test 4 / gold 4 triples; micro F1 in [75.00, 75.00]
+certified by: star_bound 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..api import Scorer, read_errors
+from ..score import CorpusScore
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, add_scoring_options,
+                     check_outputs, config_from_args, interrupts, open_output, plural,
+                     read_inputs, warn, workers_from_args)
+
+__all__ = ["add_parser", "run", "format_text", "format_stats"]
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("score", help="score a test file against a gold file")
+    add_scoring_options(p)
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="format of the corpus summary on stdout")
+    p.add_argument("--pairs-out", metavar="FILE.jsonl",
+                   help="write one JSON object per pair (in index order, as pairs finish); "
+                        "- for stdout (the summary then goes to stderr)")
+    p.add_argument("--alignments", action="store_true",
+                   help="include each pair's variable alignment in --pairs-out")
+    p.add_argument("--stats", action="store_true",
+                   help="print problem sizes before/after compression per pair and in total (stderr)")
+    return p
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def format_text(corpus: CorpusScore, total: int | None = None) -> str:
+    """The human-readable corpus summary (``total``: pairs in the input, if interrupted)."""
+    s = corpus.summary()
+    lines = [s["signature"]]
+    if "compression:smatchpp" in s["signature"]:
+        lines.append("NOTE: compression=smatchpp is smatchpp 1.8's concept-as-identity metric: "
+                     "these are not Smatch scores")
+    if total is not None and total != s["pairs"]:
+        lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
+                     "the scores below cover those only")
+    skipped = s["status_counts"].get("skipped", 0)
+    lines.append(f"pairs: {s['pairs']} scored: {s['scored']}"
+                 + (f" skipped: {skipped}" if skipped else "")
+                 + f" certified optimal: {s['optimal']}")
+    uncertified = s["scored"] - s["optimal"]
+    for name in ("micro", "macro"):
+        m = s[name]
+        lines.append(f"{name:5s}  P {_pct(m['precision'])}  R {_pct(m['recall'])}  F1 {_pct(m['f1'])}"
+                     + ("  (lower bounds)" if uncertified else ""))
+    lo, hi = s["f1_interval"]
+    lines.append(f"matched: {s['matched_lower']} (upper bound {s['matched_upper']}) "
+                 f"of test {s['test_triples']} / gold {s['gold_triples']} triples; "
+                 f"micro F1 in [{_pct(lo)}, {_pct(hi)}]")
+    if uncertified:
+        lines.append(f"{plural(uncertified, 'pair')} not certified: their matches are the best "
+                     "alignment found, so P/R/F1 above are lower bounds; the interval holds the optimum")
+    if s["certified_by"]:
+        lines.append("certified by: " + ", ".join(f"{k} {v}" for k, v in sorted(s["certified_by"].items())))
+    if s["bounded_by"]:
+        lines.append("not certified, best bound from: "
+                     + ", ".join(f"{k} {v}" for k, v in sorted(s["bounded_by"].items())))
+    return "\n".join(lines)
+
+
+def format_stats(corpus: CorpusScore) -> str:
+    """Per pair and total problem sizes before/after compression, with time and stage."""
+    keys = ("vars_a", "vars_b", "pairs_before", "pairs_after", "edges_before", "edges_after",
+            "components_before", "components_after", "pairs_fixed", "pairs_dropped",
+            "elimination_steps", "mip_pairs", "symmetric_vars")
+    head = "index " + " ".join(f"{k:>17s}" for k in keys) + "   seconds stage"
+    lines = [head]
+    total = dict.fromkeys(keys, 0)
+    for p in corpus.scored:
+        s = {k: p.stats.get(k, "-") for k in keys}
+        for k in keys:
+            if isinstance(s[k], int):
+                total[k] += s[k]
+        lines.append(f"{p.index:5d} " + " ".join(f"{s[k]!s:>17s}" for k in keys)
+                     + f" {p.seconds:9.3f} {p.stage}")
+    lines.append("total " + " ".join(f"{total[k]!s:>17s}" for k in keys)
+                 + f" {sum(p.seconds for p in corpus.scored):9.3f}")
+    lines.append("('-': not reached; e.g. certified by a bound before compression was needed. "
+                 "pairs_dropped: ruled out by LP reduced costs in the last elimination step; "
+                 "elimination_steps: problems solved without them; mip_pairs: sent to the MIP; "
+                 "symmetric_vars: interchangeable variables the MIP ordered)")
+    return "\n".join(lines)
+
+
+def report_unreadable(errors: list, on_error: str) -> bool:
+    """Print read errors; ``True`` if they stop the run (``--on-error raise``)."""
+    if not errors:
+        return False
+    if on_error == "raise":
+        for e in errors:
+            print(f"smatchpp: error: {e}", file=sys.stderr)
+        print(f"smatchpp: {plural(len(errors), 'unreadable graph')}; nothing scored. "
+              "Use --on-error empty or --on-error skip to score the rest.", file=sys.stderr)
+        return True
+    return False
+
+
+def warn_unreadable(errors: list, on_error: str) -> None:
+    if errors:
+        action = "scored as empty graphs" if on_error == "empty" else "pairs skipped"
+        warn(f"{plural(len(errors), 'unreadable graph')}, {action}:")
+        for e in errors:
+            print(f"  {e}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    check_outputs({"--pairs-out": args.pairs_out}, [args.test, args.gold])
+    workers = workers_from_args(args)
+    entries_a, entries_b = read_inputs(args)
+    errors = read_errors(entries_a, entries_b)
+    if report_unreadable(errors, config.on_error):
+        return EXIT_USAGE
+    scorer = Scorer(config)
+    summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
+    pairs = []
+    interrupted = False
+    with interrupts():
+        try:
+            stream = scorer.iter_scores(entries_a, entries_b, workers=workers, progress=not args.quiet)
+            if args.pairs_out:
+                with open_output(args.pairs_out) as out:
+                    for pair in stream:
+                        pairs.append(pair)
+                        out.write(json.dumps(pair.to_json(args.alignments)) + "\n")
+                        out.flush()
+            else:
+                pairs.extend(stream)
+        except (KeyboardInterrupt, Interrupted):
+            interrupted = True
+    corpus = CorpusScore(pairs, scorer.signature)
+    if args.stats:
+        print(format_stats(corpus), file=sys.stderr)
+    total = len(entries_a)
+    if args.format == "json":
+        summary = corpus.summary()
+        if interrupted:
+            summary["interrupted"] = {"finished": len(pairs), "total": total}
+        print(json.dumps(summary, indent=2), file=summary_out)
+    else:
+        print(format_text(corpus, total if interrupted else None), file=summary_out)
+    warn_unreadable(errors, config.on_error)
+    if interrupted:
+        print(f"smatchpp: interrupted: {len(pairs)} of {plural(total, 'pair')} finished"
+              + (f", written to {args.pairs_out}" if args.pairs_out and args.pairs_out != "-" else ""),
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return EXIT_OK

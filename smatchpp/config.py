@@ -1,0 +1,231 @@
+"""The configuration of a score, and its signature.
+
+:class:`Config` holds every setting that can change a number.  Each such
+field declares a signature key (``metadata["sig"]``); :meth:`Config.signature`
+writes the fields in declaration order after the versions of smatchpp and
+HiGHS, and :meth:`Config.from_signature` reads a signature back, so a reader
+can re-run a paper's setting exactly (sacreBLEU's idea, with a round trip).
+Adding a setting means adding a field with a ``sig`` key and a ``check``;
+the round-trip test covers it without further work.
+
+>>> c = Config(time_limit=30)
+>>> c.signature().split("|")[2:]  # doctest: +NORMALIZE_WHITESPACE
+['preset:smatch', 'match:exact', 'dup:multiset', 'solver:exact', 'compression:exact',
+ 'timeout:30', 'work:none', 'seed:1', 'restarts:4', 'errors:raise', 'deterministic:no']
+>>> Config.from_signature(c.signature()) == c
+True
+>>> Config(time_limit=0)
+Traceback (most recent call last):
+...
+ValueError: time_limit must be a positive number of seconds (or None), got 0
+
+A time limit measures wall-clock time, so what it cuts off depends on the
+machine and its load: such signatures say ``deterministic:no``.  A work limit
+(``work_limit``, counted in solver iterations and hill-climber moves) gives
+the same result everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Callable
+
+from . import __version__
+
+__all__ = ["Config", "SignatureError", "highs_version"]
+
+
+class SignatureError(ValueError):
+    """A signature that cannot be turned back into a :class:`Config`."""
+
+
+def highs_version() -> str:
+    """The version of highspy, which pins the HiGHS library (read without starting HiGHS)."""
+    from importlib.metadata import version
+
+    return version("highspy")
+
+
+# --- field helpers ---------------------------------------------------------
+
+def _name_in(registry: Callable[[], Any], what: str) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        names = list(registry())
+        if value not in names:
+            return f"unknown {what} {value!r}; choose from {', '.join(names)}"
+        return None
+    return check
+
+
+def _positive_or_none(unit: str) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if value is None:
+            return None
+        if (isinstance(value, bool) or not isinstance(value, (int, float))
+                or not math.isfinite(value) or value <= 0):
+            return f"must be a positive number of {unit} (or None), got {value!r}"
+        return None
+    return check
+
+
+def _int_at_least(low: int, optional: bool = False) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if value is None and optional:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            return f"must be an integer >= {low}{' (or None)' if optional else ''}, got {value!r}"
+        return None
+    return check
+
+
+def _setting(default: Any, sig: str, kind: type, check: Callable[[Any], str | None],
+             show: Callable[["Config"], bool] | None = None) -> Any:
+    """A Config field: signature key, value type, validity check, and when it is shown.
+
+    ``show`` hides a field from the signature when it cannot matter (e.g. a
+    matcher's parameter under another matcher); a hidden field reads back as
+    its default.
+    """
+    return field(default=default, metadata={"sig": sig, "kind": kind, "check": check, "show": show})
+
+
+def _solvers():
+    from .solvers import SOLVERS
+    return SOLVERS
+
+
+def _presets():
+    from .standardize import preset_names
+    return preset_names()
+
+
+def _matchers():
+    from .compile import MATCHERS
+    return MATCHERS
+
+
+COMPRESSIONS = ("exact", "none", "smatchpp")
+ON_ERROR = ("raise", "empty", "skip")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting that can change a score; see the module docstring."""
+
+    #: the standardization: which triples are compared (:mod:`smatchpp.standardize`)
+    preset: str = _setting("smatch", "preset", str, _name_in(_presets, "preset"))
+    #: how triples match and what they weigh (:data:`smatchpp.compile.MATCHERS`)
+    match: str = _setting("exact", "match", str, _name_in(_matchers, "matcher"))
+    solver: str = _setting("exact", "solver", str, _name_in(_solvers, "solver"))
+    #: ``exact`` shrinks problems without changing the optimum; ``none`` solves
+    #: them as compiled; ``smatchpp`` is smatchpp 1.8's lossy rewrite (another metric)
+    compression: str = _setting("exact", "compression", str, _name_in(lambda: COMPRESSIONS, "compression"))
+    #: wall-clock seconds per pair; the pair then reports ``[lower, upper]``
+    time_limit: float | None = _setting(None, "timeout", float, _positive_or_none("seconds"))
+    #: a deterministic budget per pair (solver iterations and hill-climber moves)
+    work_limit: int | None = _setting(None, "work", int, _int_at_least(1, optional=True))
+    seed: int = _setting(1, "seed", int, _int_at_least(0))
+    restarts: int = _setting(4, "restarts", int, _int_at_least(0))
+    #: unreadable graphs: stop, score as empty, or skip the pair (the last two change micro F1)
+    on_error: str = _setting("raise", "errors", str, _name_in(lambda: ON_ERROR, "on_error"))
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            check = f.metadata.get("check")
+            if check is None:
+                continue
+            value = getattr(self, f.name)
+            problem = check(value)
+            if problem:
+                raise ValueError(problem if problem.startswith("unknown") else f"{f.name} {problem}")
+            if f.metadata["kind"] is float and isinstance(value, int):
+                object.__setattr__(self, f.name, float(value))  # 30 and 30.0: one signature
+
+    @property
+    def deterministic(self) -> bool:
+        """False when a wall-clock limit can cut the search (results may then vary)."""
+        return self.time_limit is None
+
+    def replace(self, **changes: Any) -> "Config":
+        """A copy with some fields changed (validated again)."""
+        return replace(self, **changes)
+
+    def signature(self) -> str:
+        """A sacreBLEU-style string that pins down the score, e.g. for a paper."""
+        parts = [f"smatchpp:{__version__}", f"highs:{highs_version()}"]
+        for f in fields(self):
+            key = f.metadata.get("sig")
+            if key is None:
+                continue
+            show = f.metadata.get("show")
+            if show is not None and not show(self):
+                continue
+            parts.append(f"{key}:{_format(getattr(self, f.name))}")
+            if key == "match":
+                parts.append("dup:multiset")
+        parts.append(f"deterministic:{'yes' if self.deterministic else 'no'}")
+        return "|".join(parts)
+
+    @classmethod
+    def from_signature(cls, signature: str) -> "Config":
+        """The :class:`Config` a signature was made with.
+
+        Refuses a signature of another smatchpp version (its numbers may differ)
+        and unknown keys; a different HiGHS version only warns, since it can
+        move an interval under a time limit but never a certified optimum.
+        """
+        tokens = {}
+        for token in signature.strip().split("|"):
+            key, sep, value = token.partition(":")
+            if not sep:
+                raise SignatureError(f"not a smatchpp signature: token {token!r} has no ':'")
+            tokens[key] = value
+        version = tokens.pop("smatchpp", None)
+        if version is None:
+            raise SignatureError("not a smatchpp signature: it does not start with smatchpp:VERSION")
+        if version != __version__:
+            raise SignatureError(f"this signature was made by smatchpp {version}, this is smatchpp "
+                                 f"{__version__}: install smatchpp=={version} to reproduce it")
+        highs = tokens.pop("highs", None)
+        if highs is not None and highs != highs_version():
+            warnings.warn(f"signature made with HiGHS {highs}, this is HiGHS {highs_version()}: "
+                          "certified scores are the same, intervals under a time limit may differ",
+                          stacklevel=2)
+        tokens.pop("dup", None)
+        tokens.pop("deterministic", None)
+        by_key = {f.metadata["sig"]: f for f in fields(cls) if "sig" in f.metadata}
+        values = {}
+        for key, value in tokens.items():
+            f = by_key.get(key)
+            if f is None:
+                raise SignatureError(f"unknown signature key {key!r} for smatchpp {__version__}")
+            values[f.name] = _parse(value, f.metadata["kind"])
+        try:
+            return cls(**values)
+        except ValueError as exc:
+            raise SignatureError(f"invalid signature: {exc}") from None
+
+
+def _format(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return repr(value) if value != int(value) or abs(value) >= 1e15 else f"{value:g}"
+    return str(value)
+
+
+def _parse(text: str, kind: type) -> Any:
+    if kind is str:  # names (a compression may be called "none")
+        return text
+    if text == "none":
+        return None
+    try:
+        if kind is bool:
+            return {"yes": True, "no": False}[text]
+        return kind(text)
+    except (ValueError, KeyError):
+        raise SignatureError(f"cannot read {text!r} as {kind.__name__}") from None

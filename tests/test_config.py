@@ -1,0 +1,125 @@
+"""Config: validation of every setting, and the signature round trip."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import fields
+
+import pytest
+
+from smatchpp import __version__
+from smatchpp.api import Scorer, score_corpus
+from smatchpp.config import Config, SignatureError
+
+#: a value other than the default for every signed field (extend when a field is added)
+OTHER = {"preset": None, "match": None, "solver": "highs", "compression": "none", "time_limit": 2.5,
+         "work_limit": 700, "seed": 7, "restarts": 0, "on_error": "skip"}
+
+
+def _other(f):
+    if f.name in OTHER and OTHER[f.name] is not None:
+        return OTHER[f.name]
+    check = f.metadata["check"]
+    kind = f.metadata["kind"]
+    # any registered name other than the default, else the default
+    for candidate in ("generic", "amr", "smatch-legacy", "s2match", "wsmatch"):
+        if kind is str and check(candidate) is None and candidate != f.default:
+            return candidate
+    if kind is bool:
+        return not f.default
+    if kind is float:
+        return 0.25 if f.default is None else f.default / 2 + 0.125
+    if kind is int:
+        return 3 if f.default is None else f.default + 3
+    return f.default
+
+
+def test_every_field_is_signed_and_checked():
+    for f in fields(Config):
+        assert "sig" in f.metadata, f.name
+        assert f.metadata["check"](f.default) is None, f.name
+
+
+@pytest.mark.parametrize("name", [f.name for f in fields(Config)])
+def test_signature_round_trip_per_field(name):
+    f = next(f for f in fields(Config) if f.name == name)
+    config = Config(**{name: _other(f)})
+    back = Config.from_signature(config.signature())
+    assert back == config
+
+
+def test_signature_round_trip_all_fields_at_once():
+    config = Config(**{f.name: _other(f) for f in fields(Config)})
+    assert Config.from_signature(config.signature()) == config
+
+
+def test_signature_names_versions_and_determinism():
+    sig = Config().signature()
+    assert sig.startswith(f"smatchpp:{__version__}|highs:")
+    assert sig.endswith("|deterministic:yes")
+    assert Config(time_limit=3).signature().endswith("|deterministic:no")
+    assert Config(work_limit=3).signature().endswith("|deterministic:yes")
+
+
+def test_signature_of_another_version_is_refused():
+    sig = Config().signature().replace(f"smatchpp:{__version__}", "smatchpp:0.0.1")
+    with pytest.raises(SignatureError, match="smatchpp 0.0.1"):
+        Config.from_signature(sig)
+
+
+@pytest.mark.parametrize("sig", ["nonsense", "preset:smatch", f"smatchpp:{__version__}|colour:blue",
+                                 f"smatchpp:{__version__}|timeout:soon"])
+def test_bad_signatures_are_refused(sig):
+    with pytest.raises(SignatureError):
+        Config.from_signature(sig)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"time_limit": 0}, "time_limit"), ({"time_limit": -1}, "time_limit"),
+    ({"time_limit": math.nan}, "time_limit"), ({"time_limit": math.inf}, "time_limit"),
+    ({"work_limit": 0}, "work_limit"), ({"work_limit": 2.5}, "work_limit"),
+    ({"restarts": -1}, "restarts"), ({"seed": -1}, "seed"), ({"seed": True}, "seed"),
+    ({"solver": "gurobi"}, "solver"), ({"preset": "nope"}, "preset"), ({"match": "nope"}, "matcher"),
+    ({"on_error": "ignore"}, "on_error"), ({"compression": "zip"}, "compression"),
+])
+def test_nonsense_settings_are_refused(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Config(**kwargs)
+
+
+def test_an_int_time_limit_signs_like_a_float():
+    assert Config(time_limit=30) == Config(time_limit=30.0)
+    assert Config(time_limit=30).signature() == Config(time_limit=30.0).signature()
+
+
+PAIRS = (["(a / and :op1 (b / dog :ARG0-of (c / bark-01 :ARG1 (d / cat))) :op2 (e / dog :mod (f / big)))"] * 3,
+         ["(x / and :op1 (y / dog :ARG0-of (z / bark-01 :ARG1 (w / dog))) :op2 (v / cat :mod (u / big)))"] * 3)
+
+
+def test_work_limit_is_deterministic_and_bounded():
+    # a tiny budget: the LP is cut short, the pair reports an interval, the same one every time
+    runs = [score_corpus(*PAIRS, workers=w, work_limit=1) for w in (1, 2, 1)]
+    key = [[(p.matched, p.upper, p.status) for p in r.pairs] for r in runs]
+    assert key[0] == key[1] == key[2]
+    unlimited = score_corpus(*PAIRS)
+    for limited, exact in zip(runs[0].pairs, unlimited.pairs):
+        assert limited.matched <= exact.matched <= limited.upper
+        assert limited.status in ("optimal", "work_limit")
+
+
+def test_work_limit_budget_is_shared_by_the_stages():
+    from smatchpp.api import compile_strings
+    from smatchpp.solvers.base import Budget
+    from smatchpp.solvers.highs import solve_lp
+
+    p = compile_strings(PAIRS[0][0], PAIRS[1][0])
+    budget = Budget(10_000)
+    solve_lp(p, budget=budget)
+    assert 0 < budget.used <= 10_000
+    spent = budget.used
+    solve_lp(p, budget=budget)
+    assert budget.used == 2 * spent  # the same LP costs the same, deterministically
+
+
+def test_scorer_signature_is_the_configs():
+    assert Scorer(Config(seed=5)).signature == Config(seed=5).signature()
