@@ -30,7 +30,7 @@ import numpy as np
 from .problem import Problem
 from .standardize import TripleGraph
 
-__all__ = ["TripleMatcher", "ExactMatcher", "compile_pair", "MATCHERS", "make_matcher"]
+__all__ = ["TripleMatcher", "ExactMatcher", "compile_pair", "MATCHERS", "make_matcher", "label_multiset"]
 
 Terms1 = tuple[np.ndarray, np.ndarray, np.ndarray]
 Terms2 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -79,7 +79,7 @@ def _relation_counts(g: TripleGraph) -> Counter:
     return Counter((r, i, k) for i, r, k in g.relations if i != k)
 
 
-def _label_multiset(g: TripleGraph) -> Counter:
+def label_multiset(g: TripleGraph) -> Counter:
     """Every triple's label, variables left out (self-loops and relations kept apart)."""
     labels = Counter(label for _, label in _unary_triples(g))
     labels.update(("relation", r) for r, _, _ in _relation_counts(g).elements())
@@ -98,7 +98,7 @@ class ExactMatcher:
         >>> ExactMatcher().label_bound(parse_graph("(a / dog)"), parse_graph("(b / dog :ARG0 (c / cat))"))
         2.0
         """
-        return float(sum((_label_multiset(a) & _label_multiset(b)).values()))
+        return float(sum((label_multiset(a) & label_multiset(b)).values()))
 
     def unary_terms(self, a: TripleGraph, b: TripleGraph) -> Terms1:
         la, lb = _unary_labels(a), _unary_labels(b)

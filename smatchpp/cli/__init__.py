@@ -7,7 +7,7 @@
 and ``run(args) -> int``.  Exit codes are listed in :mod:`smatchpp.cli.common`.
 
 >>> sorted(COMMANDS)
-['gap', 'score']
+['gap', 'matrix', 'score', 'search']
 >>> build_parser().parse_args(["score", "a.amr", "b.amr"]).command
 'score'
 """
@@ -20,12 +20,12 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from . import gap, score
+from . import gap, matrix, score, search
 from .common import EXIT_PIPE, exit_code
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
-COMMANDS = {"score": score, "gap": gap}
+COMMANDS = {"score": score, "gap": gap, "matrix": matrix, "search": search}
 
 
 def build_parser() -> argparse.ArgumentParser:

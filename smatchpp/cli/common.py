@@ -43,9 +43,9 @@ REPORT_BUGS = ("this is a bug in smatchpp; please report it on the smatchpp issu
                "with the command line and the traceback above")
 
 
-def plural(n: int, word: str) -> str:
-    """``1 graph``, ``2 graphs``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 graph``, ``2 graphs`` (``many``: an irregular plural)."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 def warn(message: str) -> None:

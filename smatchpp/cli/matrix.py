@@ -1,0 +1,195 @@
+"""``smatchpp matrix FILE [FILE2] -o OUT``: exact F1 of every pair of graphs.
+
+Without FILE2 the matrix is of FILE against itself: only ``i < j`` is solved,
+the lower triangle mirrors it (P and R swap) and the diagonal is self-match
+(1, or 0 for an empty graph).  OUT is ``.npz`` (dense arrays: ``f1`` and, with
+``--all``, ``precision``, ``recall``, ``matched``, ``upper``, ``certified``) or
+``.parquet`` (one row per solved pair, streamed as blocks finish).  Pairs that a
+limit left uncertified also go to ``OUT.intervals.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from ..exceptions import UsageError
+from ..matrix import PairResult, pair_blocks, score_pairs
+from ..read import read_file
+from ..standardize import EMPTY, standardize
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, check_outputs,
+                     config_from_args, interrupts, open_output, plural, warn, workers_from_args)
+from .score import report_unreadable
+
+__all__ = ["add_parser", "run", "read_graphs"]
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    from .common import add_scoring_options
+
+    p = sub.add_parser("matrix", help="F1 of every graph of FILE against every graph of FILE2 "
+                                      "(or of FILE against itself)")
+    add_scoring_options(p)
+    # the positional 'gold' of the scoring options is optional here
+    for action in p._actions:
+        if action.dest == "test":
+            action.help = "graphs (rows of the matrix)"
+        if action.dest == "gold":
+            action.nargs = "?"
+            action.default = None
+            action.help = "graphs of the columns (default: FILE against itself)"
+    p.add_argument("-o", "--output", required=True, metavar="OUT.npz|OUT.parquet",
+                   help="where to write the matrix")
+    p.add_argument("--all", action="store_true",
+                   help="also precision, recall, matched, upper and certified (npz)")
+    p.add_argument("--block", type=int, default=256, metavar="PAIRS",
+                   help="pairs per task sent to a worker (default 256); results do not depend on it")
+    return p
+
+
+def read_graphs(path: str, args: argparse.Namespace, config) -> list:
+    """Every graph of ``path``, standardized once (unreadable ones: by ``--on-error``)."""
+    entries = read_file(path, args.input_format)
+    errors = [e.error for e in entries if e.error is not None]
+    if report_unreadable(errors, config.on_error):
+        raise UsageError(f"{plural(len(errors), 'unreadable graph')} in {path}")
+    if errors:
+        warn(f"{plural(len(errors), 'unreadable graph')} in {path} scored as empty graphs")
+    return [standardize(e.graph, config.preset) if e.graph else EMPTY for e in entries]
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    out = args.output
+    if not (out.endswith(".npz") or out.endswith(".parquet")):
+        raise UsageError(f"--output {out}: the name must end in .npz or .parquet")
+    intervals = out.rsplit(".", 1)[0] + ".intervals.jsonl"
+    inputs = [args.test] + ([args.gold] if args.gold else [])
+    check_outputs({"--output": out, "intervals": intervals}, inputs)
+    if args.block < 1:
+        raise UsageError(f"--block must be at least 1, got {args.block}")
+    workers = workers_from_args(args)
+    rows = read_graphs(args.test, args, config)
+    cols = read_graphs(args.gold, args, config) if args.gold else rows
+    square = args.gold is None
+    n, m = len(rows), len(cols)
+    total = n * (n - 1) // 2 if square else n * m
+    sink = _Parquet(out) if out.endswith(".parquet") else _Dense(out, rows, cols, square)
+    done = 0
+    interrupted = False
+    bar = _bar(total, not args.quiet)
+    with interrupts(), open_output(intervals) as uncertified:
+        try:
+            blocks = pair_blocks(n, None if square else m, args.block)
+            for results in score_pairs(rows, cols, blocks, config, workers):
+                sink.add(results)
+                for r in results:
+                    if r.status != "optimal":
+                        uncertified.write(json.dumps({"i": r.i, "j": r.j, "lower": r.matched,
+                                                      "upper": r.upper, "status": r.status}) + "\n")
+                done += len(results)
+                bar.update(len(results))
+        except (KeyboardInterrupt, Interrupted):
+            interrupted = True
+    bar.close()
+    sink.close(args.all, config.signature())
+    certified = sink.certified
+    print(f"{config.signature()}\n{done} of {plural(total, 'pair')} scored, {certified} certified optimal; "
+          f"matrix written to {out}" + (f", {done - certified} intervals to {intervals}"
+                                        if done > certified else ""), file=sys.stdout)
+    if interrupted:
+        print(f"smatchpp: interrupted: {done} of {plural(total, 'pair')} finished", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def _bar(total: int, enabled: bool):
+    from ..api import _progress
+
+    return _progress(total, enabled)
+
+
+class _Dense:
+    """The matrix in memory (it is the output); unsolved cells stay NaN."""
+
+    def __init__(self, path: str, rows, cols, square: bool) -> None:
+        n, m = len(rows), len(cols)
+        self.path = path
+        self.arrays = {k: np.full((n, m), np.nan) for k in
+                            ("f1", "precision", "recall", "matched", "upper")}
+        self.certified_mask = np.zeros((n, m), dtype=bool)
+        self.square = square
+        self.certified = 0
+        if square:
+            for i, g in enumerate(rows):
+                t = g.n_triples
+                one = 1.0 if t else 0.0
+                for k, v in (("f1", one), ("precision", one), ("recall", one),
+                             ("matched", t), ("upper", t)):
+                    self.arrays[k][i, i] = v
+                self.certified_mask[i, i] = True
+
+    def add(self, results: list[PairResult]) -> None:
+        if not results:
+            return
+        i = np.array([r.i for r in results])
+        j = np.array([r.j for r in results])
+        matched = np.array([r.matched for r in results], dtype=np.float64)
+        upper = np.array([r.upper for r in results], dtype=np.float64)
+        test = np.array([r.test for r in results], dtype=np.float64)
+        gold = np.array([r.gold for r in results], dtype=np.float64)
+        ok = np.array([r.status == "optimal" for r in results])
+        self.certified += int(ok.sum())
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = np.where((test > 0) & (gold > 0), matched / np.maximum(test, 1), 0.0)
+            r = np.where((test > 0) & (gold > 0), matched / np.maximum(gold, 1), 0.0)
+            f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+        a = self.arrays
+        for (x, y, pp, rr) in ((i, j, p, r), (j, i, r, p)) if self.square else ((i, j, p, r),):
+            a["f1"][x, y] = f
+            a["precision"][x, y] = pp
+            a["recall"][x, y] = rr
+            a["matched"][x, y] = matched
+            a["upper"][x, y] = upper
+            self.certified_mask[x, y] = ok
+
+    def close(self, everything: bool, signature: str) -> None:
+        arrays = dict(self.arrays, certified=self.certified_mask) if everything else {"f1": self.arrays["f1"]}
+        np.savez_compressed(self.path, signature=np.array(signature), **arrays)
+
+
+class _Parquet:
+    """Rows ``(i, j, matched, upper, test, gold, f1, status)`` streamed as blocks finish."""
+
+    def __init__(self, path: str) -> None:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise UsageError("Parquet output needs pyarrow: pip install 'smatchpp[matrix]', "
+                             "or write .npz") from None
+        self.path = path
+        self.writer = None
+        self.certified = 0
+
+    def add(self, results: list[PairResult]) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if not results:
+            return
+        table = pa.table({
+            "i": [r.i for r in results], "j": [r.j for r in results],
+            "matched": [float(r.matched) for r in results], "upper": [float(r.upper) for r in results],
+            "test_triples": [r.test for r in results], "gold_triples": [r.gold for r in results],
+            "f1": [r.f1 for r in results], "status": [r.status for r in results]})
+        self.certified += sum(r.status == "optimal" for r in results)
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.path, table.schema)
+        self.writer.write_table(table)
+
+    def close(self, everything: bool, signature: str) -> None:
+        if self.writer is not None:
+            self.writer.close()

@@ -1,0 +1,61 @@
+"""``smatchpp search QUERIES CORPUS --top K``: the K corpus graphs of highest exact F1 per query.
+
+Pairs are solved in decreasing order of their label-count F1 bound, and a pair
+whose bound cannot enter the top K is never solved (:func:`smatchpp.matrix.top_k`).
+Ties rank the lower corpus index first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from ..exceptions import UsageError
+from ..matrix import top_k
+from .common import (EXIT_OK, add_scoring_options, check_outputs, config_from_args, open_output,
+                     plural)
+from .matrix import read_graphs
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("search", help="for each query graph, the K most similar corpus graphs "
+                                      "by exact F1 (bounds prune the rest)")
+    add_scoring_options(p)
+    for action in p._actions:
+        if action.dest == "test":
+            action.help = "query graphs"
+        if action.dest == "gold":
+            action.help = "corpus graphs to search"
+    p.add_argument("--top", type=int, default=10, metavar="K", help="hits per query (default 10)")
+    p.add_argument("--out", metavar="FILE.jsonl", help="one JSON object per query (default: stdout)")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    if args.top < 1:
+        raise UsageError(f"--top must be at least 1, got {args.top}")
+    check_outputs({"--out": args.out}, [args.test, args.gold])
+    queries = read_graphs(args.test, args, config)
+    corpus = read_graphs(args.gold, args, config)
+    began = time.perf_counter()
+    results = top_k(queries, corpus, args.top, config)
+    seconds = time.perf_counter() - began
+    with open_output(args.out or "-") as out:
+        for r in results:
+            out.write(json.dumps({"query": r.query, "solved": r.solved, "pruned": r.pruned,
+                                  "certified": r.certified,
+                                  "hits": [{"index": h.index, "f1": h.f1, "matched": h.matched,
+                                            "upper": h.upper, "status": h.status} for h in r.hits]})
+                      + "\n")
+    solved = sum(r.solved for r in results)
+    pruned = sum(r.pruned for r in results)
+    certified = sum(r.certified for r in results)
+    print(f"{config.signature()}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}: "
+          f"{solved} pairs solved ({certified} certified), {pruned} pruned by bounds; "
+          f"{seconds:.2f} s", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,226 @@
+"""All-pairs scores and exact top-k search over collections of graphs.
+
+Every graph is read and standardized once; pairs are scored in blocks (by a
+process pool when ``workers > 1``, the graphs shipped once per worker) and
+streamed back in a fixed order, so results never depend on the worker count.
+
+Cheap bounds for whole collections: the label-count bound of every pair at
+once is a sparse product.  A label that a graph has ``c`` times becomes the
+``c`` indicator columns ``(label, 1) .. (label, c)``; then
+``sum_label min(c_A, c_B)`` is the dot product of two graphs' indicator rows.
+Since the F1 of ``m`` matches is ``2m / (|A| + |B|)``, increasing in ``m``, the
+bound on matches bounds F1, and :func:`top_k` never solves a pair whose bound
+cannot enter the top ``k``.
+
+>>> from smatchpp.api import parse_graph
+>>> gs = [parse_graph(s) for s in ("(a / dog)", "(a / dog :ARG0 (b / cat))", "(a / cat)")]
+>>> label_bound_matrix(gs, gs).toarray().astype(int).tolist()
+[[2, 2, 1], [2, 4, 2], [1, 2, 2]]
+>>> [(r.index, round(r.f1, 3)) for r in top_k(gs[:1], gs, 2)[0].hits]
+[(0, 1.0), (1, 0.667)]
+"""
+
+from __future__ import annotations
+
+import heapq
+import multiprocessing
+import signal
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from .api import Scorer
+from .compile import label_multiset
+from .config import Config
+from .standardize import TripleGraph
+
+__all__ = ["label_bound_matrix", "f1_bound", "PairResult", "score_pairs", "pair_blocks",
+           "Hit", "QueryResult", "top_k"]
+
+
+def _indicators(graphs: Sequence[TripleGraph], vocabulary: dict) -> tuple[list[int], list[int]]:
+    """Rows and columns of the label indicator matrix (see the module docstring)."""
+    rows: list[int] = []
+    cols: list[int] = []
+    for r, g in enumerate(graphs):
+        for label, count in label_multiset(g).items():
+            for t in range(1, count + 1):
+                cols.append(vocabulary.setdefault((label, t), len(vocabulary)))
+                rows.append(r)
+    return rows, cols
+
+
+def label_bound_matrix(graphs_a: Sequence[TripleGraph], graphs_b: Sequence[TripleGraph]):
+    """Sparse ``len(a) x len(b)`` matrix of every pair's label-count bound on matches."""
+    from scipy.sparse import csr_matrix
+
+    vocabulary: dict = {}
+    ra, ca = _indicators(graphs_a, vocabulary)
+    rb, cb = _indicators(graphs_b, vocabulary)
+    n = max(len(vocabulary), 1)
+    xa = csr_matrix((np.ones(len(ra)), (ra, ca)), shape=(len(graphs_a), n))
+    xb = csr_matrix((np.ones(len(rb)), (rb, cb)), shape=(len(graphs_b), n))
+    return (xa @ xb.T).tocsr()
+
+
+def f1_bound(matches: np.ndarray, size_a: np.ndarray, size_b: np.ndarray) -> np.ndarray:
+    """F1 of ``matches`` between graphs of ``size_a`` and ``size_b`` triples (0 if either is empty)."""
+    total = size_a + size_b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f1 = np.where((size_a > 0) & (size_b > 0), 2.0 * matches / np.maximum(total, 1), 0.0)
+    return f1
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One scored pair of a matrix (compact: no alignment, no stats)."""
+
+    i: int
+    j: int
+    matched: float
+    upper: float
+    test: int
+    gold: int
+    status: str
+
+    @property
+    def f1(self) -> float:
+        return float(f1_bound(np.float64(self.matched), self.test, self.gold))
+
+    @property
+    def f1_upper(self) -> float:
+        return float(f1_bound(np.float64(self.upper), self.test, self.gold))
+
+
+_GRAPHS: tuple[Sequence[TripleGraph], Sequence[TripleGraph]] | None = None
+_SCORER: Scorer | None = None
+
+
+def _init(config: Config, graphs_a, graphs_b) -> None:
+    global _GRAPHS, _SCORER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _GRAPHS, _SCORER = (graphs_a, graphs_b), Scorer(config)
+
+
+def _score_block(block: np.ndarray) -> list[PairResult]:
+    assert _GRAPHS is not None and _SCORER is not None
+    ga, gb = _GRAPHS
+    out = []
+    for i, j in block.tolist():
+        s = _SCORER.score_pair(ga[i], gb[j])
+        out.append(PairResult(i, j, s.matched, s.upper, s.test_triples, s.gold_triples, s.status))
+    return out
+
+
+def pair_blocks(n_a: int, n_b: int | None, block: int) -> Iterator[np.ndarray]:
+    """Index pairs in row-major order, ``block`` at a time; ``n_b=None``: ``i < j`` of one collection."""
+    buffer: list[np.ndarray] = []
+    size = 0
+    for i in range(n_a):
+        cols = np.arange(i + 1, n_a) if n_b is None else np.arange(n_b)
+        if not len(cols):
+            continue
+        rows = np.column_stack([np.full(len(cols), i), cols])
+        while len(rows):
+            take = rows[: block - size]
+            rows = rows[len(take):]
+            buffer.append(take)
+            size += len(take)
+            if size == block:
+                yield np.concatenate(buffer)
+                buffer, size = [], 0
+    if size:
+        yield np.concatenate(buffer)
+
+
+def score_pairs(graphs_a: Sequence[TripleGraph], graphs_b: Sequence[TripleGraph],
+                blocks: Iterator[np.ndarray], config: Config | None = None,
+                workers: int = 1) -> Iterator[list[PairResult]]:
+    """Score blocks of index pairs ``(i, j)``; yields one list per block, in block order."""
+    config = config or Config()
+    if workers <= 1:
+        _init_local(config, graphs_a, graphs_b)
+        for b in blocks:
+            yield _score_block(b)
+        return
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
+                                      else "spawn")
+    pool = ctx.Pool(workers, initializer=_init, initargs=(config, graphs_a, graphs_b))
+    try:
+        yield from pool.imap(_score_block, blocks)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _init_local(config: Config, graphs_a, graphs_b) -> None:
+    global _GRAPHS, _SCORER
+    _GRAPHS, _SCORER = (graphs_a, graphs_b), Scorer(config)
+
+
+@dataclass(frozen=True)
+class Hit:
+    index: int
+    f1: float
+    matched: float
+    upper: float
+    status: str
+
+
+@dataclass
+class QueryResult:
+    """The top hits of one query, and what it took to prove them."""
+
+    query: int
+    hits: list[Hit] = field(default_factory=list)
+    solved: int = 0
+    pruned: int = 0
+    certified: int = 0
+
+
+def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
+          config: Config | None = None) -> list[QueryResult]:
+    """For each query, the ``k`` corpus graphs of highest exact F1 (ties: lower corpus index first).
+
+    Pairs are solved in decreasing order of their label-bound F1; the search
+    stops as soon as no unsolved pair's bound can beat the current ``k``-th hit
+    (``f1 > kth`` or ``f1 == kth`` with a lower index).  A pair that a time or
+    work limit leaves uncertified ranks by its lower bound (its status says so).
+    """
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    config = config or Config()
+    scorer = Scorer(config)
+    if config.match == "exact":
+        bounds = label_bound_matrix(queries, corpus).toarray()
+    else:  # soft or weighted matches: the label counts bound nothing; solve every pair
+        bounds = np.full((len(queries), len(corpus)), np.inf)
+    size_q = np.array([g.n_triples for g in queries], dtype=np.float64)
+    size_c = np.array([g.n_triples for g in corpus], dtype=np.float64)
+    results = []
+    for q, query in enumerate(queries):
+        ub = f1_bound(bounds[q], size_q[q], size_c)
+        order = np.lexsort((np.arange(len(corpus)), -ub))
+        best: list[tuple[float, int, Hit]] = []  # min-heap on (f1, -index): the k-th is best[0]
+        result = QueryResult(q)
+        for position, j in enumerate(order.tolist()):
+            if len(best) == k:
+                kth_f1, kth_neg_index, _ = best[0]
+                if ub[j] < kth_f1 or (ub[j] == kth_f1 and j > -kth_neg_index):
+                    result.pruned = len(order) - position
+                    break
+            s = scorer.score_pair(query, corpus[j])
+            result.solved += 1
+            result.certified += s.status == "optimal"
+            f1 = float(f1_bound(np.float64(s.matched), s.test_triples, s.gold_triples))
+            item = (f1, -j, Hit(j, s.f1, s.matched, s.upper, s.status))
+            if len(best) < k:
+                heapq.heappush(best, item)
+            elif item[:2] > best[0][:2]:
+                heapq.heapreplace(best, item)
+        result.hits = [h for _, _, h in sorted(best, key=lambda x: (-x[0], -x[1]))]
+        results.append(result)
+    return results

@@ -1,0 +1,125 @@
+"""All-pairs matrices and exact top-k search (issue 13)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from smatchpp.api import Scorer, parse_graph
+from smatchpp.compile import ExactMatcher
+from smatchpp.matrix import label_bound_matrix, pair_blocks, score_pairs, top_k
+from strategies import triple_graphs
+
+# a small collection with exact duplicates (ties) and an empty-ish variety
+TEXTS = ["(a / dog)", "(a / dog :ARG0 (b / cat))", "(a / cat)", "(a / dog :ARG0 (b / cat))",
+         "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))",
+         "(w / want-01 :ARG0 (g / girl) :ARG1 (g2 / go-02 :ARG0 g))",
+         "(b / bark-01 :ARG0 (d / dog) :polarity -)", "(c / cat :mod (b / big))"]
+GRAPHS = [parse_graph(t) for t in TEXTS]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(triple_graphs(max_vars=4), min_size=1, max_size=4),
+       st.lists(triple_graphs(max_vars=4), min_size=1, max_size=4))
+def test_label_bound_matrix_is_the_matchers_bound_and_bounds_the_optimum(ga, gb):
+    bounds = label_bound_matrix(ga, gb).toarray()
+    scorer = Scorer()
+    for i, a in enumerate(ga):
+        for j, b in enumerate(gb):
+            assert bounds[i, j] == ExactMatcher().label_bound(a, b)
+            assert scorer.score_pair(a, b).matched <= bounds[i, j] + 1e-9
+
+
+@pytest.mark.parametrize("block", [1, 3, 100])
+@pytest.mark.parametrize("square", [True, False])
+def test_pair_blocks_cover_every_pair_once_in_order(block, square):
+    pairs = np.concatenate(list(pair_blocks(5, None if square else 4, block)))
+    expected = [(i, j) for i in range(5) for j in (range(i + 1, 5) if square else range(4))]
+    assert [tuple(p) for p in pairs.tolist()] == expected
+
+
+@pytest.mark.parametrize("workers, block", [(1, 5), (2, 2), (2, 50)])
+def test_matrix_equals_score_on_the_same_pairs(workers, block):
+    scorer = Scorer()
+    got = [r for results in score_pairs(GRAPHS, GRAPHS, pair_blocks(len(GRAPHS), None, block),
+                                        workers=workers) for r in results]
+    assert len(got) == len(GRAPHS) * (len(GRAPHS) - 1) // 2
+    for r in got:
+        s = scorer.score_pair(GRAPHS[r.i], GRAPHS[r.j])
+        assert (r.matched, r.upper, r.test, r.gold, r.status) == (
+            s.matched, s.upper, s.test_triples, s.gold_triples, s.status)
+        assert abs(r.f1 - s.f1) < 1e-12
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8])
+def test_top_k_equals_sorting_the_full_matrix(k):
+    scorer = Scorer()
+    for q, result in enumerate(top_k(GRAPHS, GRAPHS, k)):
+        f1 = [2 * scorer.score_pair(GRAPHS[q], g).matched / (GRAPHS[q].n_triples + g.n_triples)
+              for g in GRAPHS]
+        expected = sorted(range(len(GRAPHS)), key=lambda j: (-f1[j], j))[:k]
+        assert [h.index for h in result.hits] == expected
+        assert result.solved + result.pruned == len(GRAPHS)
+        assert result.certified == result.solved
+
+
+def test_top_k_prunes_with_bounds():
+    results = top_k(GRAPHS[:1], GRAPHS, 1)
+    assert results[0].hits[0].index == 0 and results[0].hits[0].f1 == 1.0
+    assert results[0].pruned > 0  # self-match is 1: nothing else can beat it
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, "-m", "smatchpp", *args, "--quiet"],
+                          capture_output=True, text=True)
+
+
+def test_matrix_cli_writes_what_score_computes(tmp_path: Path):
+    path = tmp_path / "g.amr"
+    path.write_text("\n\n".join(TEXTS) + "\n")
+    out = tmp_path / "m.npz"
+    run = _run("matrix", str(path), "-o", str(out), "--all", "--workers", "2", "--block", "3")
+    assert run.returncode == 0, run.stderr
+    data = np.load(out)
+    scorer = Scorer()
+    for i, a in enumerate(GRAPHS):
+        for j, b in enumerate(GRAPHS):
+            s = scorer.score_pair(a, b)
+            assert data["matched"][i, j] == s.matched
+            assert abs(data["f1"][i, j] - s.f1) < 1e-12
+            assert abs(data["precision"][i, j] - s.precision) < 1e-12
+            assert abs(data["recall"][i, j] - s.recall) < 1e-12
+    assert bool(data["certified"].all())
+    assert str(data["signature"]).startswith("smatchpp:")
+
+
+def test_search_cli_matches_top_k(tmp_path: Path):
+    path = tmp_path / "g.amr"
+    path.write_text("\n\n".join(TEXTS) + "\n")
+    run = _run("search", str(path), str(path), "--top", "2")
+    assert run.returncode == 0, run.stderr
+    rows = [json.loads(line) for line in run.stdout.splitlines()]
+    expected = top_k(GRAPHS, GRAPHS, 2)
+    assert [[h["index"] for h in r["hits"]] for r in rows] == [[h.index for h in e.hits] for e in expected]
+    assert "pruned by bounds" in run.stderr
+
+
+def test_matrix_parquet_streams_the_same_pairs(tmp_path: Path):
+    pq = pytest.importorskip("pyarrow.parquet", reason="Parquet output needs the matrix extra (pyarrow)")
+    path = tmp_path / "g.amr"
+    path.write_text("\n\n".join(TEXTS) + "\n")
+    out = tmp_path / "m.parquet"
+    run = _run("matrix", str(path), "-o", str(out), "--block", "4")
+    assert run.returncode == 0, run.stderr
+    table = pq.read_table(out).to_pydict()
+    scorer = Scorer()
+    assert len(table["i"]) == len(GRAPHS) * (len(GRAPHS) - 1) // 2
+    for i, j, m in zip(table["i"], table["j"], table["matched"]):
+        assert i < j and m == scorer.score_pair(GRAPHS[i], GRAPHS[j]).matched
