@@ -119,11 +119,13 @@ class Scorer:
                            self.signature)
 
     def iter_scores(self, entries_a: Sequence[Entry], entries_b: Sequence[Entry],
-                    workers: int = 1, progress: bool = False) -> Iterator[PairScore]:
+                    workers: int = 1, progress: bool = False, dask=None,
+                    block: int = 64) -> Iterator[PairScore]:
         """Like :meth:`score_corpus`, but yield each pair's score in index order as it is done.
 
         Stopping the iteration (or an interrupt while it waits) ends the worker
-        processes at once; the pairs already yielded are complete.
+        processes at once; the pairs already yielded are complete.  With ``dask``
+        (a ``distributed.Client``) the pairs run on its cluster, ``block`` per task.
         """
         if len(entries_a) != len(entries_b):
             raise InputMismatchError(
@@ -132,7 +134,8 @@ class Scorer:
         items = [self._item(ea, eb) for ea, eb in zip(entries_a, entries_b)]
         bar = _progress(len(items), progress)
         try:
-            for score in self._map(items, workers):
+            scores = self._map(items, workers) if dask is None else self._map_dask(items, dask, block)
+            for score in scores:
                 bar.update(1)
                 yield score
         finally:
@@ -148,6 +151,13 @@ class Scorer:
         ga = standardize(ea.graph, self.config.preset) if ea.graph else EMPTY
         gb = standardize(eb.graph, self.config.preset) if eb.graph else EMPTY
         return ea.index, ea.id or eb.id, ga, gb, message
+
+    def _map_dask(self, items: list[tuple], client, block: int) -> Iterator[PairScore]:
+        from .distributed import map_blocks, score_item_block
+
+        blocks = (items[k:k + block] for k in range(0, len(items), block))
+        for scores in map_blocks(client, score_item_block, blocks, self.config):
+            yield from scores
 
     def _map(self, items: list[tuple], workers: int) -> Iterator[PairScore]:
         if workers <= 1 or len(items) < 2:

@@ -120,6 +120,12 @@ def add_scoring_options(p: argparse.ArgumentParser) -> None:
                         "(options given as well must agree with it)")
 
 
+def add_dask_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dask", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run on Dask: connect to the scheduler at ADDRESS, or without one start a "
+                        "local cluster of --workers processes (needs the dask extra)")
+
+
 def config_from_args(args: argparse.Namespace, **overrides: Any) -> Config:
     """The :class:`Config` of the command line (or of ``--signature``); raises :class:`UsageError`."""
     values = {"solver": args.solver, "time_limit": args.time_limit, "work_limit": args.work_limit,
@@ -220,6 +226,18 @@ def open_output(path: str) -> Iterator[IO[str]]:
             if exc.filename is None and exc.errno is not None and not isinstance(exc, BrokenPipeError):
                 raise OSError(exc.errno, f"writing {path}: {exc.strerror}") from None
             raise
+
+
+@contextmanager
+def dask_client(args: argparse.Namespace, workers: int) -> Iterator[Any]:
+    """The Dask client ``--dask`` asks for, or ``None``."""
+    if getattr(args, "dask", None) is None:
+        yield None
+        return
+    from ..distributed import connect
+
+    with connect(args.dask or None, workers) as client:
+        yield client
 
 
 class Interrupted(Exception):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from ..api import Scorer, read_errors
 from ..audit import GapReport, gap_report, plot_histogram, run_smatch104

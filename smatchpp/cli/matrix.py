@@ -20,7 +20,7 @@ from ..exceptions import UsageError
 from ..matrix import PairResult, pair_blocks, score_pairs
 from ..read import read_file
 from ..standardize import EMPTY, standardize
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, check_outputs,
+from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, check_outputs, dask_client,
                      config_from_args, interrupts, open_output, plural, warn, workers_from_args)
 from .score import report_unreadable
 
@@ -45,6 +45,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="where to write the matrix")
     p.add_argument("--all", action="store_true",
                    help="also precision, recall, matched, upper and certified (npz)")
+    add_dask_option(p)
     p.add_argument("--block", type=int, default=256, metavar="PAIRS",
                    help="pairs per task sent to a worker (default 256); results do not depend on it")
     return p
@@ -81,10 +82,15 @@ def run(args: argparse.Namespace) -> int:
     done = 0
     interrupted = False
     bar = _bar(total, not args.quiet)
-    with interrupts(), open_output(intervals) as uncertified:
+    with interrupts(), open_output(intervals) as uncertified, dask_client(args, workers) as client:
         try:
             blocks = pair_blocks(n, None if square else m, args.block)
-            for results in score_pairs(rows, cols, blocks, config, workers):
+            if client is None:
+                stream = score_pairs(rows, cols, blocks, config, workers)
+            else:
+                from ..distributed import map_blocks, score_pair_block
+                stream = map_blocks(client, score_pair_block, blocks, config, rows, cols)
+            for results in stream:
                 sink.add(results)
                 for r in results:
                     if r.status != "optimal":

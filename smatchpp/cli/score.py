@@ -23,7 +23,8 @@ import sys
 
 from ..api import Scorer, read_errors
 from ..score import CorpusScore
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, add_scoring_options,
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, add_dask_option,
+                     add_scoring_options, dask_client,
                      check_outputs, config_from_args, interrupts, open_output, plural,
                      read_inputs, warn, workers_from_args)
 
@@ -40,6 +41,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "- for stdout (the summary then goes to stderr)")
     p.add_argument("--alignments", action="store_true",
                    help="include each pair's variable alignment in --pairs-out")
+    add_dask_option(p)
     p.add_argument("--stats", action="store_true",
                    help="print problem sizes before/after compression per pair and in total (stderr)")
     return p
@@ -140,9 +142,10 @@ def run(args: argparse.Namespace) -> int:
     summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
     pairs = []
     interrupted = False
-    with interrupts():
+    with interrupts(), dask_client(args, workers) as client:
         try:
-            stream = scorer.iter_scores(entries_a, entries_b, workers=workers, progress=not args.quiet)
+            stream = scorer.iter_scores(entries_a, entries_b, workers=workers, progress=not args.quiet,
+                                        dask=client)
             if args.pairs_out:
                 with open_output(args.pairs_out) as out:
                     for pair in stream:

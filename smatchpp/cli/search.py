@@ -14,8 +14,8 @@ import time
 
 from ..exceptions import UsageError
 from ..matrix import top_k
-from .common import (EXIT_OK, add_scoring_options, check_outputs, config_from_args, open_output,
-                     plural)
+from .common import (EXIT_OK, add_dask_option, add_scoring_options, check_outputs, config_from_args,
+                     dask_client, open_output, plural, workers_from_args)
 from .matrix import read_graphs
 
 __all__ = ["add_parser", "run"]
@@ -31,6 +31,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         if action.dest == "gold":
             action.help = "corpus graphs to search"
     p.add_argument("--top", type=int, default=10, metavar="K", help="hits per query (default 10)")
+    add_dask_option(p)
     p.add_argument("--out", metavar="FILE.jsonl", help="one JSON object per query (default: stdout)")
     return p
 
@@ -43,7 +44,14 @@ def run(args: argparse.Namespace) -> int:
     queries = read_graphs(args.test, args, config)
     corpus = read_graphs(args.gold, args, config)
     began = time.perf_counter()
-    results = top_k(queries, corpus, args.top, config)
+    with dask_client(args, workers_from_args(args)) as client:
+        if client is None:
+            results = top_k(queries, corpus, args.top, config)
+        else:
+            from ..distributed import map_blocks, top_k_block
+            blocks = ([q] for q in range(len(queries)))
+            results = [r for block in map_blocks(client, top_k_block, blocks, config, queries,
+                                                 corpus, k=args.top) for r in block]
     seconds = time.perf_counter() - began
     with open_output(args.out or "-") as out:
         for r in results:

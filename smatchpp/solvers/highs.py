@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import threading
 from dataclasses import dataclass
 
 import highspy
@@ -24,7 +25,11 @@ from .formulation import Linking, MipSolver, Model, build, start_values
 __all__ = ["HighsSolver", "lp_bound"]
 
 
-_SHARED: highspy.Highs | None = None
+#: one reusable instance per thread (a Dask worker runs pairs in several threads)
+_LOCAL = threading.local()
+#: the banner is printed once per process: only the first instance needs the redirect
+_BANNER_LOCK = threading.Lock()
+_BANNER_DONE = False
 #: models with more columns than this get their own Highs instance
 SHARED_MAX_COLUMNS = 5_000
 
@@ -42,15 +47,23 @@ def _new_highs() -> highspy.Highs:
     its first instance is made, before any option can turn output off; that
     would corrupt ``--format json`` output, so it is sent to ``os.devnull``.
     """
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 1)
+    global _BANNER_DONE
+    with _BANNER_LOCK:
+        if _BANNER_DONE:
             h = highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
+        else:
+            # only the first instance of the process prints, and only then is
+            # file descriptor 1 redirected (for the microseconds of one constructor)
+            sys.stdout.flush()
+            saved = os.dup(1)
+            try:
+                with open(os.devnull, "wb") as null:
+                    os.dup2(null.fileno(), 1)
+                    h = highspy.Highs()
+            finally:
+                os.dup2(saved, 1)
+                os.close(saved)
+            _BANNER_DONE = True
     _set(h, "output_flag", False)
     _set(h, "threads", 1)
     return h
@@ -84,17 +97,16 @@ def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one:
     """A Highs instance with the model passed and every option set afresh.
 
     Creating a Highs object costs more than many small solves, so small models
-    share this process's one instance (cleared, every option a solve depends on
+    share this thread's one instance (cleared, every option a solve depends on
     set here each time).  Large models, where that cost is negligible, get a
     fresh instance, so that nothing of an earlier solve can carry over.
     """
-    global _SHARED
     if model.n_cols > SHARED_MAX_COLUMNS:
         h = _new_highs()
     else:
-        if _SHARED is None:
-            _SHARED = _new_highs()
-        h = _SHARED
+        h = getattr(_LOCAL, "highs", None)
+        if h is None:
+            h = _LOCAL.highs = _new_highs()
         h.clearModel()
         h.clearSolver()
     _set(h, "random_seed", 0)

@@ -1,0 +1,132 @@
+"""Running pairs on a Dask cluster (the optional ``dask`` extra).
+
+``--dask`` without an address starts a :class:`distributed.LocalCluster` of
+single-threaded worker processes on this machine; ``--dask tcp://HOST:8786``
+connects to a running scheduler (e.g. one that dask-jobqueue started on SLURM;
+see the README).  The graphs are scattered to the workers once; tasks are
+blocks of work (pairs, or queries), at most ``window`` of them in flight, and
+their results come back in submission order, so the client holds only a
+window of results and the output never depends on the number of workers, the
+block size or where a task ran.
+
+Each worker thread keeps its own :class:`~smatchpp.api.Scorer` (and its own
+HiGHS instance, see :mod:`smatchpp.solvers.highs`), so workers with several
+threads are safe too.
+
+>>> from smatchpp.api import parse_graph
+>>> from smatchpp.config import Config
+>>> graphs = [parse_graph("(a / dog)"), parse_graph("(b / dog :ARG0 (c / cat))")]
+>>> with connect(None, workers=1, processes=False) as client:  # doctest: +SKIP
+...     [r.matched for block in map_blocks(client, score_pair_block, [[(0, 1)]], Config(), graphs, graphs)
+...      for r in block]
+[2.0]
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator
+
+from .config import Config
+from .exceptions import UsageError
+
+__all__ = ["connect", "map_blocks", "score_pair_block", "score_item_block", "top_k_block"]
+
+_LOCAL = threading.local()
+
+
+def _import():
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError("--dask needs dask.distributed: pip install 'smatchpp[dask]'") from None
+    return distributed
+
+
+@contextmanager
+def connect(address: str | None, workers: int = 1, processes: bool = True) -> Iterator[Any]:
+    """A client of the scheduler at ``address``, or of a new local cluster of ``workers``."""
+    distributed = _import()
+    if address:
+        client = distributed.Client(address)
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
+                                       dashboard_address=None, silence_logs=40)
+    client = distributed.Client(cluster)
+    try:
+        yield client
+    finally:
+        client.close()
+        cluster.close()
+
+
+def _scorer(config: Config):
+    from .api import Scorer
+
+    cache = getattr(_LOCAL, "scorers", None)
+    if cache is None:
+        cache = _LOCAL.scorers = {}
+    key = config.signature()
+    if key not in cache:
+        cache[key] = Scorer(config)
+    return cache[key]
+
+
+def score_pair_block(block, config: Config, graphs_a, graphs_b):
+    """Matrix pairs ``(i, j)`` of a block -> :class:`~smatchpp.matrix.PairResult` list."""
+    from .matrix import PairResult
+
+    scorer = _scorer(config)
+    out = []
+    for i, j in (tuple(map(int, p)) for p in block):
+        s = scorer.score_pair(graphs_a[i], graphs_b[j])
+        out.append(PairResult(i, j, s.matched, s.upper, s.test_triples, s.gold_triples, s.status))
+    return out
+
+
+def score_item_block(items, config: Config):
+    """Items of :meth:`~smatchpp.api.Scorer.iter_scores` -> their :class:`~smatchpp.score.PairScore`."""
+    scorer = _scorer(config)
+    return [scorer._score_item(item) for item in items]
+
+
+def top_k_block(queries, config: Config, query_graphs, corpus, k: int):
+    """The top ``k`` of each query index in ``queries`` against the whole corpus."""
+    from .matrix import top_k
+
+    results = top_k([query_graphs[q] for q in queries], corpus, k, config)
+    for q, r in zip(queries, results):
+        r.query = q
+    return results
+
+
+def map_blocks(client, func: Callable, blocks: Iterable, config: Config, *shared: Any,
+               window: int | None = None, **kwargs: Any) -> Iterator[Any]:
+    """``func(block, config, *shared, **kwargs)`` for every block, results in block order.
+
+    ``shared`` objects (the graphs) are scattered to every worker once.  At
+    most ``window`` blocks are in flight (default: 4 per worker thread).
+    """
+    distributed = _import()
+    futures_shared = [client.scatter(obj, broadcast=True) for obj in shared]
+    if window is None:
+        threads = sum(client.nthreads().values()) or 1
+        window = 4 * threads
+    pending: deque = deque()
+    try:
+        for block in blocks:
+            pending.append(client.submit(func, block, config, *futures_shared, pure=False, **kwargs))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for future in pending:
+            future.cancel()
+        del distributed

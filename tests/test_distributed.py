@@ -1,0 +1,93 @@
+"""The Dask backend: results identical to the local pool (issue 13, item 4)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+import pytest
+
+distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
+
+from smatchpp.api import Scorer  # noqa: E402
+from smatchpp.config import Config  # noqa: E402
+from smatchpp.distributed import connect, map_blocks, score_pair_block, top_k_block  # noqa: E402
+from smatchpp.matrix import pair_blocks, score_pairs, top_k  # noqa: E402
+from smatchpp.read import read_text  # noqa: E402
+from test_matrix import GRAPHS, TEXTS  # noqa: E402
+
+
+def _local_matrix():
+    return [(r.i, r.j, r.matched, r.upper, r.status)
+            for block in score_pairs(GRAPHS, GRAPHS, pair_blocks(len(GRAPHS), None, 7))
+            for r in block]
+
+
+@pytest.fixture(scope="module", params=[1, 2], ids=["1 worker", "2 workers"])
+def client(request):
+    with connect(None, workers=request.param) as c:
+        yield c
+
+
+@pytest.mark.parametrize("block", [1, 5])
+def test_dask_matrix_equals_local(client, block):
+    got = [(r.i, r.j, r.matched, r.upper, r.status)
+           for results in map_blocks(client, score_pair_block, pair_blocks(len(GRAPHS), None, block),
+                                     Config(), GRAPHS, GRAPHS)
+           for r in results]
+    assert got == _local_matrix()
+
+
+def test_dask_score_equals_local(client):
+    a = read_text("\n\n".join(TEXTS))
+    b = read_text("\n\n".join(reversed(TEXTS)))
+    scorer = Scorer()
+    local = [(p.index, p.matched, p.upper, p.status) for p in scorer.iter_scores(a, b)]
+    for block in (1, 3):
+        remote = [(p.index, p.matched, p.upper, p.status)
+                  for p in scorer.iter_scores(a, b, dask=client, block=block)]
+        assert remote == local
+
+
+def test_dask_search_equals_local(client):
+    local = top_k(GRAPHS, GRAPHS, 3)
+    remote = [r for block in map_blocks(client, top_k_block, ([q] for q in range(len(GRAPHS))),
+                                        Config(), GRAPHS, GRAPHS, k=3) for r in block]
+    assert [(r.query, [h.index for h in r.hits], r.solved) for r in remote] == \
+        [(r.query, [h.index for h in r.hits], r.solved) for r in local]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_separate_scheduler_and_worker_processes():
+    """A scheduler and a worker started as their own processes on loopback, as on a cluster."""
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                                  "127.0.0.1", "--port", str(port), "--dashboard-address", ":0"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                               "--nworkers", "1", "--nthreads", "2", "--host", "127.0.0.1",
+                               "--dashboard-address", ":0"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with distributed.Client(address, timeout=60) as c:
+            c.wait_for_workers(1, timeout=60)
+            got = [(r.i, r.j, r.matched, r.upper, r.status)
+                   for results in map_blocks(c, score_pair_block, pair_blocks(len(GRAPHS), None, 4),
+                                             Config(), GRAPHS, GRAPHS)
+                   for r in results]
+        assert got == _local_matrix()  # two threads in one worker: thread-safe solvers
+    finally:
+        for p in (worker, scheduler):
+            p.terminate()
+        for p in (worker, scheduler):
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
