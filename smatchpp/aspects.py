@@ -1,0 +1,439 @@
+"""Aspect scores: the fine-grained scores of Damonte et al. (2017), solved exactly.
+
+Parser papers report, beside Smatch, the scores of ``mdtux89/amr-evaluation``
+(Damonte, Cohen and Satta, EACL 2017).  They come in two kinds, and both are
+in the registry :data:`ASPECTS` (name -> aspect, in the order papers print them):
+
+* **set aspects** compare multisets of labels, no alignment needed:
+  ``concepts``, ``named_ent``, ``negations``, ``wikification``;
+* **graph aspects** are Smatch on a transformed graph or on a subgraph:
+  ``smatch`` (the run's own score), ``unlabeled``, ``no_wsd``,
+  ``reentrancies``, ``srl``.  ``amr-evaluation`` aligns them with smatch's
+  hill-climber; here the run's solver aligns them (exactly, by default).
+
+Two modes (smatchpp 1.8 offers both, as ``all-multialign`` and ``all-onealign``):
+
+* ``separate`` (Damonte's definition, the default): every graph aspect is
+  aligned on its own, and set aspects ignore variables;
+* ``joint``: the one alignment of the full graphs (the run's main score) is
+  used for every aspect.  A set item is then anchored at its variable and
+  matches only the same label at the aligned variable; a graph aspect counts
+  the triples that alignment matches (:mod:`smatchpp.matching`).  Joint
+  scores never exceed separate ones and decompose one alignment.
+
+Every aspect yields per-pair sufficient statistics ``(matched, upper, test,
+gold)``, so corpus scores are micro averages of summed counts, as in
+``amr-evaluation``.
+
+The extractors read the graph as written (a :class:`~smatchpp.read.RawGraph`)
+with Damonte's conventions: every role ending in ``-of`` is inverted (also
+``consist-of``), ``:mod`` is *not* turned into ``:domain``, role tests are
+case-sensitive (``:name``, ``:polarity``, ``:wiki``, roles starting with
+``ARG``).  Labels are compared after smatch's normalisation (lower case,
+trailing ``_`` removed, first token of a quoted string).
+
+>>> from smatchpp.read import read_text
+>>> a = read_text('(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))')[0].graph
+>>> b = read_text('(w / want-02 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 (c / cat)))')[0].graph
+>>> counts = score_aspects(a, b)
+>>> counts["concepts"]                 # want-01 != want-02, boy and go-02 match
+AspectCount(matched=2, upper=2, test=3, gold=4)
+>>> counts["negations"], counts["reentrancies"].test
+(AspectCount(matched=0, upper=0, test=1, gold=0), 6)
+>>> counts["no_wsd"].matched - counts["smatch"].matched   # want-01 ~ want-02 without senses
+1.0
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
+
+import numpy as np
+
+from .compile import TripleMatcher, compile_pair
+from .matching import count_matched
+from .read import RawGraph
+from .score import prf
+from .standardize import EMPTY, TripleGraph, _concept, _constant, _norm, standardize
+
+__all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "AspectMode",
+           "AspectScorer", "score_aspects", "damonte_triples", "corpus_aspects", "format_aspects"]
+
+AspectMode = Literal["separate", "joint"]
+MODES = ("separate", "joint")
+
+#: a triple as ``amr-evaluation`` sees it: (role as written without ``-of``, source, target);
+#: the target is a variable index or a normalised constant
+DTriple = tuple[str, int, "int | str"]
+
+
+@dataclass(frozen=True)
+class AspectCount:
+    """One aspect of one pair: ``matched`` (found), ``upper`` (proven bound), triple counts."""
+
+    matched: float
+    upper: float
+    test: int
+    gold: int
+
+    def __add__(self, other: "AspectCount") -> "AspectCount":
+        return AspectCount(self.matched + other.matched, self.upper + other.upper,
+                           self.test + other.test, self.gold + other.gold)
+
+    def to_json(self) -> dict[str, Any]:
+        p, r, f = prf(self.matched, self.test, self.gold)
+        return {"matched": _num(self.matched), "upper": _num(self.upper), "test": self.test,
+                "gold": self.gold, "precision": p, "recall": r, "f1": f}
+
+
+def _num(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else x
+
+
+# ---------------------------------------------------------------------------
+# the graph as amr-evaluation reads it
+
+
+def damonte_triples(raw: RawGraph) -> list[DTriple]:
+    """The non-instance triples of ``raw`` as ``amr-evaluation``'s ``scores.py`` builds them.
+
+    Every role ending in ``-of`` is inverted (``consist-of`` too); ``:mod``
+    stays.  An inverted role whose target is a constant is dropped (smatch
+    loses it).  Constants are normalised as smatch compares them.
+
+    >>> from smatchpp.read import read_text
+    >>> raw = read_text('(p / person :ARG0-of (r / run-01) :mod (t / tall) :name "Al")')[0].graph
+    >>> damonte_triples(raw)
+    [('ARG0', 1, 0), ('mod', 0, 2), ('name', 0, 'al')]
+    """
+    index = {v: i for i, v in enumerate(raw.variables)}
+    out: list[DTriple] = []
+    for source, role, target in raw.triples:
+        if role == ":instance":
+            continue
+        name = role[1:] if role.startswith(":") else role
+        if name.endswith("-of"):
+            if target not in index:
+                continue
+            name, source, target = name[:-3], target, source
+        if source not in index:
+            continue
+        out.append((name, index[source], index[target] if target in index else _constant(target)))
+    return out
+
+
+def _concepts(raw: RawGraph) -> list[str]:
+    concept = {s: t for s, r, t in raw.triples if r == ":instance"}
+    return [_concept(concept[v]) for v in raw.variables]
+
+
+def _order(t: DTriple) -> tuple[int, int]:
+    """``amr-evaluation``'s triple order: attributes first, then by source variable."""
+    return (isinstance(t[2], int), t[1])
+
+
+def _subgraph(raw: RawGraph, triples: Sequence[DTriple], first: int | None) -> TripleGraph:
+    """The graph ``amr-evaluation`` builds from a triple list (``smatch_fromlists.parse_relations``).
+
+    It holds the instance triple of every variable the triples touch, the
+    triples themselves (roles normalised) and a ``TOP`` attribute on ``first``
+    (the source of the list's first triple) whose value is that variable's concept.
+    """
+    if not triples:
+        return EMPTY
+    used = sorted({t[1] for t in triples} | {t[2] for t in triples if isinstance(t[2], int)})
+    pos = {v: k for k, v in enumerate(used)}
+    concepts = _concepts(raw)
+    attributes = [(pos[s], _norm(r), t) for r, s, t in triples if not isinstance(t, int)]
+    relations = [(pos[s], _norm(r), pos[t]) for r, s, t in triples if isinstance(t, int)]
+    if first is not None:
+        attributes.append((pos[first], "top", concepts[first]))
+    return TripleGraph(tuple(raw.variables[v] for v in used), tuple(concepts[v] for v in used),
+                       tuple(attributes), tuple(relations))
+
+
+# ---------------------------------------------------------------------------
+# set aspects: (label, anchor variable name) items
+
+
+@dataclass(frozen=True)
+class SetAspect:
+    """Damonte's set comparison of labels: ``items(raw)`` -> ``[(label, anchor variable)]``."""
+
+    name: str
+    title: str
+    items: Callable[[RawGraph], list[tuple[str, str]]]
+    kind: str = "set"
+
+
+def _concept_items(raw: RawGraph) -> list[tuple[str, str]]:
+    """Concepts: every concept, as a multiset.
+
+    >>> from smatchpp.read import read_text
+    >>> _concept_items(read_text("(a / and :op1 (b / boy) :op2 (c / Boy))")[0].graph)
+    [('and', 'a'), ('boy', 'b'), ('boy', 'c')]
+    """
+    return list(zip(_concepts(raw), raw.variables))
+
+
+def _role_concept_items(role: str) -> Callable[[RawGraph], list[tuple[str, str]]]:
+    def items(raw: RawGraph) -> list[tuple[str, str]]:
+        concepts = _concepts(raw)
+        return [(concepts[s], raw.variables[s]) for r, s, _ in damonte_triples(raw) if r == role]
+    return items
+
+
+def _wiki_items(raw: RawGraph) -> list[tuple[str, str]]:
+    """Wikification: the value of every ``:wiki`` role, anchored at its source.
+
+    >>> from smatchpp.read import read_text
+    >>> _wiki_items(read_text('(c / city :wiki "Paris" :name (n / name :op1 "Paris"))')[0].graph)
+    [('paris', 'c')]
+    """
+    return [(t if isinstance(t, str) else raw.variables[t], raw.variables[s])
+            for r, s, t in damonte_triples(raw) if r == "wiki"]
+
+
+# ---------------------------------------------------------------------------
+# graph aspects: a transformed graph or a subgraph, scored by Smatch
+
+
+@dataclass(frozen=True)
+class GraphAspect:
+    """Smatch on ``graph(raw, standardizer)``; ``None`` means the run's own graphs (``smatch``)."""
+
+    name: str
+    title: str
+    graph: Callable[[RawGraph, Callable[[RawGraph], TripleGraph]], TripleGraph] | None
+    kind: str = "graph"
+
+
+def _unlabeled(raw: RawGraph, standardizer: Callable[[RawGraph], TripleGraph]) -> TripleGraph:
+    """Unlabeled: every role becomes ``:label`` in the text, then Smatch.
+
+    As ``evaluation.sh`` does it (``sed 's/:[a-zA-Z0-9-]*/:label/g'``), the role
+    is replaced *as written*: ``:ARG0-of`` becomes ``:label`` and keeps the
+    written direction, ``:mod`` is no longer turned into ``:domain``.
+
+    >>> from smatchpp.read import read_text
+    >>> g = _unlabeled(read_text("(a / boy :ARG0-of (b / run-01) :polarity -)")[0].graph, standardize)
+    >>> g.relations, g.attributes
+    (((0, 'label', 1),), ((0, 'label', '-'), (0, 'top', 'top')))
+    """
+    triples = tuple(t if t[1] == ":instance" else (t[0], ":label", t[2]) for t in raw.triples)
+    return standardizer(replace(raw, triples=triples))
+
+
+_SENSE = re.compile(r"^([a-zA-Z0-9-][a-zA-Z0-9-]*)-[0-9][0-9]*")
+
+
+def _no_wsd(raw: RawGraph, standardizer: Callable[[RawGraph], TripleGraph]) -> TripleGraph:
+    """No WSD: every concept's sense number becomes ``-01``, then Smatch.
+
+    ``evaluation.sh``'s Perl rule ``s/(\\/ [a-zA-Z0-9\\-][a-zA-Z0-9\\-]*)-[0-9][0-9]*/\\1-01/g``,
+    applied to each concept (the rule only sees concepts after ``/`` and one space).
+
+    >>> from smatchpp.read import read_text
+    >>> raw = read_text("(h / have-org-role-91 :ARG1 (p / person) :ARG2 (s / say-02))")[0].graph
+    >>> _no_wsd(raw, standardize).concepts
+    ('have-org-role-01', 'person', 'say-01')
+    """
+    triples = tuple((s, r, _SENSE.sub(r"\1-01", t, count=1)) if r == ":instance" else (s, r, t)
+                    for s, r, t in raw.triples)
+    return standardizer(replace(raw, triples=triples))
+
+
+def _reentrancies(raw: RawGraph, standardizer: Callable[[RawGraph], TripleGraph]) -> TripleGraph:
+    """Reentrancies: every triple entering a node that has more than one parent.
+
+    As ``utils.reentrancies`` with ``smatch_fromlists``: the incoming triples
+    of every re-entrant variable (after ``-of`` inversion, ``:mod`` kept), the
+    instance triples of their variables, and a ``TOP`` attribute (valued with
+    its concept) on the first parent of the first re-entrant variable.
+
+    >>> from smatchpp.read import read_text
+    >>> raw = read_text("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))")[0].graph
+    >>> g = _reentrancies(raw, standardize)
+    >>> g.variables, g.relations, g.attributes
+    (('w', 'b', 'g'), ((0, 'arg0', 1), (2, 'arg0', 1)), ((0, 'top', 'want-01'),))
+    """
+    triples = damonte_triples(raw)
+    incoming: dict[int, list[DTriple]] = {}
+    for t in triples:
+        if isinstance(t[2], int):
+            incoming.setdefault(t[2], []).append(t)
+    chosen: list[DTriple] = []
+    for v in range(len(raw.variables)):
+        parents = incoming.get(v, [])
+        if len(parents) > 1:
+            chosen.extend(sorted(parents, key=_order))
+    return _subgraph(raw, chosen, chosen[0][1] if chosen else None)
+
+
+def _srl(raw: RawGraph, standardizer: Callable[[RawGraph], TripleGraph]) -> TripleGraph:
+    """SRL: every triple whose role starts with ``ARG`` (constants too), as ``utils.srl``.
+
+    Plus the instance triples of their variables and a ``TOP`` attribute on
+    the source of the first such triple (attributes come first, then by source).
+
+    >>> from smatchpp.read import read_text
+    >>> raw = read_text("(w / want-01 :ARG0 (b / boy) :time (n / now) :ARG1-of (c / cause-01))")[0].graph
+    >>> g = _srl(raw, standardize)
+    >>> g.variables, g.relations, g.attributes
+    (('w', 'b', 'c'), ((0, 'arg0', 1), (2, 'arg1', 0)), ((0, 'top', 'want-01'),))
+    """
+    chosen = sorted((t for t in damonte_triples(raw) if t[0].startswith("ARG")), key=_order)
+    return _subgraph(raw, chosen, chosen[0][1] if chosen else None)
+
+
+Aspect = SetAspect | GraphAspect
+
+#: every aspect, in the order papers print them
+ASPECTS: dict[str, Aspect] = {a.name: a for a in (
+    GraphAspect("smatch", "Smatch", None),
+    GraphAspect("unlabeled", "Unlabeled", _unlabeled),
+    GraphAspect("no_wsd", "No WSD", _no_wsd),
+    SetAspect("concepts", "Concepts", _concept_items),
+    SetAspect("named_ent", "Named Ent.", _role_concept_items("name")),
+    SetAspect("negations", "Negations", _role_concept_items("polarity")),
+    SetAspect("wikification", "Wikification", _wiki_items),
+    GraphAspect("reentrancies", "Reentrancies", _reentrancies),
+    GraphAspect("srl", "SRL", _srl),
+)}
+
+
+# ---------------------------------------------------------------------------
+# scoring
+
+
+_EMPTY_RAW = RawGraph(None, (), ())
+
+
+class AspectScorer:
+    """Scores every aspect of a pair.
+
+    ``solve(a, b)`` aligns two :class:`TripleGraph` objects and returns
+    ``(matched, upper, alignment)``; the default is the ``exact`` solver on
+    the exact matcher.  ``standardizer`` turns a transformed raw graph into
+    triples (the run's preset; smatch's by default).
+    """
+
+    def __init__(self, mode: AspectMode = "separate",
+                 solve: Callable[[TripleGraph, TripleGraph], tuple[float, float, np.ndarray]] | None = None,
+                 standardizer: Callable[[RawGraph], TripleGraph] = standardize,
+                 aspects: Iterable[str] | None = None) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown aspect mode {mode!r}; choose from {', '.join(MODES)}")
+        self.mode = mode
+        self.solve = solve or solver_function()
+        self.standardizer = standardizer
+        self.aspects = [ASPECTS[n] for n in (aspects or ASPECTS)]
+
+    def score(self, raw_a: RawGraph | None, raw_b: RawGraph | None,
+              main: tuple[float, float, int, int, Sequence[tuple[str, str]]] | None = None
+              ) -> dict[str, AspectCount]:
+        """Every aspect of the pair ``raw_a`` (test) vs ``raw_b`` (gold).
+
+        ``main`` is the run's own result for the full graphs: ``(matched, upper,
+        test, gold, alignment as (name in A, name in B) pairs)``; without it the
+        full graphs are standardized and solved here.  The ``smatch`` aspect is
+        that result, and ``joint`` mode uses its alignment.
+        """
+        raw_a, raw_b = raw_a or _EMPTY_RAW, raw_b or _EMPTY_RAW
+        if main is None:
+            ga, gb = self._std(raw_a), self._std(raw_b)
+            lower, upper, alignment = self.solve(ga, gb)
+            names = [(ga.variables[i], gb.variables[j]) for i, j in enumerate(alignment.tolist()) if j >= 0]
+            main = (lower, upper, ga.n_triples, gb.n_triples, names)
+        lower, upper, test, gold, names = main
+        full = dict(names)
+        out: dict[str, AspectCount] = {}
+        for aspect in self.aspects:
+            if aspect.name == "smatch":
+                out["smatch"] = AspectCount(lower, upper, test, gold)
+            elif isinstance(aspect, SetAspect):
+                out[aspect.name] = self._set(aspect, raw_a, raw_b, full)
+            else:
+                out[aspect.name] = self._graph(aspect, raw_a, raw_b, full)
+        return out
+
+    def _std(self, raw: RawGraph) -> TripleGraph:
+        return self.standardizer(raw) if raw.variables else EMPTY
+
+    def _set(self, aspect: SetAspect, raw_a: RawGraph, raw_b: RawGraph,
+             full: Mapping[str, str]) -> AspectCount:
+        ia, ib = aspect.items(raw_a), aspect.items(raw_b)
+        if self.mode == "separate":
+            matched = sum((Counter(x for x, _ in ia) & Counter(x for x, _ in ib)).values())
+        else:
+            ca = Counter((x, full[v]) for x, v in ia if v in full)
+            matched = sum((ca & Counter(ib)).values())
+        return AspectCount(matched, matched, len(ia), len(ib))
+
+    def _graph(self, aspect: GraphAspect, raw_a: RawGraph, raw_b: RawGraph,
+               full: Mapping[str, str]) -> AspectCount:
+        assert aspect.graph is not None
+        ga = aspect.graph(raw_a, self.standardizer) if raw_a.variables else EMPTY
+        gb = aspect.graph(raw_b, self.standardizer) if raw_b.variables else EMPTY
+        if self.mode == "separate":
+            lower, upper, _ = self.solve(ga, gb)
+        else:
+            index_b = {v: j for j, v in enumerate(gb.variables)}
+            alignment = [index_b.get(full.get(v, ""), -1) for v in ga.variables]
+            lower = upper = count_matched(ga, gb, alignment)
+        return AspectCount(lower, upper, ga.n_triples, gb.n_triples)
+
+
+def solver_function(solver: str = "exact", time_limit: float | None = None, seed: int = 1,
+                    restarts: int = 4, compression: bool = True,
+                    matcher: TripleMatcher | None = None
+                    ) -> Callable[[TripleGraph, TripleGraph], tuple[float, float, np.ndarray]]:
+    """``solve(a, b) -> (matched, upper, alignment)`` with one of :data:`smatchpp.solvers.SOLVERS`."""
+    from .solvers import get_solver
+
+    engine = get_solver(solver, seed, restarts, compression=compression)
+
+    def solve(a: TripleGraph, b: TripleGraph) -> tuple[float, float, np.ndarray]:
+        result = engine.solve(compile_pair(a, b, matcher), time_limit)
+        return result.objective, result.upper_bound, result.alignment
+
+    return solve
+
+
+def score_aspects(raw_a: RawGraph | None, raw_b: RawGraph | None, mode: AspectMode = "separate",
+                  **solver: Any) -> dict[str, AspectCount]:
+    """Every aspect of one pair, solving the full graphs too (keywords go to :func:`solver_function`)."""
+    return AspectScorer(mode, solver_function(**solver)).score(raw_a, raw_b)
+
+
+def corpus_aspects(pairs: Iterable[Mapping[str, AspectCount]]) -> dict[str, AspectCount]:
+    """Summed counts per aspect over pairs (micro averaging), in :data:`ASPECTS` order.
+
+    >>> corpus_aspects([{"srl": AspectCount(1, 1, 2, 3)}, {"srl": AspectCount(2, 3, 2, 2)}])
+    {'srl': AspectCount(matched=3, upper=4, test=4, gold=5)}
+    """
+    total: dict[str, AspectCount] = {}
+    for pair in pairs:
+        for name, count in pair.items():
+            total[name] = total[name] + count if name in total else count
+    return {n: total[n] for n in sorted(total, key=lambda n: list(ASPECTS).index(n))}
+
+
+def format_aspects(total: Mapping[str, AspectCount], mode: str) -> str:
+    """The text table of corpus aspect scores (percentages, micro averages).
+
+    >>> print(format_aspects({"concepts": AspectCount(3, 3, 4, 5)}, "separate"))
+    aspects (separate alignment; micro)      P       R      F1  matched    test    gold
+    Concepts                             75.00   60.00   66.67        3       4       5
+    """
+    lines = [f"aspects ({mode} alignment; micro)".ljust(36)
+             + f"{'P':>6s}  {'R':>6s}  {'F1':>6s}  {'matched':>7s}  {'test':>6s}  {'gold':>6s}"]
+    for name, c in total.items():
+        p, r, f = prf(c.matched, c.test, c.gold)
+        bound = "" if c.upper == c.matched else f"  (upper {_num(c.upper)})"
+        lines.append(f"{ASPECTS[name].title:36s}{100 * p:6.2f}  {100 * r:6.2f}  {100 * f:6.2f}  "
+                     f"{_num(c.matched):>7}  {c.test:>6}  {c.gold:>6}{bound}")
+    return "\n".join(lines)
