@@ -7,12 +7,14 @@ written in each test's comment.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from smatchpp.aspects import ASPECTS, AspectCount, AspectScorer, damonte_triples, score_aspects
-from smatchpp.read import read_text
+from smatchpp.read import read_file, read_text
 from strategies import penman_strings
 
 
@@ -155,3 +157,32 @@ def test_joint_never_exceeds_separate(texts):
     for name in ASPECTS:
         assert (joint[name].test, joint[name].gold) == (sep[name].test, sep[name].gold)
         assert joint[name].matched <= sep[name].matched, name
+
+
+LP = Path(__file__).resolve().parents[2] / "shared" / "data" / "parseval-lp"
+
+
+def test_parseval_lp_pair_124_by_hand():
+    """BART's parse 124 of The Little Prince against its reference, counted by hand.
+
+    A: (vx0 / resemble-01 :polarity - :ARG1 (vx1 / well :ARG1-of (vx2 / come-16 :ARG0 (vx3 / we)))
+           :ARG2 (vx4 / well :location (vx5 / world-region :name (vx6 / name :op1 "Sahara"))))
+    B: (vx0 / well :ARG4-of (vx1 / come-01 :ARG1 (vx2 / we)) :ARG1-of (vx3 / resemble-01 :polarity -
+           :ARG2 (vx4 / well :location (vx5 / desert :name (vx6 / name :op1 "Sahara")))))
+    """
+    src, tgt = LP / "src.test.amr", LP / "tgt.test.amr"
+    if not (src.is_file() and tgt.is_file()):
+        pytest.skip(f"shared data not found at {LP}")
+    a, b = read_file(src)[124].graph, read_file(tgt)[124].graph
+    c = {k: (v.matched, v.test, v.gold) for k, v in score_aspects(a, b).items()}
+    # concepts: resemble-01, well x2, we, name in common of 7 each
+    assert c["concepts"] == (5, 7, 7)
+    # named entities: world-region vs desert; negations: resemble-01 on both sides
+    assert (c["named_ent"], c["negations"], c["wikification"]) == ((0, 1, 1), (1, 1, 1), (0, 0, 0))
+    # reentrancies: the well vx1 of A has parents resemble (ARG1) and come-16 (ARG1 via -of);
+    # B's vx0 well has come-01 (ARG4 via -of) and resemble (ARG1): 3 instances + 2 relations +
+    # TOP each.  Best: resemble, well and ARG1 resemble->well = 3 (TOP sits on resemble in A,
+    # on come-01 in B)
+    assert c["reentrancies"] == (3, 6, 6)
+    # SRL: A has ARG1 x2, ARG0, ARG2 over 5 variables + TOP = 10; B ARG4, ARG1 x2, ARG2 + TOP = 10
+    assert c["srl"][1:] == (10, 10)
