@@ -53,7 +53,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
-from .compile import TripleMatcher, compile_pair
+from .compile import ExactMatcher, TripleMatcher, compile_pair
 from .matching import count_matched
 from .read import RawGraph
 from .score import prf
@@ -315,20 +315,25 @@ _EMPTY_RAW = RawGraph(None, (), ())
 class AspectScorer:
     """Scores every aspect of a pair.
 
-    ``solve(a, b)`` aligns two :class:`TripleGraph` objects and returns
-    ``(matched, upper, alignment)``; the default is the ``exact`` solver on
-    the exact matcher.  ``standardizer`` turns a transformed raw graph into
-    triples (the run's preset; smatch's by default).
+    ``solve(a, b, warm_start)`` aligns two :class:`TripleGraph` objects and
+    returns ``(matched, upper, alignment)``; the default is the ``exact``
+    solver on the exact matcher.  ``standardizer`` turns a transformed raw
+    graph into triples (the run's preset; smatch's by default).  In
+    ``separate`` mode a graph aspect starts from the full graphs' alignment,
+    and is not solved at all when that alignment already reaches ``bound``
+    (an upper bound on the aspect's matches; the label-count bound).
     """
 
     def __init__(self, mode: AspectMode = "separate",
-                 solve: Callable[[TripleGraph, TripleGraph], tuple[float, float, np.ndarray]] | None = None,
+                 solve: Callable[..., tuple[float, float, np.ndarray]] | None = None,
                  standardizer: Callable[[RawGraph], TripleGraph] = standardize,
-                 aspects: Iterable[str] | None = None) -> None:
+                 aspects: Iterable[str] | None = None,
+                 bound: Callable[[TripleGraph, TripleGraph], float] = ExactMatcher().label_bound) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown aspect mode {mode!r}; choose from {', '.join(MODES)}")
         self.mode = mode
         self.solve = solve or solver_function()
+        self.bound = bound
         self.standardizer = standardizer
         self.aspects = [ASPECTS[n] for n in (aspects or ASPECTS)]
 
@@ -378,26 +383,32 @@ class AspectScorer:
         assert aspect.graph is not None
         ga = aspect.graph(raw_a, self.standardizer) if raw_a.variables else EMPTY
         gb = aspect.graph(raw_b, self.standardizer) if raw_b.variables else EMPTY
-        if self.mode == "separate":
-            lower, upper, _ = self.solve(ga, gb)
-        else:
-            index_b = {v: j for j, v in enumerate(gb.variables)}
-            alignment = [index_b.get(full.get(v, ""), -1) for v in ga.variables]
-            lower = upper = count_matched(ga, gb, alignment)
+        # the full graphs' alignment, restricted to the aspect's variables
+        index_b = {v: j for j, v in enumerate(gb.variables)}
+        alignment = np.array([index_b.get(full.get(v, ""), -1) for v in ga.variables], dtype=np.int64)
+        joint = count_matched(ga, gb, alignment)
+        if self.mode == "joint":
+            return AspectCount(joint, joint, ga.n_triples, gb.n_triples)
+        if not ga.n_triples or not gb.n_triples or joint >= self.bound(ga, gb):
+            # nothing to match, or the full alignment already reaches the label-count bound
+            return AspectCount(joint, joint, ga.n_triples, gb.n_triples)
+        lower, upper, _ = self.solve(ga, gb, alignment)
         return AspectCount(lower, upper, ga.n_triples, gb.n_triples)
 
 
 def solver_function(solver: str = "exact", time_limit: float | None = None, seed: int = 1,
                     restarts: int = 4, compression: bool = True,
                     matcher: TripleMatcher | None = None
-                    ) -> Callable[[TripleGraph, TripleGraph], tuple[float, float, np.ndarray]]:
-    """``solve(a, b) -> (matched, upper, alignment)`` with one of :data:`smatchpp.solvers.SOLVERS`."""
+                    ) -> Callable[..., tuple[float, float, np.ndarray]]:
+    """``solve(a, b, warm_start=None) -> (matched, upper, alignment)`` with one of
+    :data:`smatchpp.solvers.SOLVERS`."""
     from .solvers import get_solver
 
     engine = get_solver(solver, seed, restarts, compression=compression)
 
-    def solve(a: TripleGraph, b: TripleGraph) -> tuple[float, float, np.ndarray]:
-        result = engine.solve(compile_pair(a, b, matcher), time_limit)
+    def solve(a: TripleGraph, b: TripleGraph, warm_start: np.ndarray | None = None
+              ) -> tuple[float, float, np.ndarray]:
+        result = engine.solve(compile_pair(a, b, matcher), time_limit, warm_start)
         return result.objective, result.upper_bound, result.alignment
 
     return solve
