@@ -32,6 +32,33 @@ case-sensitive (``:name``, ``:polarity``, ``:wiki``, roles starting with
 ``ARG``).  Labels are compared after smatch's normalisation (lower case,
 trailing ``_`` removed, first token of a quoted string).
 
+Where we differ from ``amr-evaluation``, and why:
+
+* Smatch, Unlabeled and No WSD are built on the run's triples (smatch 1.0.4's
+  by default), so that the Smatch row is the run's own score: ``TOP`` is
+  ``(root, top, top)`` where ``amr-evaluation``'s bundled older smatch uses
+  the root's concept as value, ``:mod`` becomes an inverse ``:domain`` and
+  ``:mod <constant>`` is lost as in smatch 1.0.4.
+* A triple repeated in a graph matches ``min(c_A, c_B)`` times; smatch's
+  hill-climber counts every copy (smatch issues #15 and #28).  This is why
+  our Unlabeled can be below ``amr-evaluation``'s on a pair (two roles
+  between the same nodes become two ``:label`` copies).
+* Set aspects compare normalised labels; ``amr-evaluation`` compares the
+  strings as written (``Paris`` and ``"Paris"`` differ there, ``Dog`` and ``dog`` too).
+* The ``TOP`` attribute that ``amr-evaluation`` adds to the Reentrancies and
+  SRL subgraphs goes on the source of the first triple in its list; we order
+  that list by source variable.  Its parser files an ``-of`` role written on
+  a reference that another role follows (``:ARG0-of b :ARG1 ...``) under the
+  other node, which can move that ``TOP``; we do not model that.
+* An inverted role onto a constant is dropped (smatch loses it; ``amr-evaluation``
+  can keep its variable in the SRL subgraph).  No WSD rewrites every concept,
+  whatever the spacing around ``/``; Unlabeled rewrites roles only (the
+  ``sed`` rule also rewrites a colon inside a quoted string).
+
+On the 400 pairs of The Little Prince parses (``docs/results.md``) the set
+aspects equal ``amr-evaluation``'s on every pair, and Reentrancies and SRL
+have the same triple counts on every pair.
+
 >>> from smatchpp.read import read_text
 >>> a = read_text('(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))')[0].graph
 >>> b = read_text('(w / want-02 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 (c / cat)))')[0].graph
