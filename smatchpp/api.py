@@ -65,6 +65,10 @@ class Scorer:
         self.solver = get_solver(self.config.solver, self.config.seed, self.config.restarts,
                                  compression=self.config.compression != "none",
                                  work_limit=self.config.work_limit)
+        self.aspects = None
+        if self.config.aspects != "none":
+            from .aspects import AspectScorer
+            self.aspects = AspectScorer.for_scorer(self)
 
     @property
     def signature(self) -> str:
@@ -99,11 +103,13 @@ class Scorer:
                          seconds, alignment, stats=stats)
 
     def _score_item(self, item: tuple) -> PairScore:
-        index, pid, a, b, error = item
+        index, pid, a, b, error, raws = item
         if a is None:
             return PairScore(index, pid, 0, 0, 0, 0, "skipped", self.config.solver, error=error)
         score = self.score_pair(a, b, index, pid)
         score.error = error
+        if self.aspects is not None:
+            self.aspects.attach(score, *raws)
         return score
 
     def score_corpus(self, entries_a: Sequence[Entry], entries_b: Sequence[Entry],
@@ -147,10 +153,12 @@ class Scorer:
             raise errors[0]
         message = "; ".join(str(e) for e in errors) or None
         if errors and self.config.on_error == "skip":
-            return ea.index, ea.id or eb.id, None, None, message
+            return ea.index, ea.id or eb.id, None, None, message, None
         ga = standardize(ea.graph, self.config.preset) if ea.graph else EMPTY
         gb = standardize(eb.graph, self.config.preset) if eb.graph else EMPTY
-        return ea.index, ea.id or eb.id, ga, gb, message
+        # the aspects read the graphs as written
+        raws = (ea.graph, eb.graph) if self.aspects is not None else None
+        return ea.index, ea.id or eb.id, ga, gb, message, raws
 
     def _map_dask(self, items: list[tuple], client, block: int) -> Iterator[PairScore]:
         from .distributed import map_blocks, score_item_block

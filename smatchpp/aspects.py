@@ -74,6 +74,7 @@ AspectCount(matched=2, upper=2, test=3, gold=4)
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
@@ -364,6 +365,25 @@ class AspectScorer:
         self.standardizer = standardizer
         self.aspects = [ASPECTS[n] for n in (aspects or ASPECTS)]
 
+    @classmethod
+    def for_scorer(cls, scorer: Any) -> "AspectScorer":
+        """The aspects of a :class:`~smatchpp.api.Scorer`'s run: its mode, solver, limits and preset."""
+        config = scorer.config
+
+        def solve(a: TripleGraph, b: TripleGraph, warm_start: np.ndarray | None = None
+                  ) -> tuple[float, float, np.ndarray]:
+            result = scorer.solver.solve(compile_pair(a, b, scorer.matcher), config.time_limit, warm_start)
+            return result.objective, result.upper_bound, result.alignment
+
+        return cls(config.aspects, solve, lambda raw: standardize(raw, config.preset))
+
+    def attach(self, score: Any, raw_a: RawGraph | None, raw_b: RawGraph | None) -> None:
+        """Score the aspects of a scored pair (a :class:`~smatchpp.score.PairScore`) into it."""
+        began = time.perf_counter()
+        score.aspects = self.score(raw_a, raw_b, (score.matched, score.upper, score.test_triples,
+                                                  score.gold_triples, score.alignment))
+        score.stats["aspects_seconds"] = round(time.perf_counter() - began, 6)
+
     def score(self, raw_a: RawGraph | None, raw_b: RawGraph | None,
               main: tuple[float, float, int, int, Sequence[tuple[str, str]]] | None = None
               ) -> dict[str, AspectCount]:
@@ -460,18 +480,19 @@ def corpus_aspects(pairs: Iterable[Mapping[str, AspectCount]]) -> dict[str, Aspe
     return {n: total[n] for n in sorted(total, key=lambda n: list(ASPECTS).index(n))}
 
 
-def format_aspects(total: Mapping[str, AspectCount], mode: str) -> str:
-    """The text table of corpus aspect scores (percentages, micro averages).
+def format_aspects(summary: Mapping[str, Any]) -> str:
+    """The text table of the ``aspects`` part of a corpus summary (micro P/R/F1 in %).
 
-    >>> print(format_aspects({"concepts": AspectCount(3, 3, 4, 5)}, "separate"))
-    aspects (separate alignment; micro)      P       R      F1  matched    test    gold
-    Concepts                             75.00   60.00   66.67        3       4       5
+    >>> counts = {"concepts": AspectCount(3, 3, 4, 5).to_json(), "srl": AspectCount(2, 3, 4, 4).to_json()}
+    >>> print(format_aspects({"mode": "separate", "scores": counts}))
+    aspects (separate alignment)       P       R      F1  matched    test    gold
+    Concepts                       75.00   60.00   66.67        3       4       5
+    SRL                            50.00   50.00   50.00        2       4       4  (upper bound 3)
     """
-    lines = [f"aspects ({mode} alignment; micro)".ljust(36)
+    lines = [f"aspects ({summary['mode']} alignment)".ljust(30)
              + f"{'P':>6s}  {'R':>6s}  {'F1':>6s}  {'matched':>7s}  {'test':>6s}  {'gold':>6s}"]
-    for name, c in total.items():
-        p, r, f = prf(c.matched, c.test, c.gold)
-        bound = "" if c.upper == c.matched else f"  (upper {_num(c.upper)})"
-        lines.append(f"{ASPECTS[name].title:36s}{100 * p:6.2f}  {100 * r:6.2f}  {100 * f:6.2f}  "
-                     f"{_num(c.matched):>7}  {c.test:>6}  {c.gold:>6}{bound}")
+    for name, c in summary["scores"].items():
+        bound = "" if c["upper"] == c["matched"] else f"  (upper bound {c['upper']})"
+        lines.append(f"{ASPECTS[name].title:30s}{100 * c['precision']:6.2f}  {100 * c['recall']:6.2f}  "
+                     f"{100 * c['f1']:6.2f}  {c['matched']:>7}  {c['test']:>6}  {c['gold']:>6}{bound}")
     return "\n".join(lines)

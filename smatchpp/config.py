@@ -106,6 +106,11 @@ def _matchers():
     return MATCHERS
 
 
+def _aspect_modes():
+    from .aspects import MODES
+    return ("none",) + MODES
+
+
 COMPRESSIONS = ("exact", "none", "smatchpp")
 ON_ERROR = ("raise", "empty", "skip")
 
@@ -130,6 +135,10 @@ class Config:
     restarts: int = _setting(4, "restarts", int, _int_at_least(0))
     #: unreadable graphs: stop, score as empty, or skip the pair (the last two change micro F1)
     on_error: str = _setting("raise", "errors", str, _name_in(lambda: ON_ERROR, "on_error"))
+    #: Damonte et al.'s aspect scores beside the main score (:mod:`smatchpp.aspects`): ``none``,
+    #: ``separate`` (each aspect aligned on its own) or ``joint`` (the full graphs' alignment)
+    aspects: str = _setting("none", "aspects", str, _name_in(_aspect_modes, "aspects mode"),
+                            show=lambda c: c.aspects != "none")
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -142,6 +151,9 @@ class Config:
                 raise ValueError(problem if problem.startswith("unknown") else f"{f.name} {problem}")
             if f.metadata["kind"] is float and isinstance(value, int):
                 object.__setattr__(self, f.name, float(value))  # 30 and 30.0: one signature
+        if self.aspects != "none" and (self.match != "exact" or self.compression == "smatchpp"):
+            raise ValueError(f"aspects count Smatch triples: they need match exact (got {self.match}) "
+                             f"and compression exact or none (got {self.compression})")
 
     @property
     def deterministic(self) -> bool:

@@ -47,6 +47,8 @@ class PairScore:
     alignment: list[tuple[str, str]] = field(default_factory=list)
     error: str | None = None
     stats: dict[str, Any] = field(default_factory=dict)
+    #: aspect name -> :class:`~smatchpp.aspects.AspectCount`, with ``--aspects``
+    aspects: dict[str, Any] | None = None
 
     @property
     def precision(self) -> float:
@@ -80,6 +82,8 @@ class PairScore:
             out.update(self.stats)
         if with_alignment:
             out["alignment"] = self.alignment
+        if self.aspects is not None:
+            out["aspects"] = {name: count.to_json() for name, count in self.aspects.items()}
         return out
 
 
@@ -156,4 +160,16 @@ class CorpusScore:
             "matched_lower": _num(lower), "matched_upper": _num(upper),
             "test_triples": test, "gold_triples": gold,
             "errors": [p.error for p in self.pairs if p.error],
+            **self._aspects(),
         }
+
+    def _aspects(self) -> dict[str, Any]:
+        """``{"aspects": {"mode", "scores"}}`` when the pairs carry aspect scores, else ``{}``."""
+        scored = [p.aspects for p in self.scored if p.aspects is not None]
+        if not scored:
+            return {}
+        from .aspects import corpus_aspects
+
+        mode = next((t.partition(":")[2] for t in self.signature.split("|") if t.startswith("aspects:")), "")
+        return {"aspects": {"mode": mode, "scores": {name: count.to_json()
+                                                     for name, count in corpus_aspects(scored).items()}}}

@@ -13,7 +13,7 @@ from smatchpp.config import Config, SignatureError
 
 #: a value other than the default for every signed field (extend when a field is added)
 OTHER = {"preset": None, "match": None, "solver": "highs", "compression": "none", "time_limit": 2.5,
-         "work_limit": 700, "seed": 7, "restarts": 0, "on_error": "skip"}
+         "work_limit": 700, "seed": 7, "restarts": 0, "on_error": "skip", "aspects": "joint"}
 
 
 def _other(f):
@@ -81,6 +81,7 @@ def test_bad_signatures_are_refused(sig):
     ({"restarts": -1}, "restarts"), ({"seed": -1}, "seed"), ({"seed": True}, "seed"),
     ({"solver": "gurobi"}, "solver"), ({"preset": "nope"}, "preset"), ({"match": "nope"}, "matcher"),
     ({"on_error": "ignore"}, "on_error"), ({"compression": "zip"}, "compression"),
+    ({"aspects": "both"}, "aspects mode"), ({"aspects": "joint", "compression": "smatchpp"}, "aspects"),
 ])
 def test_nonsense_settings_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -131,7 +131,7 @@ def config_from_args(args: argparse.Namespace, **overrides: Any) -> Config:
     values = {"solver": args.solver, "time_limit": args.time_limit, "work_limit": args.work_limit,
               "seed": args.seed, "restarts": args.restarts, "on_error": args.on_error,
               "compression": args.compression}
-    for name in ("preset", "match"):
+    for name in ("preset", "match", "aspects"):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
     values.update(overrides)

@@ -22,6 +22,7 @@ import json
 import sys
 
 from ..api import Scorer, read_errors
+from ..aspects import MODES, format_aspects
 from ..score import CorpusScore
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, add_dask_option,
                      add_scoring_options, dask_client,
@@ -29,6 +30,8 @@ from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, add_das
                      read_inputs, warn, workers_from_args)
 
 __all__ = ["add_parser", "run", "format_text", "format_stats"]
+
+ASPECT_MODES = ("none",) + MODES
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -44,6 +47,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_dask_option(p)
     p.add_argument("--stats", action="store_true",
                    help="print problem sizes before/after compression per pair and in total (stderr)")
+    p.add_argument("--aspects", nargs="?", const="separate", default="none", choices=ASPECT_MODES,
+                   help="also score the aspects of Damonte et al. (Unlabeled, No WSD, Concepts, Named Ent., "
+                        "Negations, Wikification, Reentrancies, SRL): separate (default when given: each "
+                        "aligned on its own) or joint (all under the full graphs' alignment)")
     return p
 
 
@@ -82,6 +89,8 @@ def format_text(corpus: CorpusScore, total: int | None = None) -> str:
     if s["bounded_by"]:
         lines.append("not certified, best bound from: "
                      + ", ".join(f"{k} {v}" for k, v in sorted(s["bounded_by"].items())))
+    if "aspects" in s:
+        lines.append(format_aspects(s["aspects"]))
     return "\n".join(lines)
 
 
