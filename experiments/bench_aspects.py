@@ -25,7 +25,7 @@ from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
 DATA = HERE.parent.parent / "shared" / "data" / "bamboo"
-MODES = (None, "separate", "joint")
+MODES = ("none", "separate", "joint")
 
 
 def timed(entries_a, entries_b, mode):
@@ -54,8 +54,8 @@ def main() -> int:
             for mode in MODES:
                 seconds, corpora[mode] = timed(a, b, mode)
                 best[mode] = min(best[mode], seconds)
-        plain = best[None]
-        same = all([p.matched for p in corpora[m].pairs] == [p.matched for p in corpora[None].pairs]
+        plain = best["none"]
+        same = all([p.matched for p in corpora[m].pairs] == [p.matched for p in corpora["none"].pairs]
                    for m in MODES[1:])
         print(f"{name:5s} {len(a):6d} {plain:8.2f} {best['separate']:10.2f} {best['separate'] / plain:6.2f} "
               f"{best['joint']:8.2f} {best['joint'] / plain:6.2f}  {same}")

@@ -25,7 +25,7 @@ from .compile import TripleMatcher, compile_pair, make_matcher
 from .config import Config
 from .exceptions import InputMismatchError, ReadError
 from .problem import Problem
-from .read import Entry, Format, read_file, read_text
+from .read import Entry, Format, RawGraph, read_file, read_text
 from .score import CorpusScore, PairScore
 from .solvers import get_solver
 from .standardize import EMPTY, Preset, TripleGraph, standardize
@@ -38,13 +38,17 @@ OnError = Literal["raise", "empty", "skip"]
 
 def parse_graph(text: str, preset: Preset = "smatch") -> TripleGraph:
     """Read one PENMAN graph and standardize it; raises :class:`ReadError` if unreadable."""
+    return standardize(_read_one(text), preset)
+
+
+def _read_one(text: str) -> RawGraph:
     entries = read_text(text)
     if len(entries) != 1:
         raise ReadError(f"expected one graph, found {len(entries)}")
     if entries[0].error:
         raise entries[0].error
     assert entries[0].graph is not None
-    return standardize(entries[0].graph, preset)
+    return entries[0].graph
 
 
 def compile_strings(a: str, b: str, matcher: TripleMatcher | None = None) -> Problem:
@@ -82,7 +86,17 @@ class Scorer:
 
     def score_pair(self, a: TripleGraph | str, b: TripleGraph | str, index: int = 0,
                    id: str | None = None) -> PairScore:
-        """Align ``a`` (test) to ``b`` (gold) and score the pair."""
+        """Align ``a`` (test) to ``b`` (gold) and score the pair.
+
+        With ``config.aspects``, PENMAN strings also get their aspect scores
+        (:class:`TripleGraph` inputs cannot: the aspects read the graph as written).
+        """
+        if self.aspects is not None and isinstance(a, str) and isinstance(b, str):
+            raw_a, raw_b = _read_one(a), _read_one(b)
+            score = self.score_pair(standardize(raw_a, self.config.preset),
+                                    standardize(raw_b, self.config.preset), index, id)
+            self.aspects.attach(score, raw_a, raw_b)
+            return score
         a, b = self._graph(a), self._graph(b)
         began = time.perf_counter()
         if self.config.compression == "smatchpp":

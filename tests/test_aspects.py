@@ -186,3 +186,15 @@ def test_parseval_lp_pair_124_by_hand():
     assert c["reentrancies"] == (3, 6, 6)
     # SRL: A has ARG1 x2, ARG0, ARG2 over 5 variables + TOP = 10; B ARG4, ARG1 x2, ARG2 + TOP = 10
     assert c["srl"][1:] == (10, 10)
+
+
+def test_python_api_scores_aspects_of_strings():
+    from smatchpp.api import Config, Scorer, score_pair
+
+    a, b = "(w / want-01 :ARG0 (b / boy))", "(w / want-02 :ARG0 (b / boy))"
+    pair = score_pair(a, b, aspects="separate")
+    # 2 instances, ARG0, TOP: want-01 != want-02 costs one triple, except without senses
+    assert (pair.aspects["smatch"].matched, pair.aspects["no_wsd"].matched) == (3, 4)
+    assert score_pair(a, b).aspects is None
+    corpus = Scorer(Config(aspects="joint")).score_corpus(read_text(a), read_text(b))
+    assert corpus.summary()["aspects"]["scores"]["no_wsd"]["f1"] == 1.0
