@@ -1,4 +1,4 @@
-"""Reading graphs from files: PENMAN (via the ``penman`` library) and TSV triples.
+"""Reading graphs from files: PENMAN (tokens from the ``penman`` library) and TSV triples.
 
 A file holds several graphs separated by blank lines.  Each graph becomes an
 :class:`Entry` that remembers where it came from (file, first line, 0-based
@@ -20,31 +20,55 @@ Example:
 >>> print(entries[1].error)
 demo.amr:4: graph 1: Unexpected end of input
 
+Robustness, in the order the issue lists it:
+
+* Files are read as bytes and decoded line by line: a line that is not UTF-8
+  makes only its own graph unreadable, with the line and the byte named.  A
+  leading UTF-8 byte-order mark is ignored.
+* Graphs of any depth are read: the parser is a loop over penman's tokens, not
+  a recursion, and so is everything after it.
+* A line starting with ``#`` is a comment anywhere in a graph or after it, as
+  in smatch 1.0.4; so is ``#`` up to the end of a line outside quoted strings
+  (penman's rule).  ``# ::key value`` comments fill :attr:`Entry.metadata`.
+
+>>> bad = read_bytes(b"(a / caf\\xe9)\\n\\n# a comment\\n(b / dog\\n  # inside\\n  :mod (c / big))\\n", "x.amr")
+>>> print(bad[0].error)
+x.amr:1: graph 0: not valid UTF-8: byte 0xe9 at column 9 (convert the file to UTF-8, e.g. with iconv)
+>>> bad[1].graph.triples
+(('b', ':instance', 'dog'), ('b', ':mod', 'c'), ('c', ':instance', 'big'))
+
 The TSV format has one ``source<TAB>role<TAB>target`` triple per line; a role
 ``:instance`` (or ``instance``) declares a variable and its concept, the source
-of the first triple is the top, and ``# ::id`` comment lines are honoured.
+of the first triple is the top, and ``# ::id`` comment lines are honoured.  A
+PENMAN graph that looks like TSV (or the other way round) says so in its error.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Literal
+from typing import Iterator, Literal, Sequence
 
-import penman
-from penman.exceptions import PenmanError
+from penman._lexer import PENMAN_RE, Token, lex
 
 from .exceptions import ReadError
 
-__all__ = ["RawGraph", "Entry", "read_file", "read_text", "Format"]
+__all__ = ["RawGraph", "Entry", "read_file", "read_bytes", "read_text", "Format", "STDIN"]
 
 Format = Literal["auto", "penman", "tsv"]
+
+#: the path that means standard input, as in Unix tools
+STDIN = "-"
 
 # penman logs a warning for every repeated triple; duplicates are legal input
 # for Smatch (they count in the totals), so keep the user's terminal quiet.
 logging.getLogger("penman").setLevel(logging.ERROR)
+
+_BOM = "\ufeff"
+_NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
@@ -80,33 +104,80 @@ class Entry:
 
 
 def read_file(path: str | Path, fmt: Format = "auto") -> list[Entry]:
-    """Read every graph of ``path``; ``fmt='auto'`` picks TSV for ``*.tsv``."""
+    """Read every graph of ``path`` (``"-"``: standard input); ``fmt='auto'`` picks TSV for ``*.tsv``."""
     path = str(path)
     if fmt == "auto":
         fmt = "tsv" if path.endswith(".tsv") else "penman"
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    return read_text(text, path=path, fmt=fmt)
+    if path == STDIN:
+        return read_bytes(sys.stdin.buffer.read(), "<stdin>", fmt)
+    with open(path, "rb") as handle:
+        data = handle.read()
+    return read_bytes(data, path, fmt)
+
+
+def read_bytes(data: bytes, path: str = "<bytes>", fmt: Format = "penman") -> list[Entry]:
+    """Read graphs from UTF-8 bytes; a line that is not UTF-8 spoils only its own graph."""
+    bad: dict[int, str] = {}
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        # decode line by line: "\r" and "\n" never occur inside a UTF-8 sequence,
+        # so these lines are the lines of the replaced text
+        raw_lines = re.split(rb"\r\n|\r|\n", data)
+        for number, raw in enumerate(raw_lines, start=1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                bad[number] = (f"not valid UTF-8: byte 0x{raw[exc.start]:02x} at "
+                               f"column {exc.start + 1} (convert the file to UTF-8, e.g. with iconv)")
+        text = data.decode("utf-8", errors="replace")
+    lines = _NEWLINE.split(text)
+    return _read_lines(lines, path, fmt, bad)
 
 
 def read_text(text: str, path: str = "<string>", fmt: Format = "penman") -> list[Entry]:
     """Read graphs from a string; see the module docstring."""
+    return _read_lines(_NEWLINE.split(text), path, fmt, {})
+
+
+def _read_lines(lines: list[str], path: str, fmt: Format, bad: dict[int, str]) -> list[Entry]:
+    """Entries of ``lines`` (1-based line ``k`` is ``lines[k - 1]``); ``bad``: line -> decoding error."""
+    if lines and lines[0].startswith(_BOM):
+        lines[0] = lines[0][len(_BOM):]
     parse = _parse_tsv if fmt == "tsv" else _parse_penman
     entries = []
-    for index, (line, lines) in enumerate(_blocks(text)):
-        comments = [x for x in lines if x.lstrip().startswith("#")]
+    for index, (line, block) in enumerate(_blocks(lines)):
+        comments = [x for x in block if _is_comment(x)]
         metadata = _metadata(comments)
         # errors without a precise position point at the graph, not at its comments
-        graph_line = line + next(k for k, x in enumerate(lines) if not x.lstrip().startswith("#"))
+        graph_line = line + next(k for k, x in enumerate(block) if not _is_comment(x))
+        undecodable = [k for k in range(line, line + len(block)) if k in bad]
         try:
-            graph = parse(lines, line)
+            if undecodable:
+                raise ReadError(bad[undecodable[0]], line=undecodable[0])
+            graph = parse(block, line)
         except ReadError as exc:
             where = exc.line or graph_line
+            message = exc.message + _format_hint(block, fmt)
             entries.append(Entry(index, path, where, None,
-                                 ReadError(exc.message, path, where, index), metadata))
+                                 ReadError(message, path, where, index), metadata))
             continue
         entries.append(Entry(index, path, graph_line, graph, None, metadata))
     return entries
+
+
+def _is_comment(line: str) -> bool:
+    return line.lstrip().startswith("#")
+
+
+def _format_hint(block: list[str], fmt: Format) -> str:
+    """A hint when a graph that failed to read looks like the other format."""
+    first = next(x for x in block if not _is_comment(x)).strip()
+    if fmt != "tsv" and len(first.split("\t")) == 3 and not first.startswith("("):
+        return " (this looks like TSV triples: did you mean --input-format tsv?)"
+    if fmt == "tsv" and first.startswith("("):
+        return " (this looks like PENMAN: did you mean --input-format penman?)"
+    return ""
 
 
 _META = re.compile(r"::(\S+)(?:[ \t]+(.*?))?(?=[ \t]+::\S|$)")
@@ -121,7 +192,7 @@ def _metadata(comments: list[str]) -> dict[str, str]:
     return out
 
 
-def _blocks(text: str) -> Iterator[tuple[int, list[str]]]:
+def _blocks(lines: Sequence[str]) -> Iterator[tuple[int, list[str]]]:
     """Yield (1-based first line, lines) per graph; comment-only blocks are not graphs.
 
     Like smatch, comment lines never start a graph of their own: a block made of
@@ -129,85 +200,129 @@ def _blocks(text: str) -> Iterator[tuple[int, list[str]]]:
     """
     block: list[str] = []
     start = 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines, start=1):
         if line.strip():
             if not block:
                 start = number
             block.append(line)
             continue
-        if block and any(not b.lstrip().startswith("#") for b in block):
+        if block and not all(_is_comment(b) for b in block):
             yield start, block
         block = []
-    if block and any(not b.lstrip().startswith("#") for b in block):
+    if block and not all(_is_comment(b) for b in block):
         yield start, block
 
 
-_QUOTED = re.compile(r'"(?:\\.|[^"\\])*"')
-_PAREN = re.compile(r"[()]")
+class _Tokens:
+    """penman's tokens of one graph without its comments, with the checks of penman's parser.
 
-
-def _trailing_text(lines: list[str], first_line: int) -> tuple[int, str] | None:
-    """(line, text) of anything after the outermost closing parenthesis, if any.
-
-    penman stops reading at the end of the first tree, so a missing blank line
-    or a stray parenthesis would otherwise lose part of the input silently.
-    Quoted strings are blanked out first (same length), so positions stay right.
+    Lines are numbered from ``first_line``; errors are :class:`ReadError` with
+    penman's messages (``Expected: ROLE``, ``Unexpected end of input``, ...).
     """
-    body = [x for x in lines if not x.lstrip().startswith("#")]
-    skipped = len(lines) - len(body)
-    text = _QUOTED.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', "\n".join(body))
-    depth = 0
-    for m in _PAREN.finditer(text):
-        depth += 1 if m.group() == "(" else -1
-        if depth == 0:
-            rest = text[m.end():]
-            if rest.strip():
-                offset = len(rest) - len(rest.lstrip())
-                line = text.count("\n", 0, m.end() + offset)
-                return first_line + skipped + line, rest.strip().splitlines()[0]
-            return None
-    return None
+
+    def __init__(self, lines: list[str], first_line: int) -> None:
+        self.tokens = [t for t in lex(lines, pattern=PENMAN_RE) if t.type != "COMMENT"]
+        self.pos = 0
+        self.first_line = first_line
+
+    def line(self, token: Token) -> int:
+        return self.first_line + token.lineno - 1
+
+    def peek(self) -> str | None:
+        """The type of the next token, or None at the end."""
+        return self.tokens[self.pos].type if self.pos < len(self.tokens) else None
+
+    def next(self) -> Token:
+        if self.pos >= len(self.tokens):
+            last = self.tokens[-1] if self.tokens else None
+            raise ReadError("Unexpected end of input",
+                            line=self.line(last) if last else self.first_line)
+        token = self.tokens[self.pos]
+        self.pos += 1
+        return token
+
+    def expect(self, *types: str) -> Token:
+        token = self.next()
+        if token.type not in types:
+            raise ReadError(f"Expected: {', '.join(types)}", line=self.line(token))
+        return token
+
+    def text_with_alignment(self) -> str:
+        """The text of the token just read, with a following alignment (``~e.2``) appended."""
+        text = self.tokens[self.pos - 1].text
+        if self.peek() == "ALIGNMENT":
+            text += self.next().text
+        return text
 
 
 def _parse_penman(lines: list[str], first_line: int) -> RawGraph:
-    trailing = _trailing_text(lines, first_line)
-    if trailing is not None:
-        line, text = trailing
-        raise ReadError(f"unexpected text after the end of the graph: {text[:40]!r} "
-                        "(missing blank line between graphs, or unbalanced parentheses?)", line=line)
-    try:
-        tree = penman.parse("\n".join(lines))
-    except PenmanError as exc:
-        message = getattr(exc, "message", None) or str(exc).strip().splitlines()[-1]
-        lineno = getattr(exc, "lineno", None)
-        raise ReadError(message, line=first_line + (lineno - 1 if lineno else 0)) from None
-    triples: list[tuple[str, str, str]] = []
+    """One PENMAN graph, read with a loop and an explicit stack (any depth).
+
+    It accepts what ``penman.parse`` accepts and builds the same tree, then
+    requires every node to have a variable and a concept, every role a
+    target, every variable one definition, and nothing after the graph.
+    Triples come node by node in depth-first order: a node's instance triple,
+    then its branches as written.
+    """
+    tokens = _Tokens(lines, first_line)
+    branches: list[list[tuple[str, str]]] = []   # per node, in depth-first (pre-)order
     variables: list[str] = []
-    seen: set[str] = set()
-    stack = [tree.node]
-    while stack:
-        var, branches = stack.pop()
-        if var in seen:
-            raise ReadError(f"variable {var!r} is defined twice")
-        variables.append(var)
-        seen.add(var)
-        concept = next((t for r, t in branches if r == "/"), None)
+    defined: set[str] = set()
+
+    def open_node() -> int:
+        """Read ``( var / concept`` after an LPAREN; return the new node's number."""
+        if tokens.peek() == "RPAREN":
+            raise ReadError("empty node ()", line=tokens.line(tokens.next()))
+        var_token = tokens.expect("SYMBOL")
+        var = var_token.text
+        if var in defined:
+            raise ReadError(f"variable {var!r} is defined twice", line=tokens.line(var_token))
+        concept = None
+        if tokens.peek() == "SLASH":
+            tokens.next()
+            if tokens.peek() in ("SYMBOL", "STRING"):
+                tokens.next()
+                concept = tokens.text_with_alignment()
         if concept is None:
-            raise ReadError(f"variable {var!r} has no concept")
-        triples.append((var, ":instance", concept))
-        children = []
-        for role, target in branches:
-            if role == "/":
-                continue
-            if target is None:
-                raise ReadError(f"role {role} of {var!r} has no target")
-            if isinstance(target, tuple):
-                triples.append((var, role, target[0]))
-                children.append(target)
-            else:
-                triples.append((var, role, target))
-        stack.extend(reversed(children))
-    return RawGraph(tree.node[0], tuple(triples), tuple(variables), dict(tree.metadata))
+            raise ReadError(f"variable {var!r} has no concept", line=tokens.line(var_token))
+        defined.add(var)
+        variables.append(var)
+        branches.append([(":instance", concept)])
+        return len(variables) - 1
+
+    tokens.expect("LPAREN")
+    stack = [open_node()]
+    while stack:
+        node = stack[-1]
+        if tokens.peek() == "RPAREN":
+            tokens.next()
+            stack.pop()
+            continue
+        role_token = tokens.expect("ROLE")
+        role = tokens.text_with_alignment()
+        kind = tokens.peek()
+        if kind in ("SYMBOL", "STRING"):
+            tokens.next()
+            branches[node].append((role, tokens.text_with_alignment()))
+        elif kind == "LPAREN":
+            tokens.next()
+            child = open_node()
+            branches[node].append((role, variables[child]))
+            stack.append(child)
+        elif kind in ("ROLE", "RPAREN"):
+            raise ReadError(f"role {role} of {variables[node]!r} has no target",
+                            line=tokens.line(role_token))
+        else:
+            raise ReadError("Expected: SYMBOL, STRING, LPAREN", line=tokens.line(tokens.next()))
+    if tokens.peek() is not None:
+        token = tokens.next()
+        text = token.line[token.offset:].strip()
+        raise ReadError(f"unexpected text after the end of the graph: {text[:40]!r} "
+                        "(missing blank line between graphs, or unbalanced parentheses?)",
+                        line=tokens.line(token))
+    triples = tuple((var, role, target) for var, bs in zip(variables, branches) for role, target in bs)
+    comments = [x for x in lines if _is_comment(x)]
+    return RawGraph(variables[0], triples, tuple(variables), _metadata(comments))
 
 
 def _parse_tsv(lines: list[str], first_line: int) -> RawGraph:

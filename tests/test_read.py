@@ -376,3 +376,191 @@ def test_score_corpus_counts_graphs_per_string():
         score_corpus(["(a / b)\n\n(c / d)"], ["(x / y)"])
     with pytest.raises(ReadError, match="found no graph"):
         score_corpus(["", "(a / b)"], ["(x / y)", "(x / y)"])
+
+
+# ---------------------------------------------------------------------------
+# issue 9.1: encoding (bytes decoded line by line, BOM)
+
+from collections import Counter  # noqa: E402
+
+import penman  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from strategies import penman_specs, render_penman  # noqa: E402
+
+
+def test_non_utf8_line_spoils_only_its_graph(tmp_path):
+    path = tmp_path / "latin1.amr"
+    path.write_bytes(b"(a / dog)\n\n# ::id bad\n(b / cat\n   :mod (c / caf\xe9))\n\n(d / bird)\n")
+    entries = read_file(path)
+    assert [e.error is None for e in entries] == [True, False, True]
+    p, line, index, message = _parts(entries[1].error)
+    assert (p, line, index) == (str(path), 5, 1)
+    assert "UTF-8" in message and "0xe9" in message and "column 17" in message
+    assert entries[1].id == "bad"  # the comments of the graph are still read
+    assert entries[2].graph.triples == (("d", ":instance", "bird"),)
+    assert entries[2].line == 7
+
+
+def test_non_utf8_graph_on_error_empty_scores_the_rest(tmp_path):
+    test = tmp_path / "t.amr"
+    test.write_bytes(b"(a / caf\xe9)\n\n(b / dog)\n")
+    gold = _write(tmp_path, "g.amr", "(a / cafe)\n\n(b / dog)\n")
+    corpus = score_files(str(test), gold, on_error="empty")
+    assert [(p.matched, p.test_triples, p.gold_triples) for p in corpus.pairs] == [(0, 0, 2), (2, 2, 2)]
+    _assert_located(corpus.pairs[0].error, str(test), (1,), 0)
+    with pytest.raises(ReadError):
+        score_files(str(test), gold)
+
+
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n"])
+def test_utf8_bom_is_ignored(tmp_path, newline):
+    path = tmp_path / "bom.amr"
+    from smatchpp.read import read_bytes
+
+    path.write_bytes(b"\xef\xbb\xbf# ::id s1" + newline + "(a / café)".encode() + newline)
+    entries = read_file(path)
+    assert entries[0].error is None and entries[0].id == "s1"
+    assert entries[0].graph.triples == (("a", ":instance", "café"),)
+    # a graph right after the mark, and the same through read_text
+    assert read_bytes(b"\xef\xbb\xbf(a / b)")[0].graph.triples == (("a", ":instance", "b"),)
+    assert read_text("\ufeff(a / b)")[0].graph.triples == (("a", ":instance", "b"),)
+
+
+def test_bytes_and_text_number_lines_alike():
+    from smatchpp.read import read_bytes
+
+    text = "(a / b)\r\n\r\n(c / d\r\n :ARG0 (c / e))\n\n(f / g)"
+    by_text = read_text(text, "x")
+    by_bytes = read_bytes(text.encode(), "x")
+    assert [(e.line, str(e.error)) for e in by_text] == [(e.line, str(e.error)) for e in by_bytes]
+    assert _parts(by_text[1].error)[1] == 4
+
+
+# ---------------------------------------------------------------------------
+# issue 9.2: graphs of any depth
+
+
+def _chain(depth: int, role=lambda i: f":r{i}") -> str:
+    """A chain ``v0 -> v1 -> ... `` nested ``depth`` levels deep, on one line per level."""
+    opening = "\n".join(f"(v{i} / c{i} {role(i)}" for i in range(depth - 1))
+    return opening + f"\n(v{depth - 1} / c{depth - 1}" + ")" * depth
+
+
+def test_deep_graph_is_read():
+    depth = 5000
+    entry = read_text(_chain(depth), "deep.amr")[0]
+    assert entry.error is None
+    expected = []
+    for i in range(depth):
+        expected.append((f"v{i}", ":instance", f"c{i}"))
+        if i < depth - 1:
+            expected.append((f"v{i}", f":r{i}", f"v{i + 1}"))
+    assert entry.graph.triples == tuple(expected)
+    assert entry.graph.top == "v0" and entry.graph.variables == tuple(f"v{i}" for i in range(depth))
+
+
+def test_deep_graph_is_scored():
+    deep = _chain(5000)
+    pair = score_pair(deep, deep)
+    # 5000 instances, 4999 relations and TOP
+    assert (pair.matched, pair.test_triples, pair.status) == (10000, 10000, "optimal")
+
+
+def test_deep_graph_errors_are_located():
+    text = _chain(3000).replace("(v2500 / c2500", "(v2500 / c2500 :r (v7 / x)")
+    p, line, index, message = _parts(read_text("(a / b)\n\n" + text, "deep.amr")[1].error)
+    assert (line, index) == (3 + 2500, 1) and "'v7'" in message and "twice" in message
+
+
+# ---------------------------------------------------------------------------
+# issue 9.3: comments inside and after a graph
+
+
+def test_comment_lines_inside_and_after_a_graph():
+    text = ("# ::id c1\n"
+            "(a / dog\n"
+            "   # ARG0 is the cat\n"
+            "   :ARG0 (b / cat)  # an end-of-line comment\n"
+            "# a comment in column 0\n"
+            "   :mod (c / big))\n"
+            "# a comment after the graph\n"
+            "\n"
+            "(d / bird)\n"
+            "# :ARG0 (e / elephant)\n")
+    entries = read_text(text, "c.amr")
+    assert [e.error for e in entries] == [None, None]
+    assert entries[0].id == "c1"
+    assert entries[0].graph.triples == (("a", ":instance", "dog"), ("a", ":ARG0", "b"),
+                                        ("a", ":mod", "c"), ("b", ":instance", "cat"),
+                                        ("c", ":instance", "big"))
+    assert entries[1].graph.triples == (("d", ":instance", "bird"),)
+
+
+def test_hash_inside_quotes_is_not_a_comment():
+    entry = read_text('(n / name :op1 "#1" :op2 "a # b"\n   :op3 "#")')[0]
+    assert entry.graph.triples == (("n", ":instance", "name"), ("n", ":op1", '"#1"'),
+                                   ("n", ":op2", '"a # b"'), ("n", ":op3", '"#"'))
+
+
+def test_error_lines_stay_right_around_comments():
+    text = ("(a / b\n"
+            "# one\n"
+            "  :ARG0 (c / d)\n"
+            "  # two\n"
+            "  :ARG1 (a / e))\n")
+    assert _parts(read_text(text, "c.amr")[0].error)[:3] == ("c.amr", 5, 0)
+    text = "(a / b\n# one\n  :ARG0 (c / d)))\n# two\n"
+    p, line, index, message = _parts(read_text(text, "c.amr")[0].error)
+    assert line == 3 and "after the end of the graph" in message
+
+
+# ---------------------------------------------------------------------------
+# penman stays the reference
+
+
+def _penman_triples(text: str) -> Counter:
+    return Counter(penman.decode(text).triples)
+
+
+def _ours_as_penman(text: str) -> Counter:
+    """Our raw triples with penman's normalization: a role ending in ``-of`` between
+    two variables is inverted."""
+    graph = read_text(text)[0].graph
+    assert graph is not None
+    return Counter((t, r[:-3], s) if r.endswith("-of") and t in graph.variables else (s, r, t)
+                   for s, r, t in graph.triples)
+
+
+@settings(max_examples=300)
+@given(penman_specs(max_vars=10, max_extra=4, max_constants=4), st.data())
+def test_same_triples_as_penman_decode(spec, data):
+    text = render_penman(spec)
+    assert _ours_as_penman(text) == _penman_triples(text)
+    assert read_text(text)[0].graph.top == penman.decode(text).top
+    # the same graph over several lines with comment lines between its tokens
+    tokens = re.findall(r'"[^"]*"|[()]|[^\s()"]+', text)
+    cuts = data.draw(st.lists(st.integers(0, len(tokens)), max_size=4))
+    for k in sorted(cuts, reverse=True):
+        tokens.insert(k, "\n# (x / comment :ARG0 y)\n")
+    commented = re.sub(r"\n\s*\n", "\n", " ".join(tokens))  # a blank line would end the graph
+    assert _ours_as_penman(commented) == _penman_triples(text)
+
+
+_SOUP = st.lists(st.sampled_from(["(", ")", "a", "b", "c", "/", ":r", ":s", '"q"', "~1"]),
+                 min_size=1, max_size=14)
+
+
+@settings(max_examples=500)
+@given(_SOUP)
+def test_random_token_soup_agrees_with_penman(tokens):
+    text = " ".join(tokens)
+    entry = read_text(text)[0]
+    try:
+        penman.parse(text)
+    except penman.DecodeError:
+        assert entry.error is not None  # penman rejects it: so do we
+        return
+    if entry.error is None:  # we accept it: penman reads the same triples
+        assert _ours_as_penman(text) == _penman_triples(text)
