@@ -24,6 +24,7 @@ from .compression.smatchpp import concept_identity
 from .compile import TripleMatcher, compile_pair, make_matcher
 from .config import Config
 from .exceptions import InputMismatchError, ReadError
+from .parallel import check_parallel
 from .problem import Problem
 from .read import Entry, Format, RawGraph, read_file, read_text
 from .score import CorpusScore, PairScore
@@ -147,10 +148,9 @@ class Scorer:
         processes at once; the pairs already yielded are complete.  With ``dask``
         (a ``distributed.Client``) the pairs run on its cluster, ``block`` per task.
         """
-        if len(entries_a) != len(entries_b):
-            raise InputMismatchError(
-                f"{_where(entries_a)} has {_graphs(len(entries_a))} but "
-                f"{_where(entries_b)} has {_graphs(len(entries_b))}")
+        mismatch = check_parallel(entries_a, entries_b).mismatch
+        if mismatch is not None:
+            raise InputMismatchError(mismatch)
         items = [self._item(ea, eb) for ea, eb in zip(entries_a, entries_b)]
         bar = _progress(len(items), progress)
         try:
@@ -231,14 +231,6 @@ def _progress(total: int, enabled: bool):
     from tqdm import tqdm
 
     return tqdm(total=total, unit="pair", file=sys.stderr, smoothing=0.05)
-
-
-def _where(entries: Sequence[Entry]) -> str:
-    return entries[0].path if entries else "<empty input>"
-
-
-def _graphs(n: int) -> str:
-    return f"{n} graph" if n == 1 else f"{n} graphs"
 
 
 def read_errors(*files: Iterable[Entry]) -> list[ReadError]:

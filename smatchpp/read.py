@@ -184,11 +184,12 @@ _META = re.compile(r"::(\S+)(?:[ \t]+(.*?))?(?=[ \t]+::\S|$)")
 
 
 def _metadata(comments: list[str]) -> dict[str, str]:
-    """``# ::id x ::snt y`` comment lines as a dict."""
+    """``# ::id x ::snt y`` comment lines as a dict; the first value of a key wins
+    (two graphs without a blank line between them keep the first one's id)."""
     out: dict[str, str] = {}
     for line in comments:
         for key, value in _META.findall(line.strip()):
-            out[key] = value.strip()
+            out.setdefault(key, value.strip())
     return out
 
 

@@ -564,3 +564,107 @@ def test_random_token_soup_agrees_with_penman(tokens):
         return
     if entry.error is None:  # we accept it: penman reads the same triples
         assert _ours_as_penman(text) == _penman_triples(text)
+
+
+# ---------------------------------------------------------------------------
+# issue 9.4: which graph makes the counts differ; ids that disagree
+
+
+GOLD3 = "# ::id s1\n(x / dog)\n\n# ::id s2\n(y / cat)\n\n# ::id s3\n(z / bird)\n"
+
+
+def _check(test_text: str, gold_text: str = GOLD3):
+    from smatchpp.parallel import check_parallel
+
+    return check_parallel(read_text(test_text, "t.amr"), read_text(gold_text, "g.amr"))
+
+
+def test_count_mismatch_names_the_merged_graph(tmp_path):
+    merged = "# ::id s1\n(a / dog)\n\n# ::id s2\n(b / cat)\n# ::id s3\n(c / bird)\n"
+    check = _check(merged)
+    assert check.mismatch.startswith("t.amr has 2 graphs but g.amr has 3")
+    # the graph at line 5 (index 1) is followed by another one on line 7
+    assert "t.amr:7: graph 1: two graphs without a blank line between them?" in check.mismatch
+    # the same diagnosis comes out of score_files, on the real paths
+    test, gold = _write(tmp_path, "t.amr", merged), _write(tmp_path, "g.amr", GOLD3)
+    with pytest.raises(InputMismatchError, match=re.escape(f"{test}:7: graph 1: two graphs")):
+        score_files(test, gold)
+
+
+def test_count_mismatch_names_a_graph_cut_by_a_blank_line():
+    cut = "(a / dog)\n\n(b / cat\n\n   :ARG0 (c / bird))\n\n(d / cow)\n"
+    check = _check(cut, "(a / dog)\n\n(b / cat :ARG0 (c / bird))\n\n(d / cow)\n")
+    assert "t.amr:3: graph 1 and graph 2: one graph cut in two by a blank line?" in check.mismatch
+
+
+def test_count_mismatch_names_where_the_ids_part():
+    # no graph is malformed, but the test file lost s2: the ids say where
+    check = _check("# ::id s1\n(a / dog)\n\n# ::id s3\n(c / bird)\n")
+    assert "t.amr:5: graph 1 has id s3 but g.amr:5: graph 1 has id s2; id s3 is graph 2 of g.amr" \
+        in check.mismatch
+
+
+def test_count_mismatch_without_clues_says_so():
+    check = _check("(a / dog)\n", "(a / dog)\n\n(b / cat)\n")
+    assert "t.amr has 1 graph but g.amr has 2 graphs" in check.mismatch
+    assert "check the blank lines" in check.mismatch
+
+
+def test_id_disagreement_at_the_same_index_warns():
+    shifted = "# ::id s2\n(b / cat)\n\n# ::id s3\n(c / bird)\n\n# ::id s4\n(d / cow)\n"
+    check = _check(shifted)
+    assert check.mismatch is None
+    assert len(check.warnings) == 3
+    assert check.warnings[0].startswith("graph 0: t.amr:2 has id s2 but g.amr:2 has id s1")
+    assert "3 of 3 graphs" in check.warnings[0]
+
+
+def test_ids_that_agree_or_are_missing_do_not_warn():
+    assert _check(GOLD3.replace("(x", "(a")).warnings == ()
+    assert _check("(a / dog)\n\n# ::id other\n(b / cat)\n\n(c / bird)\n",
+                  "(a / dog)\n\n(b / cat)\n\n# ::id s3\n(c / bird)\n").warnings == ()
+
+
+def test_many_id_disagreements_are_summarized():
+    n = 12
+    a = "".join(f"# ::id a{i}\n(x / dog)\n\n" for i in range(n))
+    b = "".join(f"# ::id b{i}\n(x / dog)\n\n" for i in range(n))
+    warnings = _check(a, b).warnings
+    assert len(warnings) == 6 and warnings[-1] == f"... and {n - 5} more graphs whose ids disagree"
+
+
+# ---------------------------------------------------------------------------
+# issue 9.5: empty inputs
+
+
+def test_empty_inputs_warn():
+    check = _check("# only a header\n", "")
+    assert check.mismatch is None
+    assert len(check.warnings) == 1 and "hold no graph" in check.warnings[0]
+
+
+def test_one_empty_input_is_named():
+    check = _check("", GOLD3)
+    assert "holds no graph" in check.mismatch
+
+
+# ---------------------------------------------------------------------------
+# issue 9.6: a file in the other format
+
+
+def test_tsv_content_read_as_penman_suggests_tsv(tmp_path):
+    path = _write(tmp_path, "triples.txt", "d\tinstance\tdog\nd\tARG0\tb\nb\tinstance\tcat\n\n"
+                                          "# ::id 2\nx\tinstance\tcat\n")
+    entries = read_file(path)
+    assert len(entries) == 2
+    for e in entries:
+        assert "did you mean --input-format tsv?" in e.error.message
+    assert [e.graph.triples for e in read_file(path, "tsv")] == [
+        (("d", ":instance", "dog"), ("d", ":ARG0", "b"), ("b", ":instance", "cat")),
+        (("x", ":instance", "cat"),)]
+
+
+def test_penman_content_read_as_tsv_suggests_penman():
+    entry = read_text("(a / dog)\n", "x.tsv", fmt="tsv")[0]
+    assert "did you mean --input-format penman?" in entry.error.message
+    assert "did you mean" not in read_text("(a / dog\n", "x.amr")[0].error.message
