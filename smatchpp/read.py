@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Literal, Sequence
 
-from penman._lexer import PENMAN_RE, Token, lex
+from penman._lexer import PENMAN_RE
 
 from .exceptions import ReadError
 
@@ -214,113 +214,112 @@ def _blocks(lines: Sequence[str]) -> Iterator[tuple[int, list[str]]]:
         yield start, block
 
 
-class _Tokens:
-    """penman's tokens of one graph without its comments, with the checks of penman's parser.
-
-    Lines are numbered from ``first_line``; errors are :class:`ReadError` with
-    penman's messages (``Expected: ROLE``, ``Unexpected end of input``, ...).
-    """
-
-    def __init__(self, lines: list[str], first_line: int) -> None:
-        self.tokens = [t for t in lex(lines, pattern=PENMAN_RE) if t.type != "COMMENT"]
-        self.pos = 0
-        self.first_line = first_line
-
-    def line(self, token: Token) -> int:
-        return self.first_line + token.lineno - 1
-
-    def peek(self) -> str | None:
-        """The type of the next token, or None at the end."""
-        return self.tokens[self.pos].type if self.pos < len(self.tokens) else None
-
-    def next(self) -> Token:
-        if self.pos >= len(self.tokens):
-            last = self.tokens[-1] if self.tokens else None
-            raise ReadError("Unexpected end of input",
-                            line=self.line(last) if last else self.first_line)
-        token = self.tokens[self.pos]
-        self.pos += 1
-        return token
-
-    def expect(self, *types: str) -> Token:
-        token = self.next()
-        if token.type not in types:
-            raise ReadError(f"Expected: {', '.join(types)}", line=self.line(token))
-        return token
-
-    def text_with_alignment(self) -> str:
-        """The text of the token just read, with a following alignment (``~e.2``) appended."""
-        text = self.tokens[self.pos - 1].text
-        if self.peek() == "ALIGNMENT":
-            text += self.next().text
-        return text
+def _lex(lines: list[str]) -> tuple[list[str], list[str], list[int], list[int]]:
+    """Token types, texts, 1-based line numbers and columns of ``lines`` by penman's
+    token pattern, without the comments."""
+    types: list[str] = []
+    texts: list[str] = []
+    numbers: list[int] = []
+    columns: list[int] = []
+    for number, line in enumerate(lines, start=1):
+        for m in PENMAN_RE.finditer(line):
+            kind = m.lastgroup
+            if kind != "COMMENT":
+                types.append(kind)
+                texts.append(m.group())
+                numbers.append(number)
+                columns.append(m.start())
+    return types, texts, numbers, columns
 
 
 def _parse_penman(lines: list[str], first_line: int) -> RawGraph:
     """One PENMAN graph, read with a loop and an explicit stack (any depth).
 
-    It accepts what ``penman.parse`` accepts and builds the same tree, then
-    requires every node to have a variable and a concept, every role a
-    target, every variable one definition, and nothing after the graph.
-    Triples come node by node in depth-first order: a node's instance triple,
-    then its branches as written.
+    The tokens are penman's (its lexer pattern), and the grammar is the one of
+    ``penman.parse``, with its error messages (``Expected: ROLE``, ``Unexpected
+    end of input``, ...).  On top of it, every node needs a variable and a
+    concept, every role a target, every variable one definition, and nothing
+    may follow the graph.  Triples come node by node in depth-first order: a
+    node's instance triple, then its branches as written.
     """
-    tokens = _Tokens(lines, first_line)
+    types, texts, numbers, columns = _lex(lines)
+    end = len(types)
+    types.append("END")  # what lies past the last token
     branches: list[list[tuple[str, str]]] = []   # per node, in depth-first (pre-)order
     variables: list[str] = []
     defined: set[str] = set()
 
-    def open_node() -> int:
-        """Read ``( var / concept`` after an LPAREN; return the new node's number."""
-        if tokens.peek() == "RPAREN":
-            raise ReadError("empty node ()", line=tokens.line(tokens.next()))
-        var_token = tokens.expect("SYMBOL")
-        var = var_token.text
+    def error(message: str, k: int) -> ReadError:
+        if k >= end:
+            message, k = "Unexpected end of input", end - 1
+        return ReadError(message, line=first_line + numbers[k] - 1 if k >= 0 else first_line)
+
+    def open_node(k: int) -> int:
+        """Read ``var / concept`` from token ``k`` (after a LPAREN); return the next position."""
+        if types[k] != "SYMBOL":
+            raise error("empty node ()" if types[k] == "RPAREN" else "Expected: SYMBOL", k)
+        var = texts[k]
         if var in defined:
-            raise ReadError(f"variable {var!r} is defined twice", line=tokens.line(var_token))
+            raise error(f"variable {var!r} is defined twice", k)
         concept = None
-        if tokens.peek() == "SLASH":
-            tokens.next()
-            if tokens.peek() in ("SYMBOL", "STRING"):
-                tokens.next()
-                concept = tokens.text_with_alignment()
+        j = k + 1
+        if types[j] == "SLASH":
+            j += 1
+            if types[j] == "SYMBOL" or types[j] == "STRING":
+                concept = texts[j]
+                j += 1
+                if types[j] == "ALIGNMENT":
+                    concept += texts[j]
+                    j += 1
+        if j >= end:
+            raise error("", j)
         if concept is None:
-            raise ReadError(f"variable {var!r} has no concept", line=tokens.line(var_token))
+            raise error(f"variable {var!r} has no concept", k)
         defined.add(var)
         variables.append(var)
         branches.append([(":instance", concept)])
-        return len(variables) - 1
+        return j
 
-    tokens.expect("LPAREN")
-    stack = [open_node()]
+    if types[0] != "LPAREN":
+        raise error("Expected: LPAREN", 0)
+    pos = open_node(1)
+    stack = [0]
     while stack:
-        node = stack[-1]
-        if tokens.peek() == "RPAREN":
-            tokens.next()
+        kind = types[pos]
+        if kind == "RPAREN":
+            pos += 1
             stack.pop()
             continue
-        role_token = tokens.expect("ROLE")
-        role = tokens.text_with_alignment()
-        kind = tokens.peek()
-        if kind in ("SYMBOL", "STRING"):
-            tokens.next()
-            branches[node].append((role, tokens.text_with_alignment()))
+        if kind != "ROLE":
+            raise error("Expected: ROLE", pos)
+        node = stack[-1]
+        role_at = pos
+        role = texts[pos]
+        pos += 1
+        if types[pos] == "ALIGNMENT":
+            role += texts[pos]
+            pos += 1
+        kind = types[pos]
+        if kind == "SYMBOL" or kind == "STRING":
+            target = texts[pos]
+            pos += 1
+            if types[pos] == "ALIGNMENT":
+                target += texts[pos]
+                pos += 1
+            branches[node].append((role, target))
         elif kind == "LPAREN":
-            tokens.next()
-            child = open_node()
-            branches[node].append((role, variables[child]))
-            stack.append(child)
-        elif kind in ("ROLE", "RPAREN"):
-            raise ReadError(f"role {role} of {variables[node]!r} has no target",
-                            line=tokens.line(role_token))
+            pos = open_node(pos + 1)
+            branches[node].append((role, variables[-1]))
+            stack.append(len(variables) - 1)
+        elif kind == "ROLE" or kind == "RPAREN":
+            raise error(f"role {role} of {variables[node]!r} has no target", role_at)
         else:
-            raise ReadError("Expected: SYMBOL, STRING, LPAREN", line=tokens.line(tokens.next()))
-    if tokens.peek() is not None:
-        token = tokens.next()
-        text = token.line[token.offset:].strip()
+            raise error("Expected: SYMBOL, STRING, LPAREN", pos)
+    if pos < end:
+        text = lines[numbers[pos] - 1][columns[pos]:].strip()
         raise ReadError(f"unexpected text after the end of the graph: {text[:40]!r} "
                         "(missing blank line between graphs, or unbalanced parentheses?)",
-                        line=tokens.line(token))
+                        line=first_line + numbers[pos] - 1)
     triples = tuple((var, role, target) for var, bs in zip(variables, branches) for role, target in bs)
     comments = [x for x in lines if _is_comment(x)]
     return RawGraph(variables[0], triples, tuple(variables), _metadata(comments))
