@@ -169,3 +169,11 @@ def test_cli_pairs_out_to_stdout():
     assert [r["index"] for r in rows] == list(range(summary["pairs"]))
     assert sum(r["matched"] for r in rows) == summary["matched_lower"]
     assert "micro" in run.stderr  # the summary went to stderr
+
+
+def test_cli_gap_reads_stdin_but_smatch_needs_files():
+    pred, gold = EXAMPLES / "pred.amr", EXAMPLES / "gold.amr"
+    run = _smatchpp("gap", "-", str(gold), "--format", "json", stdin=pred.read_bytes())
+    assert _json(run)["pairs"] == 4
+    run = _smatchpp("gap", "-", str(gold), "--smatch-python", sys.executable, stdin=pred.read_bytes())
+    assert run.returncode == 2 and "give both inputs as files" in run.stderr

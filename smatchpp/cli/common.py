@@ -30,7 +30,8 @@ from typing import IO, Any, Iterator, Sequence
 from ..api import default_workers
 from ..config import Config, SignatureError
 from ..exceptions import InputMismatchError, ReadError, SmatchppError, UsageError
-from ..read import Entry, read_file
+from ..parallel import check_parallel
+from ..read import STDIN, Entry, read_file
 
 __all__ = ["add_scoring_options", "config_from_args", "read_inputs", "workers_from_args",
            "check_outputs", "open_output", "exit_code", "Interrupted", "interrupts", "warn",
@@ -164,16 +165,27 @@ def workers_from_args(args: argparse.Namespace) -> int:
 
 
 def read_inputs(args: argparse.Namespace) -> tuple[list[Entry], list[Entry]]:
-    """Read both inputs (``-`` is stdin, for one of them)."""
-    if args.test == "-" and args.gold == "-":
+    """Read both inputs (``-`` is stdin, for one of them) and check that they are parallel.
+
+    Different graph counts raise :class:`InputMismatchError` naming the graphs that look
+    wrong; ids that disagree and inputs without graphs are warnings (see
+    :func:`smatchpp.parallel.check_parallel`).
+    """
+    if args.test == STDIN and args.gold == STDIN:
         raise UsageError("only one of the two inputs can be - (standard input)")
     entries_a = read_file(args.test, args.input_format)
     entries_b = read_file(args.gold, args.input_format)
-    if len(entries_a) != len(entries_b):
-        raise InputMismatchError(f"{args.test} has {plural(len(entries_a), 'graph')} but "
-                                 f"{args.gold} has {plural(len(entries_b), 'graph')}: "
-                                 "the files must be parallel")
+    check = check_parallel(entries_a, entries_b, _shown(args.test), _shown(args.gold))
+    if check.mismatch is not None:
+        raise InputMismatchError(check.mismatch)
+    for message in check.warnings:
+        warn(message)
     return entries_a, entries_b
+
+
+def _shown(path: str) -> str:
+    """An input's name in messages (the reader calls standard input ``<stdin>``)."""
+    return "<stdin>" if path == STDIN else path
 
 
 def _same_file(a: str, b: str) -> bool:

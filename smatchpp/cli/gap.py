@@ -11,9 +11,11 @@ import json
 
 from ..api import Scorer, read_errors
 from ..audit import GapReport, gap_report, plot_histogram, run_smatch104
+from ..exceptions import UsageError
+from ..read import STDIN
 from .common import (EXIT_OK, EXIT_USAGE, add_scoring_options, check_outputs, config_from_args,
                      open_output, read_inputs, workers_from_args)
-from .score import report_unreadable, warn_unreadable
+from .score import report_unreadable, warn_nothing_scored, warn_unreadable
 
 __all__ = ["add_parser", "run", "format_gap"]
 
@@ -56,6 +58,9 @@ def format_gap(report: GapReport) -> str:
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args, solver="exact")
     check_outputs({"--pairs-out": args.pairs_out, "--plot": args.plot}, [args.test, args.gold])
+    if args.smatch_python and STDIN in (args.test, args.gold):
+        raise UsageError("--smatch-python runs smatch 1.0.4 on the files themselves: give both "
+                         "inputs as files, not - (standard input)")
     workers = workers_from_args(args)
     entries_a, entries_b = read_inputs(args)
     errors = read_errors(entries_a, entries_b)
@@ -88,4 +93,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_gap(report))
     warn_unreadable(errors, config.on_error)
+    warn_nothing_scored(exact)
     return EXIT_OK

@@ -29,7 +29,7 @@ from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, add_das
                      check_outputs, config_from_args, interrupts, open_output, plural,
                      read_inputs, warn, workers_from_args)
 
-__all__ = ["add_parser", "run", "format_text", "format_stats"]
+__all__ = ["add_parser", "run", "format_text", "format_stats", "warn_nothing_scored"]
 
 ASPECT_MODES = ("none",) + MODES
 
@@ -139,6 +139,14 @@ def warn_unreadable(errors: list, on_error: str) -> None:
             print(f"  {e}", file=sys.stderr)
 
 
+def warn_nothing_scored(corpus: CorpusScore) -> None:
+    """Warn when pairs were read but none was scored (the summary's zeros mean nothing)."""
+    s = corpus.summary()
+    if s["pairs"] and not s["scored"]:
+        warn(f"no pair was scored (all {plural(s['pairs'], 'pair')} skipped): the scores above are 0 "
+             "by convention")
+
+
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     check_outputs({"--pairs-out": args.pairs_out}, [args.test, args.gold])
@@ -177,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_text(corpus, total if interrupted else None), file=summary_out)
     warn_unreadable(errors, config.on_error)
+    warn_nothing_scored(corpus)
     if interrupted:
         print(f"smatchpp: interrupted: {len(pairs)} of {plural(total, 'pair')} finished"
               + (f", written to {args.pairs_out}" if args.pairs_out and args.pairs_out != "-" else ""),
