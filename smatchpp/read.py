@@ -23,8 +23,9 @@ demo.amr:4: graph 1: Unexpected end of input
 Robustness, in the order the issue lists it:
 
 * Files are read as bytes and decoded line by line: a line that is not UTF-8
-  makes only its own graph unreadable, with the line and the byte named.  A
-  leading UTF-8 byte-order mark is ignored.
+  makes only its own graph unreadable, with the line and the byte named (in a
+  comment line, the byte becomes U+FFFD in the metadata).  A leading UTF-8
+  byte-order mark is ignored.
 * Graphs of any depth are read: the parser is a loop over penman's tokens, not
   a recursion, and so is everything after it.
 * A line starting with ``#`` is a comment anywhere in a graph or after it, as
@@ -151,7 +152,8 @@ def _read_lines(lines: list[str], path: str, fmt: Format, bad: dict[int, str]) -
         metadata = _metadata(comments)
         # errors without a precise position point at the graph, not at its comments
         graph_line = line + next(k for k, x in enumerate(block) if not _is_comment(x))
-        undecodable = [k for k in range(line, line + len(block)) if k in bad]
+        # a bad byte in a comment only blurs the metadata (U+FFFD); in the graph it is an error
+        undecodable = [line + k for k, x in enumerate(block) if line + k in bad and not _is_comment(x)]
         try:
             if undecodable:
                 raise ReadError(bad[undecodable[0]], line=undecodable[0])

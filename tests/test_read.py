@@ -414,6 +414,15 @@ def test_non_utf8_graph_on_error_empty_scores_the_rest(tmp_path):
         score_files(str(test), gold)
 
 
+def test_non_utf8_comment_does_not_spoil_the_graph():
+    from smatchpp.read import read_bytes
+
+    entries = read_bytes(b"# ::id x1 ::snt caf\xe9 au lait\n(c / coffee)\n", "m.amr")
+    assert entries[0].error is None and entries[0].id == "x1"
+    assert entries[0].graph.triples == (("c", ":instance", "coffee"),)
+    assert entries[0].metadata["snt"] == "caf\ufffd au lait"
+
+
 @pytest.mark.parametrize("newline", [b"\n", b"\r\n"])
 def test_utf8_bom_is_ignored(tmp_path, newline):
     path = tmp_path / "bom.amr"
