@@ -542,7 +542,7 @@ def _ours_as_penman(text: str) -> Counter:
                    for s, r, t in graph.triples)
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(penman_specs(max_vars=10, max_extra=4, max_constants=4), st.data())
 def test_same_triples_as_penman_decode(spec, data):
     text = render_penman(spec)
@@ -561,7 +561,7 @@ _SOUP = st.lists(st.sampled_from(["(", ")", "a", "b", "c", "/", ":r", ":s", '"q"
                  min_size=1, max_size=14)
 
 
-@settings(max_examples=500)
+@settings(max_examples=300)
 @given(_SOUP)
 def test_random_token_soup_agrees_with_penman(tokens):
     text = " ".join(tokens)
