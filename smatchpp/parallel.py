@@ -11,7 +11,7 @@ shifted file scores silently wrong, and about inputs without any graph.
 >>> a = read_text("# ::id 1\\n(a / dog)\\n# ::id 2\\n(b / cat)\\n\\n# ::id 3\\n(c / bird)", "a.amr")
 >>> b = read_text("# ::id 1\\n(x / dog)\\n\\n# ::id 2\\n(y / cat)\\n\\n# ::id 3\\n(z / bird)", "b.amr")
 >>> print(check_parallel(a, b).mismatch)
-a.amr has 2 graphs but b.amr has 3: the files must be parallel. Suspicious graphs:
+a.amr has 2 graphs but b.amr has 3 graphs: the files must be parallel. Suspicious graphs:
   a.amr:4: graph 0: two graphs without a blank line between them? (unexpected text after the end of the graph: '(b / cat)' ...)
   a.amr:7: graph 1 has id 3 but b.amr:5: graph 1 has id 2; id 3 is graph 2 of b.amr
 >>> c = read_text("# ::id 1\\n(x / dog)\\n\\n# ::id 3\\n(z / bird)", "c.amr")
