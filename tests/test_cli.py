@@ -177,3 +177,10 @@ def test_cli_gap_reads_stdin_but_smatch_needs_files():
     assert _json(run)["pairs"] == 4
     run = _smatchpp("gap", "-", str(gold), "--smatch-python", sys.executable, stdin=pred.read_bytes())
     assert run.returncode == 2 and "give both inputs as files" in run.stderr
+
+
+@pytest.mark.parametrize("command", [["score"], ["gap"], ["search"], ["matrix", "-o", "m.npz"]])
+def test_cli_stdin_for_both_inputs_is_refused(command, tmp_path):
+    args = [command[0], "-", "-"] + [str(tmp_path / a) if a.endswith(".npz") else a for a in command[1:]]
+    run = _smatchpp(*args, stdin=(EXAMPLES / "pred.amr").read_bytes())
+    assert run.returncode == 2 and "only one of the two inputs can be -" in run.stderr

@@ -34,7 +34,7 @@ from ..parallel import check_parallel
 from ..read import STDIN, Entry, read_file
 
 __all__ = ["add_scoring_options", "config_from_args", "read_inputs", "workers_from_args",
-           "check_outputs", "open_output", "exit_code", "Interrupted", "interrupts", "warn",
+           "one_stdin", "check_outputs", "open_output", "exit_code", "Interrupted", "interrupts", "warn",
            "plural", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "EXIT_INTERRUPTED", "EXIT_PIPE"]
 
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 130, 141
@@ -164,6 +164,12 @@ def workers_from_args(args: argparse.Namespace) -> int:
     return args.workers
 
 
+def one_stdin(*paths: str | None) -> None:
+    """Refuse ``-`` (standard input) for more than one input: the second would read nothing."""
+    if sum(path == STDIN for path in paths) > 1:
+        raise UsageError("only one of the two inputs can be - (standard input)")
+
+
 def read_inputs(args: argparse.Namespace) -> tuple[list[Entry], list[Entry]]:
     """Read both inputs (``-`` is stdin, for one of them) and check that they are parallel.
 
@@ -171,8 +177,7 @@ def read_inputs(args: argparse.Namespace) -> tuple[list[Entry], list[Entry]]:
     wrong; ids that disagree and inputs without graphs are warnings (see
     :func:`smatchpp.parallel.check_parallel`).
     """
-    if args.test == STDIN and args.gold == STDIN:
-        raise UsageError("only one of the two inputs can be - (standard input)")
+    one_stdin(args.test, args.gold)
     entries_a = read_file(args.test, args.input_format)
     entries_b = read_file(args.gold, args.input_format)
     check = check_parallel(entries_a, entries_b, _shown(args.test), _shown(args.gold))

@@ -21,7 +21,7 @@ from ..matrix import PairResult, pair_blocks, score_pairs
 from ..read import read_file
 from ..standardize import EMPTY, standardize
 from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, check_outputs, dask_client,
-                     config_from_args, interrupts, open_output, plural, warn, workers_from_args)
+                     config_from_args, interrupts, one_stdin, open_output, plural, warn, workers_from_args)
 from .score import report_unreadable
 
 __all__ = ["add_parser", "run", "read_graphs"]
@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--output {out}: the name must end in .npz or .parquet")
     intervals = out.rsplit(".", 1)[0] + ".intervals.jsonl"
     inputs = [args.test] + ([args.gold] if args.gold else [])
+    one_stdin(args.test, args.gold)
     check_outputs({"--output": out, "intervals": intervals}, inputs)
     if args.block < 1:
         raise UsageError(f"--block must be at least 1, got {args.block}")

@@ -15,7 +15,7 @@ import time
 from ..exceptions import UsageError
 from ..matrix import top_k
 from .common import (EXIT_OK, add_dask_option, add_scoring_options, check_outputs, config_from_args,
-                     dask_client, open_output, plural, workers_from_args)
+                     dask_client, one_stdin, open_output, plural, workers_from_args)
 from .matrix import read_graphs
 
 __all__ = ["add_parser", "run"]
@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise UsageError(f"--top must be at least 1, got {args.top}")
     check_outputs({"--out": args.out}, [args.test, args.gold])
+    one_stdin(args.test, args.gold)
     queries = read_graphs(args.test, args, config)
     corpus = read_graphs(args.gold, args, config)
     began = time.perf_counter()
