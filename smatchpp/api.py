@@ -103,7 +103,10 @@ class Scorer:
         if self.config.compression == "smatchpp":
             a, b = concept_identity(a, b)
         problem = compile_pair(a, b, self.matcher)
-        result = self.solver.solve(problem, self.config.time_limit)
+        time_limit = self.config.time_limit
+        if time_limit is not None:  # the limit covers compiling too
+            time_limit = max(time_limit - (time.perf_counter() - began), 0.01)
+        result = self.solver.solve(problem, time_limit)
         status = result.status
         if status == "time_limit" and self.config.time_limit is None:
             status = "work_limit"  # the only budget that could stop it

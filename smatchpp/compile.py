@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterator, Protocol
 
 import numpy as np
 
+from .blocks import sentence_blocks
 from .problem import Problem
 from .standardize import TripleGraph
 
@@ -176,6 +177,10 @@ def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None =
     ekeys, inverse = np.unique(lo * n + hi, return_inverse=True)
     weight = np.bincount(inverse.ravel(), weights=bw, minlength=len(ekeys)) if len(ekeys) else np.zeros(0)
     constant = float(sum((Counter(a.free) & Counter(b.free)).values()))
+    block_a, block_b = sentence_blocks(a), sentence_blocks(b)
+    if block_a is None or block_b is None:
+        block_a = block_b = None
     return Problem(len(a.variables), len(b.variables), keys // nb, keys % nb, unary,
                    ekeys // n, ekeys % n, weight, constant=constant,
-                   label_bound=matcher.label_bound(a, b) + constant)
+                   label_bound=matcher.label_bound(a, b) + constant,
+                   block_a=block_a, block_b=block_b)

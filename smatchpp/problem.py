@@ -55,6 +55,10 @@ class Problem:
     constant: float = 0.0
     #: an upper bound known from the labels alone (the matcher's label-count bound)
     label_bound: float = math.inf
+    #: sentence of each A / B variable in document graphs (``-1``: none), else ``None``;
+    #: a hint for starting solutions only (:mod:`smatchpp.blocks`), never a constraint
+    block_a: np.ndarray | None = None
+    block_b: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.pair_a = np.asarray(self.pair_a, dtype=np.int64)

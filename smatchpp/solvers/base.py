@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Callable, Literal, Protocol
 
 import numpy as np
 
@@ -86,18 +86,62 @@ class Budget:
 
 @dataclass
 class Limits:
-    """The limits of one solve: a wall-clock deadline and a work budget (either may be absent)."""
+    """The limits of one solve: a wall-clock deadline and a work budget (either may be absent).
+
+    ``clock`` is the clock the deadline is measured on (``time.perf_counter``;
+    tests inject a fake one, so no test depends on how fast the machine is).
+    Every stage asks :meth:`expired` before it starts and, where it loops, as
+    it goes; a stage that finds the deadline passed returns the best it has.
+
+    >>> t = [0.0]
+    >>> limits = Limits(deadline=5.0, clock=lambda: t[0])
+    >>> limits.expired(), limits.time_left()
+    (False, 5.0)
+    >>> t[0] = 6.0
+    >>> limits.expired(), limits.time_left()
+    (True, 0.01)
+    >>> Limits().expired(), Limits().time_left() is None
+    (False, True)
+    """
 
     deadline: float | None = None
     budget: Budget = field(default_factory=Budget)
+    clock: Callable[[], float] = time.perf_counter
+    #: measured cost of one linear pass over one candidate pair (0 until measured):
+    #: stages that cannot stop midway start only if their estimate fits (:meth:`affords`)
+    seconds_per_pair: float = 0.0
+
+    def affords(self, pair_passes: float) -> bool:
+        """True if ``pair_passes`` linear passes over one pair, at the measured rate, fit in the time left.
+
+        >>> limits = Limits(deadline=10.0, clock=lambda: 4.0, seconds_per_pair=1e-6)
+        >>> limits.affords(5e6), limits.affords(7e6), Limits().affords(1e12)
+        (True, False, True)
+        """
+        if self.expired():
+            return False
+        return self.deadline is None or self.clock() + self.seconds_per_pair * pair_passes <= self.deadline
 
     def time_left(self) -> float | None:
-        return time_left(self.deadline)
+        """Seconds left (at least 0.01, so that a solver handed it still returns), or ``None``."""
+        return None if self.deadline is None else max(self.deadline - self.clock(), 0.01)
+
+    def expired(self) -> bool:
+        """True once the deadline has passed or the work budget is used up."""
+        return self.budget.exhausted or (self.deadline is not None
+                                         and self.clock() >= self.deadline)
 
     @property
     def exhausted(self) -> bool:
         """The work budget is used up (the deadline is left to the solvers)."""
         return self.budget.exhausted
+
+    @classmethod
+    def after(cls, time_limit: float | None, budget: Budget | None = None,
+              clock: Callable[[], float] = time.perf_counter) -> "Limits":
+        """Limits whose deadline is ``time_limit`` seconds from now on ``clock``."""
+        return cls(None if time_limit is None else clock() + time_limit,
+                   budget or Budget(), clock)
 
 
 def certified(problem: Problem, lower: float, upper: float) -> bool:

@@ -23,8 +23,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..problem import Problem
+from .base import Limits
 
-__all__ = ["star_bound", "pair_potential"]
+__all__ = ["star_bound", "pair_potential", "sparse_assignment"]
 
 #: above this many cells the assignment is replaced by the cheaper row/column bound
 _DENSE_LIMIT = 4_000_000
@@ -61,24 +62,32 @@ def pair_potential(problem: Problem) -> np.ndarray:
     return problem.unary + 0.5 * np.minimum(side_a, side_b)
 
 
-def star_bound(problem: Problem, assignment: bool | None = None) -> float:
+def star_bound(problem: Problem, assignment: bool | None = None,
+               limits: Limits | None = None) -> float:
     """Assignment bound on pair potentials (see module docstring).
 
     ``assignment``: solve the assignment (``True``) or take the row/column
     bound (``False``); by default the assignment is solved from
-    :data:`ASSIGNMENT_MIN_PAIRS` pairs up while the dense matrix stays small.
+    :data:`ASSIGNMENT_MIN_PAIRS` pairs up, on a dense matrix while it has at
+    most :data:`_DENSE_LIMIT` cells and on the sparse pairs above that.
+    ``limits``: if they have expired, the row/column bound (linear time) is
+    returned instead of solving the assignment.
     """
     if problem.n_pairs == 0:
         return problem.constant
     v = pair_potential(problem)
     if assignment is None:
         assignment = problem.n_pairs >= ASSIGNMENT_MIN_PAIRS
-    if not assignment or problem.n_a * problem.n_b > _DENSE_LIMIT:
+    if limits is not None and limits.expired():
+        assignment = False
+    if not assignment:
         rows = np.zeros(problem.n_a)
         cols = np.zeros(problem.n_b)
         np.maximum.at(rows, problem.pair_a, v)
         np.maximum.at(cols, problem.pair_b, v)
         value = min(rows.sum(), cols.sum())
+    elif problem.n_a * problem.n_b > _DENSE_LIMIT:
+        value = sparse_assignment(problem.n_a, problem.n_b, problem.pair_a, problem.pair_b, v)
     else:
         from scipy.optimize import linear_sum_assignment  # slow import: only when needed
         dense = np.zeros((problem.n_a, problem.n_b))
@@ -89,3 +98,45 @@ def star_bound(problem: Problem, assignment: bool | None = None) -> float:
     if problem.integral:
         value = np.floor(value + 1e-6)
     return float(value)
+
+
+def sparse_assignment(n_a: int, n_b: int, pair_a: np.ndarray, pair_b: np.ndarray,
+                      value: np.ndarray) -> float:
+    """Value of a maximum-weight matching on the candidate pairs, in memory linear in them.
+
+    The matching may leave variables unmatched; scipy's sparse solver wants a
+    *full* matching, so each side gets a copy of the other side's variables:
+    ``i`` may stay unmatched by taking its own dummy ``i'`` (cost 0), and for
+    every pair ``(i, j)`` the two dummies ``j'`` and ``i'`` may match each
+    other (cost 0) exactly when the real pair is not used.  Every maximum
+    matching of the pairs extends to a full matching of cost ``-value`` and
+    back, so the minimum full matching is minus the maximum matching.  Costs
+    are shifted by a constant ``c`` (every full matching has ``n_a + n_b``
+    edges), because the sparse solver drops explicit zeros.
+
+    >>> sparse_assignment(2, 2, np.array([0, 0, 1]), np.array([0, 1, 0]),
+    ...                   np.array([3.0, 2.0, 2.0]))
+    4.0
+    >>> sparse_assignment(2, 1, np.array([0, 1]), np.array([0, 0]), np.array([1.0, 5.0]))
+    5.0
+    """
+    from scipy.sparse import csr_matrix  # slow imports: only when needed
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+    value = np.maximum(np.asarray(value, dtype=np.float64), 0.0)
+    n = n_a + n_b
+    shift = float(value.max(initial=0.0)) + 1.0
+    a_dummy, b_dummy = np.arange(n_a), np.arange(n_b)
+    # rows: A variables, then B's dummies; columns: B variables, then A's dummies
+    rows = np.concatenate([pair_a, a_dummy, n_a + pair_b])
+    cols = np.concatenate([pair_b, n_b + a_dummy, n_b + pair_a])
+    cost = np.concatenate([shift - value, np.full(n_a, shift), np.full(len(pair_a), shift)])
+    # variables without a candidate pair still need their dummy edge: B variable j
+    # is matched to B dummy row n_a + j, and A dummy column n_b + i to A variable i
+    rows = np.concatenate([rows, n_a + b_dummy])
+    cols = np.concatenate([cols, b_dummy])
+    cost = np.concatenate([cost, np.full(n_b, shift)])
+    graph = csr_matrix((cost, (rows, cols)), shape=(n, n))
+    r, c = min_weight_full_bipartite_matching(graph)
+    real = (r < n_a) & (c < n_b)
+    total = float(np.asarray(graph[r[real], c[real]]).sum()) if real.any() else 0.0
+    return float(real.sum()) * shift - total

@@ -19,7 +19,7 @@ import highspy
 import numpy as np
 
 from ..problem import Alignment, Problem
-from .base import Budget, deadline_after, empty_alignment, time_left
+from .base import Budget, Limits, deadline_after, empty_alignment, time_left
 from .formulation import Linking, MipSolver, Model, build, start_values
 
 __all__ = ["HighsSolver", "lp_bound"]
@@ -178,18 +178,23 @@ PDLP_COLUMNS = 30_000
 
 
 def solve_lp(problem: Problem, linking: Linking = "aggregated",
-             time_limit: float | None = None, budget: Budget | None = None) -> LpSolution | None:
+             time_limit: float | None = None, budget: Budget | None = None,
+             limits: Limits | None = None) -> LpSolution | None:
     """Solve the LP relaxation of the MIP (``None`` if HiGHS gives no duals).
 
     Stopped by ``time_limit`` or by the work ``budget`` (its iterations are
     paid from it), its duals still give a valid, if weaker, bound (see
-    :class:`LpSolution`).
+    :class:`LpSolution`).  With ``limits``, HiGHS's time limit is what is left
+    of them when it starts to run (building and passing a model of a million
+    columns takes seconds).
     """
     model = build(problem, linking)
     if problem.n_pairs == 0:
         return LpSolution(model, np.zeros(0), np.zeros(0), np.zeros(0), problem.constant)
     h = _highs(model, False, time_limit, False, "pdlp" if model.n_cols > PDLP_COLUMNS else "choose",
                work_limit=None if budget is None else budget.left())
+    if limits is not None and limits.deadline is not None:
+        _set(h, "time_limit", float(limits.time_left()))
     h.run()
     if budget is not None:
         info = h.getInfo()

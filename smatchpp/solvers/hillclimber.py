@@ -25,7 +25,7 @@ from functools import cached_property
 import numpy as np
 
 from ..problem import Alignment, Problem
-from .base import SolveResult, certified, empty_alignment
+from .base import Limits, SolveResult, certified, empty_alignment
 
 __all__ = ["HillClimber", "climb"]
 
@@ -135,8 +135,10 @@ class _State:
         best = int(np.argmax(gain))
         return float(gain[best]), best, int(p3[best]), int(p0[best]), int(p2[best])
 
-    def climb(self) -> None:
+    def climb(self, limits: Limits | None = None) -> None:
         while True:
+            if limits is not None and limits.expired():
+                return  # every state is a valid alignment: stop with this one
             gain, p, p3, p0, p2 = self.best_move()
             if gain <= _EPS:
                 return
@@ -156,11 +158,16 @@ class _State:
 
 def climb(problem: Problem, seed: int = 1, restarts: int = 4,
           target: float = math.inf, warm_start: Alignment | None = None,
-          priority: np.ndarray | None = None) -> tuple[Alignment, float]:
+          priority: np.ndarray | None = None,
+          limits: Limits | None = None, greedy: bool = True) -> tuple[Alignment, float]:
     """Best alignment found and its objective; see the module docstring.
 
     ``warm_start`` is climbed from first; ``priority`` (one number per pair,
     e.g. an LP solution) adds a greedy start that takes pairs in decreasing order.
+    ``limits``: once they expire, the climb in progress stops at its current
+    alignment and no further start is tried (the first start is always taken
+    greedily, so there is always an alignment; without limits nothing changes).
+    ``greedy=False`` leaves out the greedy start when another start is given.
     """
     if problem.n_pairs == 0:
         return empty_alignment(problem), problem.constant
@@ -173,9 +180,11 @@ def climb(problem: Problem, seed: int = 1, restarts: int = 4,
     if priority is not None:
         starts.append(np.lexsort((np.arange(problem.n_pairs), -np.asarray(priority))))
     # greedy start: strongest unary + half the potential binary gain first
-    start, _, w = problem.neighbours
-    potential = problem.unary + 0.5 * np.add.reduceat(np.append(w, 0.0), start[:-1]) * (np.diff(start) > 0)
-    starts.append(np.lexsort((np.arange(problem.n_pairs), -potential)))
+    if greedy or not starts:
+        start, _, w = problem.neighbours
+        potential = (problem.unary
+                     + 0.5 * np.add.reduceat(np.append(w, 0.0), start[:-1]) * (np.diff(start) > 0))
+        starts.append(np.lexsort((np.arange(problem.n_pairs), -potential)))
     for attempt in range(len(starts) + restarts):
         state = _State(problem, tables)
         if attempt < len(starts):
@@ -185,11 +194,11 @@ def climb(problem: Problem, seed: int = 1, restarts: int = 4,
             order = rng.permutation(problem.n_pairs)
         state.start_with(order)
         if not certified(problem, state.value, target):
-            state.climb()
+            state.climb(limits)
         value = state.value
         if best is None or value > best[1] + _EPS:
             best = (state.alignment(), value)
-        if certified(problem, best[1], target):
+        if certified(problem, best[1], target) or (limits is not None and limits.expired()):
             break
     assert best is not None
     return best[0], problem.objective(best[0])

@@ -1,0 +1,107 @@
+"""Sentence blocks of document graphs, and an alignment built block by block.
+
+A document AMR puts its sentences under one root by ``:snt1``, ``:snt2``, ...
+(:func:`sentence_blocks` labels every variable with the sentence it belongs
+to).  Two documents about the same text often number their sentences
+differently (one sentence more at the start, a sentence split in two), so the
+blocks are never used to *restrict* the search.  They give a start:
+
+1. score every pair of sentences by the unary terms its candidate pairs could
+   earn, and match sentences to sentences (an assignment on a matrix of
+   sentences x sentences, small);
+2. keep only the candidate pairs inside matched sentences (and between the
+   roots); the problem then falls apart into one small component per matched
+   sentence pair, each solved on its own;
+3. the union is a feasible alignment of the whole problem (a lower bound),
+   from which the hill-climber refines across blocks.
+
+>>> from smatchpp.api import parse_graph
+>>> g = parse_graph("(m / multi-sentence :snt1 (a / dog :ARG0-of (b / bark-01)) :snt2 (c / cat :mod b))")
+>>> sentence_blocks(g).tolist()  # b is reached from snt1 first
+[-1, 0, 0, 1]
+>>> sentence_blocks(parse_graph("(a / dog)")) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .standardize import TripleGraph
+
+__all__ = ["sentence_blocks", "block_drop"]
+
+_SNT = re.compile(r"snt(\d+)$")
+
+
+def sentence_blocks(g: TripleGraph) -> np.ndarray | None:
+    """Sentence index (0-based, in ``:sntN`` order) of every variable, -1 for the root.
+
+    ``None`` unless the top variable has at least two ``:sntN`` children.  A
+    variable reachable from several sentences (a cross-sentence reentrancy)
+    belongs to the first sentence that reaches it, breadth first; variables
+    reached from no sentence stay -1.
+    """
+    if not g.variables:
+        return None
+    top = 0
+    for i, role, _ in g.attributes:
+        if role == "top":
+            top = i
+            break
+    roots: list[tuple[int, int]] = []
+    for s, role, t in g.relations:
+        match = _SNT.match(role)
+        if s == top and match and t != top:
+            roots.append((int(match.group(1)), t))
+    if len(roots) < 2:
+        return None
+    roots.sort()
+    adjacent: list[list[int]] = [[] for _ in g.variables]
+    for s, _, t in g.relations:
+        if s != top and t != top:
+            adjacent[s].append(t)
+            adjacent[t].append(s)
+    block = np.full(len(g.variables), -1, dtype=np.int64)
+    frontier = []
+    for k, (_, v) in enumerate(roots):
+        if block[v] < 0:
+            block[v] = k
+            frontier.append(v)
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in adjacent[v]:
+                if block[w] < 0 and w != top:
+                    block[w] = block[v]
+                    nxt.append(w)
+        frontier = nxt
+    return block
+
+
+def block_drop(pair_a: np.ndarray, pair_b: np.ndarray, unary: np.ndarray,
+               block_a: np.ndarray, block_b: np.ndarray) -> np.ndarray:
+    """Mask of the candidate pairs outside the matched sentence pairs (steps 1 and 2 above).
+
+    Sentences are matched by a maximum-weight assignment on the summed unary
+    terms of the pairs between them; pairs with a variable outside every
+    sentence (the roots) are kept only between two such variables.
+
+    >>> drop = block_drop(np.array([0, 1, 1, 2]), np.array([0, 0, 1, 1]),
+    ...                   np.array([1.0, 1.0, 3.0, 1.0]), np.array([-1, 0, 1]), np.array([-1, 0]))
+    >>> drop.tolist()  # A's sentence 0 matches B's sentence 0; A's sentence 1 is left out
+    [False, True, False, True]
+    """
+    from scipy.optimize import linear_sum_assignment  # slow import: only when needed
+    ka, kb = block_a[pair_a], block_b[pair_b]
+    inside = (ka >= 0) & (kb >= 0)
+    n_ka, n_kb = int(block_a.max()) + 1, int(block_b.max()) + 1
+    score = np.zeros((n_ka, n_kb))  # sentences x sentences: small
+    np.add.at(score, (ka[inside], kb[inside]), unary[inside])
+    rows, cols = linear_sum_assignment(score, maximize=True)
+    partner = np.full(n_ka, -1, dtype=np.int64)
+    partner[rows] = cols
+    keep = np.where(inside, partner[np.maximum(ka, 0)] == kb, (ka < 0) & (kb < 0))
+    return ~keep

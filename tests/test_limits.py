@@ -1,0 +1,209 @@
+"""Time limits as promises, and the document-scale pieces (issue 12).
+
+No test here reads a wall clock: deadlines run on injected clocks, and "returns
+at once" is checked by counting the expensive calls (LP, MIP), which must be
+zero when the budget is.  Every result is checked against the brute-force
+oracle: whatever a limit cuts off, the reported interval holds the optimum and
+the alignment is worth its reported value.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import smatchpp.solvers.portfolio as portfolio_module
+from oracle import brute_force, rescore_array
+from smatchpp.blocks import block_drop, sentence_blocks
+from smatchpp.compile import compile_pair
+from smatchpp.solvers import Portfolio
+from smatchpp.solvers.base import Limits
+from smatchpp.solvers.bounds import sparse_assignment, star_bound
+from smatchpp.solvers.hillclimber import climb
+from smatchpp.standardize import TripleGraph
+from strategies import graph_pairs, triple_graphs
+
+TINY = settings(max_examples=80, deadline=None, derandomize=True)
+
+
+class Ticking:
+    """A fake clock that advances ``step`` on every reading."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step, self.readings = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        self.readings += 1
+        return self.now
+
+
+@pytest.fixture
+def no_lp_or_mip(monkeypatch):
+    """Fail the test if the LP or a MIP is started."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("an expensive stage ran with no budget left")
+    monkeypatch.setattr(portfolio_module, "solve_lp", refuse)
+    monkeypatch.setattr(portfolio_module.HighsSolver, "solve", refuse)
+
+
+def _check_interval(result, a: TripleGraph, b: TripleGraph, optimum: int) -> None:
+    assert result.objective <= optimum <= result.upper_bound, (result, optimum)
+    assert rescore_array(a, b, result.alignment) == result.objective
+    if result.status == "optimal":
+        assert result.objective == optimum
+    else:
+        assert result.status == "time_limit"
+
+
+def document(draw, n_sentences: int, max_vars: int, prefix: str) -> TripleGraph:
+    """A random multi-sentence graph: a root with ``:snt1..`` over small random sentences."""
+    names, concepts = [f"{prefix}0"], ["multi-sentence"]
+    attributes, relations = [(0, "top", "top")], []
+    for k in range(1, n_sentences + 1):
+        g = draw(triple_graphs(max_vars=max_vars, max_relations=3, top=False,
+                               name_prefix=f"{prefix}{k}_"))
+        offset = len(names)
+        names += g.variables
+        concepts += g.concepts
+        attributes += [(i + offset, r, v) for i, r, v in g.attributes]
+        relations += [(i + offset, r, j + offset) for i, r, j in g.relations]
+        relations.append((0, f"snt{k}", offset))
+    return TripleGraph(tuple(names), tuple(concepts), tuple(attributes), tuple(relations))
+
+
+@st.composite
+def document_pairs(draw):
+    return document(draw, 2, 2, "a"), document(draw, 2, 2, "b")
+
+
+# --- a budget of zero: valid at once -------------------------------------------------------
+
+@TINY
+@given(graph_pairs())
+def test_zero_budget_returns_valid_interval_without_lp_or_mip(pair):
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    with pytest.MonkeyPatch.context() as mp:
+        def refuse(*args, **kwargs):
+            raise AssertionError("an expensive stage ran with no budget left")
+        mp.setattr(portfolio_module, "solve_lp", refuse)
+        mp.setattr(portfolio_module.HighsSolver, "solve", refuse)
+        result = Portfolio().solve_within(problem, Limits(deadline=0.0, clock=lambda: 1.0))
+    _check_interval(result, a, b, optimum)
+
+
+@TINY
+@given(graph_pairs())
+def test_zero_budget_big_path_returns_valid_interval(pair):
+    """The path for big problems, forced on tiny ones, with no time at all."""
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(portfolio_module, "BIG_PAIRS", 0)
+        mp.setattr(portfolio_module, "solve_lp", lambda *x, **k: (_ for _ in ()).throw(AssertionError))
+        result = Portfolio().solve_within(problem, Limits(deadline=0.0, clock=lambda: 1.0))
+    _check_interval(result, a, b, optimum)
+
+
+def test_zero_budget_climb_takes_the_greedy_start_only():
+    a = "(m / multi-sentence :snt1 (a / dog :ARG0-of (b / bark-01)) :snt2 (c / cat))"
+    b = "(n / multi-sentence :snt1 (x / cat) :snt2 (y / bark-01 :ARG0 (z / dog)))"
+    from smatchpp.api import compile_strings
+    problem = compile_strings(a, b)
+    clock = Ticking(1.0)
+    alignment, value = climb(problem, 1, 4, math.inf, limits=Limits(deadline=0.0, clock=clock))
+    assert value == problem.objective(alignment)
+    assert clock.readings <= 2  # one look before climbing, one before the next start
+
+
+# --- limits that run out part way: any point of expiry gives a valid interval ------------
+
+@TINY
+@given(document_pairs(), st.sampled_from([0.5, 1.0, 3.0, 1000.0]), st.booleans())
+def test_expiring_clock_keeps_interval_valid(pair, step, big):
+    """Deadline 10 on a clock that ticks ``step`` per reading: stages stop wherever it falls."""
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    with pytest.MonkeyPatch.context() as mp:
+        if big:
+            mp.setattr(portfolio_module, "BIG_PAIRS", 0)
+        result = Portfolio().solve_within(problem, Limits(deadline=10.0, clock=Ticking(step)))
+    _check_interval(result, a, b, optimum)
+
+
+@TINY
+@given(document_pairs())
+def test_big_path_with_time_left_is_exact(pair):
+    """With a clock that never moves, the big path reaches the optimum like the normal one."""
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(portfolio_module, "BIG_PAIRS", 0)
+        result = Portfolio().solve_within(problem, Limits(deadline=10.0, clock=lambda: 0.0))
+    assert result.status == "optimal" and result.objective == optimum
+
+
+# --- the sparse assignment and the blocks ---------------------------------------------------
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_sparse_assignment_equals_dense(n_a, n_b, data):
+    from scipy.optimize import linear_sum_assignment
+    cells = data.draw(st.lists(st.tuples(st.integers(0, n_a - 1), st.integers(0, n_b - 1)),
+                               min_size=1, max_size=n_a * n_b, unique=True))
+    values = data.draw(st.lists(st.integers(0, 9), min_size=len(cells), max_size=len(cells)))
+    pa, pb = np.array([c[0] for c in cells]), np.array([c[1] for c in cells])
+    v = np.array(values, dtype=float)
+    dense = np.zeros((n_a, n_b))
+    dense[pa, pb] = v
+    r, c = linear_sum_assignment(dense, maximize=True)
+    assert sparse_assignment(n_a, n_b, pa, pb, v) == pytest.approx(dense[r, c].sum())
+
+
+@TINY
+@given(graph_pairs())
+def test_sparse_star_bound_equals_dense_and_bounds_optimum(pair):
+    import smatchpp.solvers.bounds as bounds
+    a, b = pair
+    problem = compile_pair(a, b)
+    dense = star_bound(problem, assignment=True)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bounds, "_DENSE_LIMIT", 0)
+        sparse = star_bound(problem, assignment=True)
+    assert sparse == dense >= brute_force(a, b)
+
+
+@TINY
+@given(document_pairs())
+def test_block_start_is_a_valid_alignment(pair):
+    a, b = pair
+    problem = compile_pair(a, b)
+    assert problem.block_a is not None and problem.block_b is not None
+    assert problem.block_a.tolist() == sentence_blocks(a).tolist()
+    alignment = Portfolio()._block_start(problem, Limits())
+    assert len(set(j for j in alignment.tolist() if j >= 0)) == int(np.sum(alignment >= 0))
+    value = problem.objective(alignment)
+    assert rescore_array(a, b, alignment) == value <= brute_force(a, b)
+    drop = block_drop(problem.pair_a, problem.pair_b, problem.unary, problem.block_a, problem.block_b)
+    assert not (problem.selected(alignment) & drop).any()  # the start stays inside matched blocks
+
+
+def test_sentence_blocks_follow_snt_order_not_position():
+    from smatchpp.api import parse_graph
+    g = parse_graph("(m / multi-sentence :snt2 (a / dog) :snt1 (b / cat :mod (c / big)))")
+    assert sentence_blocks(g).tolist() == [-1, 1, 0, 0]
+
+
+def test_no_limit_changes_nothing():
+    """Without a deadline the big path is never taken, whatever the size."""
+    assert Limits().affords(1e18)
+    assert portfolio_module.BIG_PAIRS > 0
