@@ -207,3 +207,29 @@ def test_no_limit_changes_nothing():
     """Without a deadline the big path is never taken, whatever the size."""
     assert Limits().affords(1e18)
     assert portfolio_module.BIG_PAIRS > 0
+
+
+# --- the branched star bound ------------------------------------------------------------------
+
+@TINY
+@given(graph_pairs())
+def test_branch_star_bound_bounds_the_optimum(pair):
+    from smatchpp.solvers.bounds import branch_star_bound
+    a, b = pair
+    problem = compile_pair(a, b)
+    assert branch_star_bound(problem) >= brute_force(a, b)
+
+
+@TINY
+@given(document_pairs())
+def test_branch_star_bound_on_documents(pair):
+    from smatchpp.solvers.bounds import branch_star_bound, fix_pair
+    a, b = pair
+    problem = compile_pair(a, b)
+    optimum = brute_force(a, b)
+    assert branch_star_bound(problem) >= optimum
+    # each branch's problem is exactly the solutions that map the variable that way
+    v = int(problem.pair_a[0])
+    best = max(Portfolio().solve(fix_pair(problem, p, v)).objective
+               for p in [None, *np.flatnonzero(problem.pair_a == v).tolist()])
+    assert best == optimum

@@ -33,7 +33,7 @@ import numpy as np
 from ..compression.exact import compress
 from ..problem import Alignment, Problem
 from .base import Budget, Limits, SolveResult, certified
-from .bounds import star_bound
+from .bounds import branch_star_bound, star_bound
 from ..blocks import block_drop
 from .highs import HighsSolver, solve_lp
 from .hillclimber import climb
@@ -63,6 +63,8 @@ BIG_PAIRS = 100_000
 #: presolve, which its time limit does not stop)
 BLOCK_START_PASSES = 8
 STAR_PASSES = 8
+#: the branched star bound: two to five star assignments
+BRANCH_PASSES = 20
 COMPRESS_PASSES = 8
 LP_PASSES = 80
 #: limits that have expired: a climb under them takes its first start and stops
@@ -132,10 +134,13 @@ class Portfolio:
            took 5-25 s, more than a short limit);
         2. the greedy start; on documents, the sentence-block start
            (:mod:`smatchpp.blocks`: sentences matched to sentences, each
-           sentence pair aligned on its own); the hill-climber refines the
-           better one across blocks until the deadline;
-        3. the star assignment (sparse) and then the compressed LP, elimination
-           and MIP path of :meth:`solve`, each if its estimate fits.
+           sentence pair solved on its own);
+        3. the star bound branched on its heaviest variable (the document root;
+           :func:`~smatchpp.solvers.bounds.branch_star_bound`), or the plain
+           star assignment;
+        4. the hill-climber refines the better start across blocks until the
+           deadline, and the compressed LP, elimination and MIP path of
+           :meth:`solve` follows if its estimate fits.
         """
         began = limits.clock()
         upper = min(problem.label_bound, star_bound(problem, assignment=False))
@@ -147,14 +152,20 @@ class Portfolio:
             value = problem.objective(blocked)
             if value > lower:
                 alignment, lower = blocked, value
-        alignment, lower = climb(problem, self.seed, 0, upper, alignment, limits=limits,
-                                 greedy=False)
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
-        if limits.affords(STAR_PASSES * problem.n_pairs):
+        # bounds before the climb: the climb uses whatever time they leave
+        branched = math.inf
+        if limits.affords(BRANCH_PASSES * problem.n_pairs):
+            branched = branch_star_bound(problem, limits=limits)
+            upper = min(upper, branched)
+        if not math.isfinite(branched) and limits.affords(STAR_PASSES * problem.n_pairs):
             upper = min(upper, star_bound(problem, limits=limits))
-            if certified(problem, lower, upper):
-                return self._done(alignment, lower, "star_bound")
+        if not certified(problem, lower, upper):
+            alignment, lower = climb(problem, self.seed, 0, upper, alignment, limits=limits,
+                                     greedy=False)
+        if certified(problem, lower, upper):
+            return self._done(alignment, lower, "star_bound")
         if not limits.affords((COMPRESS_PASSES + LP_PASSES) * problem.n_pairs):
             return _stopped(alignment, lower, upper, "star_bound")
         stats: Counter = Counter()
@@ -170,8 +181,9 @@ class Portfolio:
         drop = block_drop(problem.pair_a, problem.pair_b, problem.unary,
                           problem.block_a, problem.block_b)
         comp = compress(problem, drop)
-        parts = [climb(part.problem, self.seed, 0, math.inf, None, limits=limits)[0]
-                 for part in comp.parts]
+        # each sentence pair is small: solved exactly while the limits hold
+        # (0.3 s for all 70 of a 70-sentence document), greedily after that
+        parts = [self.solve_within(part.problem, limits).alignment for part in comp.parts]
         return comp.lift(parts)
 
     def _done(self, alignment: Alignment, value: float, stage: str) -> SolveResult:
