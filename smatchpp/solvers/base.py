@@ -127,9 +127,14 @@ class Limits:
         return None if self.deadline is None else max(self.deadline - self.clock(), 0.01)
 
     def expired(self) -> bool:
-        """True once the deadline has passed or the work budget is used up."""
-        return self.budget.exhausted or (self.deadline is not None
-                                         and self.clock() >= self.deadline)
+        """True once the deadline has passed.
+
+        The work budget is checked separately (:attr:`exhausted`) by the HiGHS
+        stages that pay from it; the hill-climber and the combinatorial bounds
+        are not counted in it and are never cut short by it, so a solve under
+        a work limit stays deterministic.
+        """
+        return self.deadline is not None and self.clock() >= self.deadline
 
     @property
     def exhausted(self) -> bool:

@@ -230,7 +230,7 @@ class Portfolio:
             return self._done(alignment, lower, "star_bound")
         if self.use_lp and use_lp:
             lp = None
-            if limits.affords(LP_PASSES * problem.n_pairs):
+            if not limits.exhausted and limits.affords(LP_PASSES * problem.n_pairs):
                 lp = solve_lp(problem, time_limit=limits.time_left(), budget=limits.budget,
                               limits=limits)
             if lp is not None:
@@ -253,8 +253,8 @@ class Portfolio:
     def _mip(self, problem: Problem, alignment: Alignment, lower: float, upper: float,
              limits: Limits, stats: Counter) -> SolveResult:
         """The HiGHS MIP, warm-started from ``alignment`` (worth ``lower``)."""
-        if limits.expired() or (limits.deadline is not None
-                                and problem.n_pairs > MIP_LIMIT_UNDER_DEADLINE):
+        if limits.exhausted or limits.expired() or (limits.deadline is not None
+                                                    and problem.n_pairs > MIP_LIMIT_UNDER_DEADLINE):
             # HiGHS did not stop within the limit on models this size:
             # report the proven interval instead
             stats["skipped_mip_pairs"] += problem.n_pairs
