@@ -17,7 +17,7 @@ status, the matched interval and its width in F1 points.
 
     python3 experiments/build_documents.py --pairs 1
     python3 experiments/bench_documents.py [--sets bio-doc10-shift ...] [--limits 10 60]
-        [--pairs 1] [--skip-peers] [--peer-timeout 300] [--peer-mem-mb 8000]
+        [--pairs 1] [--skip-peers | --skip-ours] [--peer-timeout 300] [--peer-mem-mb 8000]
         [--shared ../shared/data] [--bio experiments/data]
 
 >>> round(width_points({"lower": 90, "upper": 100, "test_triples": 100, "gold_triples": 100}), 2)
@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--peer-timeout", type=float, default=300.0)
     ap.add_argument("--peer-mem-mb", type=int, default=8000)
     ap.add_argument("--skip-peers", action="store_true")
+    ap.add_argument("--skip-ours", action="store_true", help="peers only")
     args = ap.parse_args(argv)
     all_sets = sets(args.shared, args.bio)
     print("| set | pair | vars A x B | candidate pairs | tool | wall s | pair s (compile s) | peak MB | status "
@@ -103,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
                 size = "-"
                 candidates = "-"
                 runs = []
-                for limit in args.limits:
+                for limit in [] if args.skip_ours else args.limits:
                     print(f"{name} #{k}: ours --time-limit {limit:g} ...", file=sys.stderr, flush=True)
                     runs.append((f"ours {limit:g} s", peers.run_ours(
                         fa, fb, "--time-limit", str(limit), "--stats",
