@@ -34,7 +34,7 @@ from ..compression.exact import compress
 from ..problem import Alignment, Problem
 from .base import Budget, Limits, SolveResult, certified
 from .bounds import branch_star_bound, star_bound
-from ..blocks import block_drop
+from ..blocks import block_drop, block_parts
 from .highs import HighsSolver, solve_lp
 from .hillclimber import climb
 
@@ -61,7 +61,7 @@ BIG_PAIRS = 100_000
 #: Bio document (672,842 pairs, one pass 0.6 s): sparse star assignment 6,
 #: compression 6, LP model build 8 and passing it to HiGHS 20-40 (plus HiGHS's
 #: presolve, which its time limit does not stop)
-BLOCK_START_PASSES = 8
+BLOCK_START_PASSES = 4
 STAR_PASSES = 8
 #: the branched star bound: two to five star assignments
 BRANCH_PASSES = 20
@@ -145,13 +145,16 @@ class Portfolio:
         began = limits.clock()
         upper = min(problem.label_bound, star_bound(problem, assignment=False))
         limits.seconds_per_pair = max(limits.clock() - began, 0.0) / problem.n_pairs
-        alignment, lower = climb(problem, self.seed, 0, upper, warm_start, limits=_EXPIRED)
+        alignment: Alignment | None = None
         if (problem.block_a is not None and problem.block_b is not None
                 and limits.affords(BLOCK_START_PASSES * problem.n_pairs)):
-            blocked = self._block_start(problem, limits)
-            value = problem.objective(blocked)
-            if value > lower:
-                alignment, lower = blocked, value
+            alignment = self._block_start(problem, limits)
+        if alignment is None or warm_start is not None:
+            # the greedy start: linear, and the fallback when there are no blocks
+            greedy, value = climb(problem, self.seed, 0, upper, warm_start, limits=_EXPIRED)
+            if alignment is None or value > problem.objective(alignment):
+                alignment = greedy
+        lower = problem.objective(alignment)
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
         # bounds before the climb: the climb uses whatever time they leave
@@ -180,11 +183,12 @@ class Portfolio:
         """An alignment built sentence pair by sentence pair (see :mod:`smatchpp.blocks`)."""
         drop = block_drop(problem.pair_a, problem.pair_b, problem.unary,
                           problem.block_a, problem.block_b)
-        comp = compress(problem, drop)
+        chosen = np.zeros(problem.n_pairs, dtype=bool)
         # each sentence pair is small: solved exactly while the limits hold
         # (0.3 s for all 70 of a 70-sentence document), greedily after that
-        parts = [self.solve_within(part.problem, limits).alignment for part in comp.parts]
-        return comp.lift(parts)
+        for pairs, part in block_parts(problem, drop):
+            chosen[pairs[part.selected(self.solve_within(part, limits).alignment)]] = True
+        return problem.alignment_from_pairs(chosen)
 
     def _done(self, alignment: Alignment, value: float, stage: str) -> SolveResult:
         return SolveResult(alignment, value, value, "optimal", stage)
