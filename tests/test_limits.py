@@ -233,3 +233,17 @@ def test_branch_star_bound_on_documents(pair):
     best = max(Portfolio().solve(fix_pair(problem, p, v)).objective
                for p in [None, *np.flatnonzero(problem.pair_a == v).tolist()])
     assert best == optimum
+
+
+@TINY
+@given(graph_pairs(), st.integers(0, 3))
+def test_climber_with_sparse_pair_lookup_is_unchanged(pair, seed):
+    """The sorted-key lookup (big problems) gives the same climb as the dense table."""
+    import smatchpp.solvers.hillclimber as hc
+    a, b = pair
+    problem = compile_pair(a, b)
+    dense = climb(problem, seed, 2)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(hc, "DENSE_LIMIT", 0)
+        sparse = climb(problem, seed, 2)
+    assert dense[1] == sparse[1] and dense[0].tolist() == sparse[0].tolist()

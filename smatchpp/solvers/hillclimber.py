@@ -30,6 +30,8 @@ from .base import Limits, SolveResult, certified, empty_alignment
 __all__ = ["HillClimber", "climb"]
 
 _EPS = 1e-9
+#: above this many cells the pair lookup is a sorted search, not a dense table
+DENSE_LIMIT = 4_000_000
 
 
 class _Tables:
@@ -39,12 +41,36 @@ class _Tables:
         self.problem = problem
 
     @cached_property
-    def pid(self) -> np.ndarray:
-        """Pair index of ``(i, j)`` (``-1`` if none); row ``n_a`` and column ``n_b`` stay ``-1``."""
+    def pid(self) -> np.ndarray | None:
+        """Pair index of ``(i, j)`` (``-1`` if none); row ``n_a`` and column ``n_b`` stay ``-1``.
+
+        ``None`` above :data:`DENSE_LIMIT` cells: :meth:`pair_id` then searches sorted keys.
+        """
         pr = self.problem
+        if (pr.n_a + 1) * (pr.n_b + 1) > DENSE_LIMIT:
+            return None
         pid = np.full((pr.n_a + 1, pr.n_b + 1), -1, dtype=np.int64)
         pid[pr.pair_a, pr.pair_b] = np.arange(pr.n_pairs)
         return pid
+
+    @cached_property
+    def keys(self) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted keys ``i * (n_b + 1) + j`` of the pairs, and their pair indices."""
+        pr = self.problem
+        keys = pr.pair_a * (pr.n_b + 1) + pr.pair_b
+        order = np.argsort(keys)
+        return keys[order], order
+
+    def pair_id(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Pair index of each ``(i[k], j[k])``, ``-1`` where it is not a candidate."""
+        if self.pid is not None:
+            return self.pid[i, j]
+        keys, index = self.keys
+        if not len(keys):
+            return np.full(len(i), -1, dtype=np.int64)
+        key = i * (self.problem.n_b + 1) + j
+        pos = np.minimum(np.searchsorted(keys, key), len(keys) - 1)
+        return np.where(keys[pos] == key, index[pos], -1)
 
     @cached_property
     def edges(self) -> tuple[np.ndarray, np.ndarray]:
@@ -127,7 +153,7 @@ class _State:
         if len(swaps):
             p0s, p2s = p0[swaps], p2[swaps]
             j0 = np.where(p0s >= 0, pr.pair_b[p0s], pr.n_b)  # column n_b of pid is all -1
-            p3s = self.tables.pid[pr.pair_a[p2s], j0]
+            p3s = self.tables.pair_id(pr.pair_a[p2s], j0)
             p3[swaps] = p3s
             gain[swaps] += (np.where(p3s >= 0, g[p3s], 0.0) + self.weight(swaps, p3s)
                             + self.weight(p0s, p2s))
