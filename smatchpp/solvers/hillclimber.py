@@ -32,6 +32,10 @@ __all__ = ["HillClimber", "climb"]
 _EPS = 1e-9
 #: above this many cells the pair lookup is a sorted search, not a dense table
 DENSE_LIMIT = 4_000_000
+#: a move costs a few linear passes over the pairs: under limits that measured the
+#: rate of one (:attr:`~smatchpp.solvers.base.Limits.seconds_per_pair`), a move
+#: starts only if this many fit
+MOVE_PASSES = 4
 
 
 class _Tables:
@@ -163,7 +167,7 @@ class _State:
 
     def climb(self, limits: Limits | None = None) -> None:
         while True:
-            if limits is not None and limits.expired():
+            if limits is not None and not limits.affords(MOVE_PASSES * self.problem.n_pairs):
                 return  # every state is a valid alignment: stop with this one
             gain, p, p3, p0, p2 = self.best_move()
             if gain <= _EPS:
