@@ -60,8 +60,8 @@ BIG_PAIRS = 100_000
 #: star bound), of the steps that cannot stop midway; measured on a 70-sentence
 #: Bio document (672,842 pairs, one pass 0.6 s): sparse star assignment 6,
 #: compression 6, LP model build 8 and passing it to HiGHS 20-40 (plus HiGHS's
-#: presolve, which its time limit does not stop; with 80 passes, a perturbed
-#: 70-sentence pair overran a 60 s limit by 8 s)
+#: presolve, which its time limit does not stop; with 80 and with 60 passes, a
+#: perturbed 70-sentence pair started the LP and overran a 60 s limit by 8-10 s)
 BLOCK_START_PASSES = 4
 STAR_PASSES = 8
 #: the branched star bound: two to five star assignments
