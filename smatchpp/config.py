@@ -19,6 +19,11 @@ Traceback (most recent call last):
 ...
 ValueError: time_limit must be a positive number of seconds (or None), got 0
 
+Resampling settings appear only when they are used (or the seed is not the default):
+
+>>> Config(bootstrap=1000).signature().split("|")[-4:]
+['errors:raise', 'bootstrap:1000', 'bootstrap-seed:12345', 'deterministic:yes']
+
 A time limit measures wall-clock time, so what it cuts off depends on the
 machine and its load: such signatures say ``deterministic:no``.  A work limit
 (``work_limit``, counted in solver iterations and hill-climber moves) gives
@@ -112,6 +117,12 @@ def _aspect_modes():
 
 
 COMPRESSIONS = ("exact", "none", "smatchpp")
+BOOTSTRAP_SEED = 12345
+
+
+def _resampling(c: "Config") -> bool:
+    """Whether a setting draws resamples (the seed is then part of the signature)."""
+    return c.bootstrap is not None or c.ar_trials is not None
 ON_ERROR = ("raise", "empty", "skip")
 
 
@@ -139,6 +150,16 @@ class Config:
     #: ``separate`` (each aspect aligned on its own) or ``joint`` (the full graphs' alignment)
     aspects: str = _setting("none", "aspects", str, _name_in(_aspect_modes, "aspects mode"),
                             show=lambda c: c.aspects != "none")
+    #: bootstrap resamples for the 95% intervals (``score --bootstrap``; ``compare``'s paired
+    #: bootstrap); they change the intervals, never the scores
+    bootstrap: int | None = _setting(None, "bootstrap", int, _int_at_least(1, optional=True),
+                                     show=lambda c: c.bootstrap is not None)
+    #: the seed of the resamples and of the randomization trials (sacreBLEU's default)
+    bootstrap_seed: int = _setting(BOOTSTRAP_SEED, "bootstrap-seed", int, _int_at_least(0),
+                                   show=lambda c: _resampling(c) or c.bootstrap_seed != BOOTSTRAP_SEED)
+    #: approximate-randomization trials of ``compare``
+    ar_trials: int | None = _setting(None, "ar-trials", int, _int_at_least(1, optional=True),
+                                     show=lambda c: c.ar_trials is not None)
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -13,7 +13,8 @@ from smatchpp.config import Config, SignatureError
 
 #: a value other than the default for every signed field (extend when a field is added)
 OTHER = {"preset": None, "match": None, "solver": "highs", "compression": "none", "time_limit": 2.5,
-         "work_limit": 700, "seed": 7, "restarts": 0, "on_error": "skip", "aspects": "joint"}
+         "work_limit": 700, "seed": 7, "restarts": 0, "on_error": "skip", "aspects": "joint",
+         "bootstrap": 200, "bootstrap_seed": 99, "ar_trials": 500}
 
 
 def _other(f):

@@ -33,7 +33,8 @@ from ..exceptions import InputMismatchError, ReadError, SmatchppError, UsageErro
 from ..parallel import check_parallel
 from ..read import STDIN, Entry, read_file
 
-__all__ = ["add_scoring_options", "config_from_args", "read_inputs", "workers_from_args",
+__all__ = ["add_scoring_options", "add_setting_options", "add_bootstrap_options", "config_from_args",
+           "read_inputs", "workers_from_args",
            "one_stdin", "check_outputs", "open_output", "exit_code", "Interrupted", "interrupts", "warn",
            "plural", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "EXIT_INTERRUPTED", "EXIT_PIPE"]
 
@@ -84,12 +85,17 @@ def _non_negative_int(text: str) -> int:
 
 
 def add_scoring_options(p: argparse.ArgumentParser) -> None:
-    """The inputs and every setting of :class:`~smatchpp.config.Config`."""
+    """The inputs (``test``, ``gold``) and every setting of :class:`~smatchpp.config.Config`."""
+    p.add_argument("test", help="graphs to evaluate (A: parser output / prediction); - for stdin")
+    p.add_argument("gold", help="reference graphs (B: gold), same number and order; - for stdin")
+    add_setting_options(p)
+
+
+def add_setting_options(p: argparse.ArgumentParser) -> None:
+    """Every scoring setting of :class:`~smatchpp.config.Config` (for commands with other inputs)."""
     from ..config import COMPRESSIONS
     from ..solvers import SOLVERS
 
-    p.add_argument("test", help="graphs to evaluate (A: parser output / prediction); - for stdin")
-    p.add_argument("gold", help="reference graphs (B: gold), same number and order; - for stdin")
     p.add_argument("--input-format", choices=("auto", "penman", "tsv"), default="auto",
                    help="input format (auto: .tsv files are TSV, others PENMAN)")
     p.add_argument("--solver", choices=SOLVERS, default="exact",
@@ -127,12 +133,29 @@ def add_dask_option(p: argparse.ArgumentParser) -> None:
                         "local cluster of --workers processes (needs the dask extra)")
 
 
+def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None = None) -> None:
+    """``--bootstrap [N]`` and ``--bootstrap-seed``; ``default``: resamples when not given."""
+    from ..config import BOOTSTRAP_SEED
+
+    if default:
+        p.add_argument("--bootstrap", type=_positive_int, default=None, metavar="N",
+                       help=f"bootstrap resamples of the graph pairs (default {default})")
+    else:
+        p.add_argument("--bootstrap", type=_positive_int, nargs="?", const=1000, default=None,
+                       metavar="N", help="bootstrap resamples of the graph pairs for 95%% intervals "
+                                         "(default off; 1000 when given without N: give it after "
+                                         "the files, or as --bootstrap=N)")
+    p.add_argument("--bootstrap-seed", type=_non_negative_int, default=BOOTSTRAP_SEED, metavar="S",
+                   help=f"seed of the resamples (default {BOOTSTRAP_SEED}): the same seed gives "
+                        "the same intervals")
+
+
 def config_from_args(args: argparse.Namespace, **overrides: Any) -> Config:
     """The :class:`Config` of the command line (or of ``--signature``); raises :class:`UsageError`."""
     values = {"solver": args.solver, "time_limit": args.time_limit, "work_limit": args.work_limit,
               "seed": args.seed, "restarts": args.restarts, "on_error": args.on_error,
               "compression": args.compression}
-    for name in ("preset", "match", "aspects"):
+    for name in ("preset", "match", "aspects", "bootstrap", "bootstrap_seed", "ar_trials"):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
     values.update(overrides)
@@ -170,22 +193,27 @@ def one_stdin(*paths: str | None) -> None:
         raise UsageError("only one of the two inputs can be - (standard input)")
 
 
-def read_inputs(args: argparse.Namespace) -> tuple[list[Entry], list[Entry]]:
-    """Read both inputs (``-`` is stdin, for one of them) and check that they are parallel.
+def read_inputs(args: argparse.Namespace,
+                names: Sequence[str] = ("test", "gold")) -> tuple[list[Entry], ...]:
+    """Read the inputs named by ``names`` (``-`` is stdin, for one of them); each must be
+    parallel to the last one (the gold).
 
     Different graph counts raise :class:`InputMismatchError` naming the graphs that look
     wrong; ids that disagree and inputs without graphs are warnings (see
-    :func:`smatchpp.parallel.check_parallel`).
+    :func:`smatchpp.parallel.check_parallel`), each given once.
     """
-    one_stdin(args.test, args.gold)
-    entries_a = read_file(args.test, args.input_format)
-    entries_b = read_file(args.gold, args.input_format)
-    check = check_parallel(entries_a, entries_b, _shown(args.test), _shown(args.gold))
-    if check.mismatch is not None:
-        raise InputMismatchError(check.mismatch)
-    for message in check.warnings:
+    paths = [getattr(args, name) for name in names]
+    one_stdin(*paths)
+    entries = [read_file(path, args.input_format) for path in paths]
+    warnings: list[str] = []
+    for path, got in zip(paths[:-1], entries[:-1]):
+        check = check_parallel(got, entries[-1], _shown(path), _shown(paths[-1]))
+        if check.mismatch is not None:
+            raise InputMismatchError(check.mismatch)
+        warnings += [m for m in check.warnings if m not in warnings]
+    for message in warnings:
         warn(message)
-    return entries_a, entries_b
+    return tuple(entries)
 
 
 def _shown(path: str) -> str:

@@ -3,6 +3,7 @@
 Pairs are written to ``--pairs-out`` in index order as they finish (one JSON
 object per line, flushed), so an interrupted run keeps every finished pair;
 the summary then covers those pairs and says ``interrupted: N of M pairs``.
+``--bootstrap [N]`` adds seeded 95% intervals (:mod:`smatchpp.significance`).
 
 >>> from smatchpp.score import CorpusScore, PairScore
 >>> corpus = CorpusScore([PairScore(0, "a", 3, 3, 4, 4, "optimal", "exact", "star_bound")], "sig")
@@ -24,8 +25,9 @@ import sys
 from ..api import Scorer, read_errors
 from ..aspects import MODES, format_aspects
 from ..score import CorpusScore
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, add_dask_option,
-                     add_scoring_options, dask_client,
+from ..significance import PairStats, bootstrap
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, add_bootstrap_options,
+                     add_dask_option, add_scoring_options, dask_client,
                      check_outputs, config_from_args, interrupts, open_output, plural,
                      read_inputs, warn, workers_from_args)
 
@@ -51,6 +53,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="also score the aspects of Damonte et al. (Unlabeled, No WSD, Concepts, Named Ent., "
                         "Negations, Wikification, Reentrancies, SRL): separate (default when given: each "
                         "aligned on its own) or joint (all under the full graphs' alignment)")
+    add_bootstrap_options(p)
     return p
 
 
@@ -177,13 +180,22 @@ def run(args: argparse.Namespace) -> int:
     if args.stats:
         print(format_stats(corpus), file=sys.stderr)
     total = len(entries_a)
+    intervals = None
+    if config.bootstrap:
+        intervals = bootstrap(PairStats.from_pairs(corpus.scored), config.bootstrap,
+                              config.bootstrap_seed)
     if args.format == "json":
         summary = corpus.summary()
         if interrupted:
             summary["interrupted"] = {"finished": len(pairs), "total": total}
+        if intervals is not None:
+            summary["bootstrap"] = intervals.to_json()
         print(json.dumps(summary, indent=2), file=summary_out)
     else:
-        print(format_text(corpus, total if interrupted else None), file=summary_out)
+        text = format_text(corpus, total if interrupted else None)
+        if intervals is not None:
+            text += "\n" + "\n".join(intervals.format_text())
+        print(text, file=summary_out)
     warn_unreadable(errors, config.on_error)
     warn_nothing_scored(corpus)
     if interrupted:

@@ -1,0 +1,143 @@
+"""``smatchpp compare SYS1 SYS2 GOLD``: is the difference in micro F1 significant?
+
+Both systems are scored exactly against the same gold; then a paired
+bootstrap gives Delta F1 = F1(SYS1) - F1(SYS2) with its 95% interval and a
+p-value, and an approximate-randomization test another p-value
+(:func:`smatchpp.significance.compare` has the exact definitions).  Both are
+seeded (``--bootstrap-seed``), so the numbers are the same on every run; the
+signature names the resamples, the trials and the seed.
+
+>>> from smatchpp.significance import PairStats, compare
+>>> s = PairStats.from_counts([3, 4, 2], [4, 5, 4], [4, 4, 5])
+>>> print(format_comparison(compare(s, s, resamples=100, trials=100)))
+smatch: F1 sys1 75.86 [62.50, 88.89]  sys2 75.86 [62.50, 88.89]
+  delta F1 (sys1 - sys2) +0.000 points, 95% interval [+0.00, +0.00]
+  p-value: paired bootstrap 1.0000 (100 resamples), approximate randomization 1.0000 (100 trials)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..api import Scorer, read_errors
+from ..config import Config
+from ..score import CorpusScore
+from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, compare, paired_stats
+from .common import (EXIT_OK, EXIT_USAGE, _positive_int, add_bootstrap_options, add_setting_options,
+                     check_outputs, config_from_args, open_output, plural, read_inputs, warn,
+                     workers_from_args)
+from .score import report_unreadable, warn_unreadable
+
+__all__ = ["add_parser", "run", "format_comparison", "comparisons"]
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("compare", help="significance of the micro F1 difference of two systems "
+                                       "on the same gold (paired bootstrap, approximate randomization)")
+    p.add_argument("sys1", help="graphs of the first system")
+    p.add_argument("sys2", help="graphs of the second system, parallel to sys1")
+    p.add_argument("gold", help="reference graphs, parallel to both")
+    add_setting_options(p)
+    add_bootstrap_options(p, default=DEFAULT_RESAMPLES)
+    p.add_argument("--ar-trials", type=_positive_int, default=None, metavar="R",
+                   help=f"approximate-randomization trials (default {DEFAULT_TRIALS})")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--pairs-out", metavar="FILE.jsonl",
+                   help="one JSON object per pair: both systems' scores and their F1 difference")
+    return p
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def _signed(x: float) -> str:
+    return f"{100 * x:+.2f}"
+
+
+def format_comparison(c: Comparison) -> str:
+    """One comparison as text (points are percentage points)."""
+    (lo1, hi1), (lo2, hi2) = c.system_intervals
+    lines = [f"{c.name}: F1 sys1 {_pct(c.f1[0])} [{_pct(lo1)}, {_pct(hi1)}]  "
+             f"sys2 {_pct(c.f1[1])} [{_pct(lo2)}, {_pct(hi2)}]",
+             f"  delta F1 (sys1 - sys2) {100 * c.delta:+.3f} points, {100 * c.level:g}% interval "
+             f"[{_signed(c.interval[0])}, {_signed(c.interval[1])}]",
+             f"  p-value: paired bootstrap {c.p_bootstrap:.4f} ({c.resamples} resamples), "
+             f"approximate randomization {c.p_randomization:.4f} ({c.trials} trials)"]
+    if c.delta_range is not None:
+        lines.append(f"  not every pair is certified: the tests use the lower bounds; the observed "
+                     f"delta lies in [{_signed(c.delta_range[0])}, {_signed(c.delta_range[1])}]")
+    return "\n".join(lines)
+
+
+def comparisons(corpus1: CorpusScore, corpus2: CorpusScore, config: Config
+                ) -> tuple[list[Comparison], list[int]]:
+    """Smatch (and, when a pair carries them, further named counts) of two scored corpora.
+
+    Returns the comparisons and the indices of pairs left out (skipped in
+    either system).  Each comparison is made with ``config``'s resamples,
+    trials and seed.  Hook for aspect scores: :func:`_named_stats` yields
+    ``(name, stats1, stats2)`` for every further score a pair carries.
+    """
+    s1, s2, dropped = paired_stats(corpus1.pairs, corpus2.pairs)
+    named = [("smatch", s1, s2)] + list(_named_stats(corpus1, corpus2, dropped))
+    kwargs = {"resamples": config.bootstrap or DEFAULT_RESAMPLES,
+              "trials": config.ar_trials or DEFAULT_TRIALS, "seed": config.bootstrap_seed}
+    return [compare(a, b, name=name, **kwargs) for name, a, b in named], dropped
+
+
+def _named_stats(corpus1: CorpusScore, corpus2: CorpusScore, dropped: list[int]):
+    """Further per-pair counts to compare (none yet; the aspects' counts go here)."""
+    return iter(())
+
+
+def _pair_row(p1, p2) -> dict:
+    row = {"index": p1.index, "id": p1.id or p2.id, "sys1": p1.to_json(), "sys2": p2.to_json()}
+    if "skipped" not in (p1.status, p2.status):
+        row["f1_difference"] = p1.f1 - p2.f1
+    return row
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    if config.bootstrap is None:
+        config = config.replace(bootstrap=DEFAULT_RESAMPLES)
+    if config.ar_trials is None:
+        config = config.replace(ar_trials=DEFAULT_TRIALS)
+    check_outputs({"--pairs-out": args.pairs_out}, [args.sys1, args.sys2, args.gold])
+    workers = workers_from_args(args)
+    entries_1, entries_2, entries_gold = read_inputs(args, ("sys1", "sys2", "gold"))
+    errors = read_errors(entries_1, entries_2, entries_gold)
+    if report_unreadable(errors, config.on_error):
+        return EXIT_USAGE
+    scorer = Scorer(config)
+    corpus1 = scorer.score_corpus(entries_1, entries_gold, workers=workers, progress=not args.quiet)
+    corpus2 = scorer.score_corpus(entries_2, entries_gold, workers=workers, progress=not args.quiet)
+    results, dropped = comparisons(corpus1, corpus2, config)
+    if args.pairs_out:
+        with open_output(args.pairs_out) as out:
+            for p1, p2 in zip(corpus1.pairs, corpus2.pairs):
+                out.write(json.dumps(_pair_row(p1, p2)) + "\n")
+    summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
+    certified = [sum(p.status == "optimal" for p in c.scored) for c in (corpus1, corpus2)]
+    if args.format == "json":
+        summary = {"signature": scorer.signature, "sys1": args.sys1, "sys2": args.sys2,
+                   "gold": args.gold, "pairs": results[0].pairs, "left_out": dropped,
+                   "certified_optimal": {"sys1": certified[0], "sys2": certified[1]},
+                   "comparisons": [c.to_json() for c in results]}
+        print(json.dumps(summary, indent=2), file=summary_out)
+    else:
+        lines = [scorer.signature,
+                 f"sys1: {args.sys1}  sys2: {args.sys2}  gold: {args.gold}",
+                 f"pairs: {results[0].pairs} compared"
+                 + (f", {len(dropped)} left out (skipped in either system)" if dropped else "")
+                 + f"; certified optimal: sys1 {certified[0]}, sys2 {certified[1]}"]
+        lines += [format_comparison(c) for c in results]
+        print("\n".join(lines), file=summary_out)
+    if dropped:
+        warn(f"{plural(len(dropped), 'pair')} left out of the comparison (skipped in either system)")
+    warn_unreadable(errors, config.on_error)
+    return EXIT_OK
+

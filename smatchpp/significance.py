@@ -1,0 +1,407 @@
+"""Bootstrap confidence intervals and paired significance tests on per-pair counts.
+
+Everything works on the sufficient statistics of each graph pair
+(:class:`PairStats`: ``matched``, its proven ``upper`` bound, ``test`` and
+``gold`` triples), so a resample never re-scores a graph: micro P/R/F1 of a
+resample come from its summed counts, macro P/R/F1 from the mean of its
+pairs' scores.  Resamples are rows of an index matrix drawn by
+``numpy.random.default_rng(seed)``, so the same seed gives the same
+intervals on every run (smatchpp 1.8's change from run to run).
+
+* :func:`bootstrap`: percentile intervals (default 95%) for micro and macro
+  P/R/F1.  When some pair is not certified optimal, the same resamples are
+  scored twice, from the lower bounds (the reported scores) and from the
+  upper bounds, and both intervals are returned, labelled.
+* :func:`compare`: two systems scored against the same gold.  A paired
+  bootstrap (the same resampled pairs for both) gives the interval of
+  Delta F1 = F1(sys1) - F1(sys2) (micro) and a p-value; an approximate
+  randomization test gives another.  The exact definitions are in
+  :func:`compare`'s docstring.
+
+>>> s = PairStats.from_counts(matched=[3, 4, 2, 5], test=[4, 5, 4, 6], gold=[4, 4, 5, 6])
+>>> ci = bootstrap(s, resamples=200, seed=1)
+>>> lo, hi = ci.lower.micro["f1"]
+>>> lo <= s.micro()[2] <= hi
+True
+>>> ci == bootstrap(s, resamples=200, seed=1)   # seeded: the same every time
+True
+>>> same = compare(s, s, resamples=200, trials=200)
+>>> same.delta, same.interval, same.p_bootstrap, same.p_randomization
+(0.0, (0.0, 0.0), 1.0, 1.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Sequence
+
+import numpy as np
+
+__all__ = ["PairStats", "Intervals", "BootstrapCI", "Comparison", "bootstrap", "compare", "paired_stats",
+           "prf_arrays", "DEFAULT_SEED", "DEFAULT_RESAMPLES", "DEFAULT_TRIALS", "LEVEL"]
+
+#: sacreBLEU's default seed, resample count and AR trial count
+DEFAULT_SEED = 12345
+DEFAULT_RESAMPLES = 1000
+DEFAULT_TRIALS = 10000
+LEVEL = 0.95
+#: cells of one index (or swap) matrix chunk: bounds memory at any corpus size
+_CHUNK_CELLS = 1 << 20
+#: ties within this (on F1 in [0, 1]) count as "at least as extreme" (float sums of fractions)
+_TIE = 1e-12
+METRICS = ("precision", "recall", "f1")
+
+
+def prf_arrays(matched: Any, test: Any, gold: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`smatchpp.score.prf` on arrays (0 wherever either side has no triples).
+
+    >>> [a.tolist() for a in prf_arrays([3, 1], [4, 0], [6, 2])]
+    [[0.75, 0.0], [0.5, 0.0], [0.6, 0.0]]
+    """
+    m, t, g = (np.asarray(x, dtype=np.float64) for x in (matched, test, gold))
+    shape = np.broadcast(m, t, g).shape
+    ok = (t > 0) & (g > 0)
+    p = np.divide(m, t, out=np.zeros(shape), where=ok)
+    r = np.divide(m, g, out=np.zeros(shape), where=ok)
+    # the same operations as smatchpp.score.prf, so that the numbers agree to the last bit
+    f = np.divide(2 * p * r, p + r, out=np.zeros(shape), where=ok & (p + r > 0))
+    return p, r, f
+
+
+@dataclass(frozen=True, eq=False)
+class PairStats:
+    """Per-pair counts as float arrays of one length (one entry per scored pair)."""
+
+    matched: np.ndarray
+    upper: np.ndarray
+    test: np.ndarray
+    gold: np.ndarray
+
+    def __post_init__(self) -> None:
+        arrays = [np.asarray(getattr(self, k), dtype=np.float64).reshape(-1)
+                  for k in ("matched", "upper", "test", "gold")]
+        if len({a.shape for a in arrays}) != 1:
+            raise ValueError("matched, upper, test and gold must have one length")
+        for k, a in zip(("matched", "upper", "test", "gold"), arrays):
+            object.__setattr__(self, k, a)
+
+    @classmethod
+    def from_counts(cls, matched: Sequence[float], test: Sequence[float], gold: Sequence[float],
+                    upper: Sequence[float] | None = None) -> "PairStats":
+        """From lists; ``upper`` defaults to ``matched`` (every pair certified)."""
+        return cls(np.asarray(matched), np.asarray(matched if upper is None else upper),
+                   np.asarray(test), np.asarray(gold))
+
+    @classmethod
+    def from_pairs(cls, pairs: Iterable[Any]) -> "PairStats":
+        """From :class:`~smatchpp.score.PairScore` objects, leaving out skipped pairs."""
+        rows = [(p.matched, p.upper, p.test_triples, p.gold_triples)
+                for p in pairs if p.status != "skipped"]
+        cols = np.array(rows, dtype=np.float64).reshape(-1, 4)
+        return cls(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3])
+
+    @property
+    def n(self) -> int:
+        return int(self.matched.shape[0])
+
+    @property
+    def certified(self) -> bool:
+        """Every pair's ``matched`` equals its upper bound."""
+        return bool(np.array_equal(self.matched, self.upper))
+
+    def with_upper(self) -> "PairStats":
+        """The same pairs with ``matched`` set to the upper bounds."""
+        return PairStats(self.upper, self.upper, self.test, self.gold)
+
+    def micro(self) -> tuple[float, float, float]:
+        """P/R/F1 of the summed counts (smatch's corpus score)."""
+        p, r, f = prf_arrays(self.matched.sum(), self.test.sum(), self.gold.sum())
+        return float(p), float(r), float(f)
+
+    def macro(self) -> tuple[float, float, float]:
+        """The mean of the pairs' P, R and F1 (0 for no pairs)."""
+        if not self.n:
+            return 0.0, 0.0, 0.0
+        return tuple(float(a.mean()) for a in prf_arrays(self.matched, self.test, self.gold))  # type: ignore[return-value]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PairStats) and all(
+            np.array_equal(getattr(self, k), getattr(other, k)) for k in ("matched", "upper", "test", "gold"))
+
+
+# --- resampling ---------------------------------------------------------------
+
+def _rows_per_chunk(n: int) -> int:
+    return max(1, _CHUNK_CELLS // max(n, 1))
+
+
+def _index_chunks(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
+    """The bootstrap index matrix (``resamples`` x ``n``, with replacement), in row chunks.
+
+    numpy draws 64-bit integers one after another, so the rows do not depend on
+    the chunk size (tested).
+    """
+    rng = np.random.default_rng(seed)
+    rows = _rows_per_chunk(n)
+    for start in range(0, resamples, rows):
+        yield rng.integers(0, n, size=(min(rows, resamples - start), n))
+
+
+def _resampled_scores(stats: PairStats, idx: np.ndarray) -> dict[str, np.ndarray]:
+    """Micro and macro P/R/F1 of each resample (row of ``idx``)."""
+    sums = [col[idx].sum(axis=1) for col in (stats.matched, stats.test, stats.gold)]
+    out = dict(zip((f"micro_{m}" for m in METRICS), prf_arrays(*sums)))
+    for name, per_pair in zip(METRICS, prf_arrays(stats.matched, stats.test, stats.gold)):
+        out[f"macro_{name}"] = per_pair[idx].mean(axis=1)
+    return out
+
+
+def _percentile(values: np.ndarray, level: float) -> tuple[float, float]:
+    """The percentile interval (numpy's default linear interpolation)."""
+    tail = 100 * (1 - level) / 2
+    lo, hi = np.percentile(values, [tail, 100 - tail])
+    return float(lo), float(hi)
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """Percentile intervals, ``{"precision": (lo, hi), "recall": ..., "f1": ...}`` each."""
+
+    micro: dict[str, tuple[float, float]]
+    macro: dict[str, tuple[float, float]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"micro": {k: list(v) for k, v in self.micro.items()},
+                "macro": {k: list(v) for k, v in self.macro.items()}}
+
+
+@dataclass(frozen=True)
+class BootstrapCI:
+    """Bootstrap intervals of a corpus score.
+
+    ``lower`` resamples the reported scores (``matched``); ``upper`` is set only
+    when some pair is uncertified and resamples the upper bounds instead.
+    """
+
+    resamples: int
+    seed: int
+    level: float
+    pairs: int
+    lower: Intervals
+    upper: Intervals | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"resamples": self.resamples, "seed": self.seed, "level": self.level,
+                               "method": "percentile", "pairs": self.pairs}
+        out.update(self.lower.to_json())
+        if self.upper is not None:
+            out["from_upper_bounds"] = self.upper.to_json()
+            out["note"] = ("some pairs are not certified: micro/macro above resample the lower "
+                           "bounds (the reported scores), from_upper_bounds the upper bounds")
+        return out
+
+    def format_text(self) -> list[str]:
+        """Lines for the text summary."""
+        head = (f"{100 * self.level:g}% bootstrap intervals ({self.resamples} resamples of "
+                f"{self.pairs} pairs, seed {self.seed}, percentile)")
+        lines = [head + ":"]
+        blocks = [("", self.lower)] if self.upper is None else [
+            ("lower bounds ", self.lower), ("upper bounds ", self.upper)]
+        for label, block in blocks:
+            for name in ("micro", "macro"):
+                cells = "  ".join(f"{short} [{_pct(lo)}, {_pct(hi)}]" for short, (lo, hi) in
+                                  zip(("P", "R", "F1"), (getattr(block, name)[m] for m in METRICS)))
+                lines.append(f"  {label}{name:5s}  {cells}")
+        if self.upper is not None:
+            lines.append("  (some pairs are not certified: both the lower and the upper bounds "
+                         "were resampled)")
+        return lines
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def bootstrap(stats: PairStats, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+              level: float = LEVEL) -> BootstrapCI:
+    """Percentile bootstrap intervals for micro and macro P/R/F1 (pairs resampled).
+
+    >>> s = PairStats.from_counts([1, 2], [2, 2], [2, 2], upper=[2, 2])
+    >>> ci = bootstrap(s, resamples=100)
+    >>> ci.lower.micro["f1"][0] <= 0.75 <= ci.lower.micro["f1"][1], ci.upper.micro["f1"]
+    (True, (1.0, 1.0))
+    """
+    _check(resamples, level)
+    bounds = [stats] if stats.certified else [stats, stats.with_upper()]
+    if stats.n == 0:  # nothing to resample: the (zero) point estimate
+        point = {m: (0.0, 0.0) for m in METRICS}
+        blocks = [Intervals(dict(point), dict(point)) for _ in bounds]
+    else:
+        draws: list[dict[str, list[np.ndarray]]] = [{} for _ in bounds]
+        for idx in _index_chunks(stats.n, resamples, seed):
+            for store, s in zip(draws, bounds):
+                for key, values in _resampled_scores(s, idx).items():
+                    store.setdefault(key, []).append(values)
+        blocks = []
+        for store in draws:
+            ci = {key: _percentile(np.concatenate(parts), level) for key, parts in store.items()}
+            blocks.append(Intervals({m: ci[f"micro_{m}"] for m in METRICS},
+                                    {m: ci[f"macro_{m}"] for m in METRICS}))
+    return BootstrapCI(resamples, seed, level, stats.n, blocks[0],
+                       blocks[1] if len(blocks) > 1 else None)
+
+
+def _check(count: int, level: float) -> None:
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
+        raise ValueError(f"the number of resamples/trials must be an integer >= 1, got {count!r}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+
+
+# --- comparing two systems -------------------------------------------------------
+
+@dataclass(frozen=True)
+class Comparison:
+    """Micro F1 of two systems on the same gold, their difference, and its significance."""
+
+    name: str
+    pairs: int
+    f1: tuple[float, float]
+    delta: float
+    interval: tuple[float, float]
+    p_bootstrap: float
+    p_randomization: float
+    system_intervals: tuple[tuple[float, float], tuple[float, float]]
+    resamples: int
+    trials: int
+    seed: int
+    level: float
+    certified: bool = True
+    #: with uncertified pairs: the range the observed difference can take given the bounds
+    delta_range: tuple[float, float] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"name": self.name, "pairs": self.pairs, "f1_sys1": self.f1[0], "f1_sys2": self.f1[1],
+               "delta_f1": self.delta, "delta_interval": list(self.interval),
+               "p_value_bootstrap": self.p_bootstrap,
+               "p_value_randomization": self.p_randomization,
+               "sys1_interval": list(self.system_intervals[0]),
+               "sys2_interval": list(self.system_intervals[1]),
+               "resamples": self.resamples, "trials": self.trials, "seed": self.seed,
+               "level": self.level, "certified": self.certified}
+        if self.delta_range is not None:
+            out["delta_range_from_bounds"] = list(self.delta_range)
+        out.update(self.extra)
+        return out
+
+
+def _micro_f1(matched: np.ndarray, test: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    return prf_arrays(matched, test, gold)[2]
+
+
+def compare(sys1: PairStats, sys2: PairStats, resamples: int = DEFAULT_RESAMPLES,
+            trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED, level: float = LEVEL,
+            name: str = "smatch") -> Comparison:
+    """Paired bootstrap and approximate randomization on Delta = micro F1(sys1) - micro F1(sys2).
+
+    ``sys1`` and ``sys2`` hold the same pairs in the same order (both scored
+    against one gold).  With ``D`` the observed difference:
+
+    * paired bootstrap: resample ``b`` draws ``n`` pair indices with
+      replacement (the same for both systems, from ``default_rng(seed)``: the
+      rows :func:`bootstrap` uses) and gives ``D_b``.  The interval is the
+      percentile interval of ``D_b``.  The p-value is two-sided, with the
+      bootstrap distribution shifted to the null (Koehn 2004;
+      Berg-Kirkpatrick et al. 2012): ``p = (1 + #{b: |D_b - D| >= |D|}) / (B + 1)``;
+    * approximate randomization: trial ``r`` swaps each pair's counts between
+      the systems with probability 1/2 (from a second stream of the seed) and
+      gives ``D_r``; ``p = (1 + #{r: |D_r| >= |D|}) / (R + 1)``.
+
+    ``>=`` (ties within 1e-12 included) makes a system against itself give
+    ``p = 1`` exactly; sacreBLEU counts ``>`` and reports ``1/(R+1)`` there.
+    With uncertified pairs the tests run on the lower bounds (the reported
+    scores) and ``delta_range`` gives the interval the observed difference
+    can lie in.
+
+    >>> good = PairStats.from_counts([9] * 20, [10] * 20, [10] * 20)
+    >>> bad = PairStats.from_counts([5, 6] * 10, [10] * 20, [10] * 20)
+    >>> c = compare(good, bad, resamples=500, trials=500)
+    >>> round(c.delta, 2), c.p_bootstrap < 0.05, c.p_randomization < 0.05
+    (0.35, True, True)
+    """
+    _check(resamples, level)
+    _check(trials, level)
+    if sys1.n != sys2.n:
+        raise ValueError(f"the systems have {sys1.n} and {sys2.n} scored pairs: they must be "
+                         "scored against the same gold")
+    n = sys1.n
+    f1 = (sys1.micro()[2], sys2.micro()[2])
+    delta = f1[0] - f1[1]
+    certified = sys1.certified and sys2.certified
+    delta_range = None
+    if not certified:
+        delta_range = (sys1.micro()[2] - sys2.with_upper().micro()[2],
+                       sys1.with_upper().micro()[2] - sys2.micro()[2])
+    if n == 0:
+        zero = (0.0, 0.0)
+        return Comparison(name, 0, f1, delta, zero, 1.0, 1.0, (zero, zero), resamples, trials,
+                          seed, level, certified, delta_range)
+
+    # paired bootstrap
+    d_boot, f_1, f_2 = [], [], []
+    for idx in _index_chunks(n, resamples, seed):
+        a = _micro_f1(*(c[idx].sum(axis=1) for c in (sys1.matched, sys1.test, sys1.gold)))
+        b = _micro_f1(*(c[idx].sum(axis=1) for c in (sys2.matched, sys2.test, sys2.gold)))
+        d_boot.append(a - b)
+        f_1.append(a)
+        f_2.append(b)
+    d = np.concatenate(d_boot)
+    interval = _percentile(d, level)
+    extreme = np.abs(d - delta) >= abs(delta) - _TIE
+    p_boot = (int(extreme.sum()) + 1) / (resamples + 1)
+
+    # approximate randomization: a swapped pair gives sys1's counts to B and sys2's to A
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,)))
+    cols1 = (sys1.matched, sys1.test, sys1.gold)
+    cols2 = (sys2.matched, sys2.test, sys2.gold)
+    count = 0
+    rows = _rows_per_chunk(n)
+    for start in range(0, trials, rows):
+        swap = rng.integers(0, 2, size=(min(rows, trials - start), n)).astype(bool)  # int64: chunk-free stream
+        a = _micro_f1(*(np.where(swap, c2, c1).sum(axis=1) for c1, c2 in zip(cols1, cols2)))
+        b = _micro_f1(*(np.where(swap, c1, c2).sum(axis=1) for c1, c2 in zip(cols1, cols2)))
+        count += int((np.abs(a - b) >= abs(delta) - _TIE).sum())
+    p_ar = (count + 1) / (trials + 1)
+
+    systems = (_percentile(np.concatenate(f_1), level), _percentile(np.concatenate(f_2), level))
+    return Comparison(name, n, f1, delta, interval, p_boot, p_ar, systems, resamples, trials,
+                      seed, level, certified, delta_range)
+
+
+def paired_stats(pairs1: Sequence[Any], pairs2: Sequence[Any]
+                 ) -> tuple[PairStats, PairStats, list[int]]:
+    """The counts of two systems' :class:`~smatchpp.score.PairScore` lists, pair by pair.
+
+    Pairs are matched by ``index``; a pair skipped (``--on-error skip``) in
+    either system is left out of both, and its index is returned.
+
+    >>> from smatchpp.score import PairScore
+    >>> a = [PairScore(0, None, 3, 3, 4, 4, "optimal", "exact"), PairScore(1, None, 0, 0, 0, 0, "skipped", "exact")]
+    >>> b = [PairScore(0, None, 2, 2, 4, 4, "optimal", "exact"), PairScore(1, None, 1, 1, 2, 2, "optimal", "exact")]
+    >>> s1, s2, dropped = paired_stats(a, b)
+    >>> s1.matched.tolist(), s2.matched.tolist(), dropped
+    ([3.0], [2.0], [1])
+    """
+    by_index = {p.index: p for p in pairs2}
+    if sorted(by_index) != sorted(p.index for p in pairs1):
+        raise ValueError("the two systems were not scored on the same pairs")
+    kept, dropped = [], []
+    for p in sorted(pairs1, key=lambda p: p.index):
+        q = by_index[p.index]
+        if p.status == "skipped" or q.status == "skipped":
+            dropped.append(p.index)
+        else:
+            kept.append((p, q))
+    return (PairStats.from_pairs([p for p, _ in kept]), PairStats.from_pairs([q for _, q in kept]),
+            dropped)
