@@ -83,6 +83,8 @@ def test_bad_signatures_are_refused(sig):
     ({"solver": "gurobi"}, "solver"), ({"preset": "nope"}, "preset"), ({"match": "nope"}, "matcher"),
     ({"on_error": "ignore"}, "on_error"), ({"compression": "zip"}, "compression"),
     ({"aspects": "both"}, "aspects mode"), ({"aspects": "joint", "compression": "smatchpp"}, "aspects"),
+    ({"bootstrap": 0}, "bootstrap"), ({"bootstrap": 2.5}, "bootstrap"),
+    ({"bootstrap_seed": -1}, "bootstrap_seed"), ({"ar_trials": 0}, "ar_trials"),
 ])
 def test_nonsense_settings_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -125,3 +127,12 @@ def test_work_limit_budget_is_shared_by_the_stages():
 
 def test_scorer_signature_is_the_configs():
     assert Scorer(Config(seed=5)).signature == Config(seed=5).signature()
+
+
+def test_resampling_settings_are_signed_only_when_used():
+    plain = Config().signature()
+    assert "bootstrap" not in plain and "ar-trials" not in plain
+    sig = Config(bootstrap=500, ar_trials=2000).signature()
+    assert "|bootstrap:500|bootstrap-seed:12345|ar-trials:2000|" in sig
+    assert "|bootstrap-seed:7|" in Config(bootstrap_seed=7).signature()  # not the default: shown
+    assert Config.from_signature(sig) == Config(bootstrap=500, ar_trials=2000)

@@ -154,6 +154,12 @@ def test_a_system_against_itself(s, seed):
     assert c.p_bootstrap == 1.0 and c.p_randomization == 1.0
 
 
+def test_a_system_against_itself_with_fractional_counts():
+    s = PairStats.from_counts(np.array([2.3, 1.7, 0.1, 5.9]) / 3, [4, 5, 1, 6], [3, 5, 2, 6])
+    c = compare(s, s, resamples=100, trials=100)
+    assert c.delta == 0.0 and c.p_bootstrap == 1.0 and c.p_randomization == 1.0
+
+
 def test_a_clearly_better_system_is_significant():
     rng = np.random.default_rng(7)
     gold = rng.integers(10, 30, size=60)
@@ -195,10 +201,12 @@ def test_swapping_the_systems_negates_delta(s1, s2):
     assert ab.interval == pytest.approx((-ba.interval[1], -ba.interval[0]), abs=1e-12)
 
 
-def test_randomization_approximates_the_exact_permutation_test():
+@pytest.mark.parametrize("scale", [1.0, 0.37])  # 0.37: fractional counts (soft matching)
+def test_randomization_approximates_the_exact_permutation_test(scale):
     rng = np.random.default_rng(10)
     a, b = _random_stats(rng, 10, 0.8), _random_stats(rng, 10, 0.6)
-    b = PairStats.from_counts(np.minimum(b.matched, a.gold), b.test, a.gold)
+    a = PairStats.from_counts(a.matched * scale, a.test, a.gold)
+    b = PairStats.from_counts(np.minimum(b.matched, a.gold) * scale, b.test, a.gold)
     observed = abs(a.micro()[2] - b.micro()[2])
     extreme = 0
     for swap in itertools.product((False, True), repeat=a.n):

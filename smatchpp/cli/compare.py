@@ -10,7 +10,7 @@ signature names the resamples, the trials and the seed.
 >>> from smatchpp.significance import PairStats, compare
 >>> s = PairStats.from_counts([3, 4, 2], [4, 5, 4], [4, 4, 5])
 >>> print(format_comparison(compare(s, s, resamples=100, trials=100)))
-smatch: F1 sys1 75.86 [62.50, 88.89]  sys2 75.86 [62.50, 88.89]
+smatch: F1 sys1 69.23 [53.85, 88.89]  sys2 69.23 [53.85, 88.89]
   delta F1 (sys1 - sys2) +0.000 points, 95% interval [+0.00, +0.00]
   p-value: paired bootstrap 1.0000 (100 resamples), approximate randomization 1.0000 (100 trials)
 """
