@@ -25,9 +25,9 @@ from ..api import Scorer, read_errors
 from ..config import Config
 from ..score import CorpusScore
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, compare, paired_stats
-from .common import (EXIT_OK, EXIT_USAGE, _positive_int, add_bootstrap_options, add_setting_options,
-                     check_outputs, config_from_args, open_output, plural, read_inputs, warn,
-                     workers_from_args)
+from .common import (EXIT_OK, EXIT_USAGE, _positive_int, add_bootstrap_options, add_dask_option,
+                     add_setting_options, check_outputs, config_from_args, dask_client, open_output,
+                     plural, read_inputs, warn, workers_from_args)
 from .score import report_unreadable, warn_unreadable
 
 __all__ = ["add_parser", "run", "format_comparison", "comparisons"]
@@ -43,6 +43,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_bootstrap_options(p, default=DEFAULT_RESAMPLES)
     p.add_argument("--ar-trials", type=_positive_int, default=None, metavar="R",
                    help=f"approximate-randomization trials (default {DEFAULT_TRIALS})")
+    add_dask_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--pairs-out", metavar="FILE.jsonl",
                    help="one JSON object per pair: both systems' scores and their F1 difference")
@@ -113,8 +114,11 @@ def run(args: argparse.Namespace) -> int:
     if report_unreadable(errors, config.on_error):
         return EXIT_USAGE
     scorer = Scorer(config)
-    corpus1 = scorer.score_corpus(entries_1, entries_gold, workers=workers, progress=not args.quiet)
-    corpus2 = scorer.score_corpus(entries_2, entries_gold, workers=workers, progress=not args.quiet)
+    with dask_client(args, workers) as client:
+        corpus1, corpus2 = (
+            CorpusScore(list(scorer.iter_scores(entries, entries_gold, workers=workers,
+                                                progress=not args.quiet, dask=client)), scorer.signature)
+            for entries in (entries_1, entries_2))
     results, dropped = comparisons(corpus1, corpus2, config)
     if args.pairs_out:
         with open_output(args.pairs_out) as out:
