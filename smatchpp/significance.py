@@ -403,8 +403,10 @@ def paired_stats(pairs1: Sequence[Any], pairs2: Sequence[Any]
                  ) -> tuple[PairStats, PairStats, list[int]]:
     """The counts of two systems' :class:`~smatchpp.score.PairScore` lists, pair by pair.
 
-    Pairs are matched by ``index``; a pair skipped (``--on-error skip``) in
-    either system is left out of both, and its index is returned.
+    The k-th pair of each list is scored against the same (k-th) gold graph, as
+    :meth:`~smatchpp.api.Scorer.score_corpus` returns them; a pair skipped
+    (``--on-error skip``) in either system is left out of both, and its
+    position is returned.
 
     >>> from smatchpp.score import PairScore
     >>> a = [PairScore(0, None, 3, 3, 4, 4, "optimal", "exact"), PairScore(1, None, 0, 0, 0, 0, "skipped", "exact")]
@@ -413,14 +415,13 @@ def paired_stats(pairs1: Sequence[Any], pairs2: Sequence[Any]
     >>> s1.matched.tolist(), s2.matched.tolist(), dropped
     ([3.0], [2.0], [1])
     """
-    by_index = {p.index: p for p in pairs2}
-    if sorted(by_index) != sorted(p.index for p in pairs1):
-        raise ValueError("the two systems were not scored on the same pairs")
+    if len(pairs1) != len(pairs2):
+        raise ValueError(f"the systems have {len(pairs1)} and {len(pairs2)} pairs: they must be "
+                         "scored against the same gold")
     kept, dropped = [], []
-    for p in sorted(pairs1, key=lambda p: p.index):
-        q = by_index[p.index]
+    for k, (p, q) in enumerate(zip(pairs1, pairs2)):
         if p.status == "skipped" or q.status == "skipped":
-            dropped.append(p.index)
+            dropped.append(k)
         else:
             kept.append((p, q))
     return (PairStats.from_pairs([p for p, _ in kept]), PairStats.from_pairs([q for _, q in kept]),

@@ -157,3 +157,21 @@ def test_compare_refuses_files_that_are_not_parallel(files, tmp_path):
     run = smatchpp("compare", str(files["better"]), str(files["worse"]), str(files["gold"]),
                    "--ar-trials", "0", check=False)
     assert run.returncode == 2 and "--ar-trials" in run.stderr
+
+
+def test_score_bootstrap_with_uncertified_pairs_resamples_both_bounds():
+    # a work limit of 1 leaves a pair of the examples uncertified, the same one on every run
+    pred, gold = EXAMPLES / "pred.amr", EXAMPLES / "gold.amr"
+    run = smatchpp("score", str(pred), str(gold), "--work-limit", "1", "--bootstrap=200",
+                   "--format", "json")
+    summary = json.loads(run.stdout)
+    assert summary["scores_are_lower_bounds"]
+    corpus = Scorer(Config(work_limit=1)).score_corpus(read_file(pred), read_file(gold))
+    expected = bootstrap(PairStats.from_pairs(corpus.scored), 200, 12345)
+    assert expected.upper is not None and summary["bootstrap"] == expected.to_json()
+    lo, hi = summary["bootstrap"]["from_upper_bounds"]["micro"]["f1"]
+    assert lo <= summary["f1_interval"][1] <= hi
+    text = smatchpp("score", str(pred), str(gold), "--work-limit", "1", "--bootstrap=200").stdout
+    ulo, uhi = expected.upper.micro["f1"]
+    assert f"upper bounds micro  P [{_pct(expected.upper.micro['precision'][0])}, " in text
+    assert f"F1 [{_pct(ulo)}, {_pct(uhi)}]" in text and "lower bounds micro" in text

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +13,8 @@ from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
 from smatchpp import significance
+from smatchpp.api import Config, Scorer
+from smatchpp.read import read_file
 from smatchpp.score import CorpusScore, PairScore, prf
 from smatchpp.significance import PairStats, bootstrap, compare, paired_stats, prf_arrays
 
@@ -232,8 +236,32 @@ def test_paired_stats_drops_pairs_skipped_in_either():
     def ps(i, m, status="optimal"):
         return PairScore(i, None, m, m, 5, 5, status, "exact")
     s1, s2, dropped = paired_stats([ps(0, 3), ps(1, 0, "skipped"), ps(2, 4)],
-                                   [ps(2, 1), ps(1, 2), ps(0, 5)])
+                                   [ps(0, 5), ps(1, 2), ps(2, 1)])
     assert dropped == [1]
     assert s1.matched.tolist() == [3, 4] and s2.matched.tolist() == [5, 1]
-    with pytest.raises(ValueError):
-        paired_stats([ps(0, 1)], [ps(1, 1)])
+    with pytest.raises(ValueError, match="same gold"):
+        paired_stats([ps(0, 1)], [ps(0, 1), ps(1, 1)])
+
+
+# --- real parses (skipped without ../shared) ---------------------------------------------
+
+SHARED = Path(os.environ.get("SMATCHPP_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+PARSEVAL = SHARED / "data" / "parseval-lp"
+
+
+def test_parseval_bart_vs_t5_is_deterministic():
+    """AMRParseEval's Little Prince parses (even graphs BART, odd T5), first 60 sentences."""
+    src, tgt = PARSEVAL / "src.test.amr", PARSEVAL / "tgt.test.amr"
+    if not (src.is_file() and tgt.is_file()):
+        pytest.skip(f"shared data not found at {PARSEVAL}")
+    parses, refs = read_file(src)[:120], read_file(tgt)[:120]
+    scorer = Scorer(Config())
+    gold = refs[0::2]
+    bart, t5 = (scorer.score_corpus(parses[k::2], gold) for k in (0, 1))
+    s1, s2, dropped = paired_stats(bart.pairs, t5.pairs)
+    assert not dropped and s1.certified and s2.certified
+    first, second = (compare(s1, s2, resamples=500, trials=2000) for _ in range(2))
+    assert first == second
+    assert first.delta == pytest.approx(bart.micro[2] - t5.micro[2], abs=1e-15)
+    assert first.interval[0] <= first.delta <= first.interval[1]
+    assert 0 < first.p_bootstrap <= 1 and 0 < first.p_randomization <= 1
