@@ -324,8 +324,9 @@ def compare(sys1: PairStats, sys2: PairStats, resamples: int = DEFAULT_RESAMPLES
       replacement (the same for both systems, from ``default_rng(seed)``: the
       rows :func:`bootstrap` uses) and gives ``D_b``.  The interval is the
       percentile interval of ``D_b``.  The p-value is two-sided, with the
-      bootstrap distribution shifted to the null (Koehn 2004;
-      Berg-Kirkpatrick et al. 2012): ``p = (1 + #{b: |D_b - D| >= |D|}) / (B + 1)``;
+      bootstrap distribution shifted to the null (Berg-Kirkpatrick et al.
+      2012 count ``D_b > 2D``, one-sided):
+      ``p = (1 + #{b: |D_b - D| >= |D|}) / (B + 1)``;
     * approximate randomization: trial ``r`` swaps each pair's counts between
       the systems with probability 1/2 (from a second stream of the seed) and
       gives ``D_r``; ``p = (1 + #{r: |D_r| >= |D|}) / (R + 1)``.
