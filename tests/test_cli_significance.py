@@ -175,3 +175,30 @@ def test_score_bootstrap_with_uncertified_pairs_resamples_both_bounds():
     ulo, uhi = expected.upper.micro["f1"]
     assert f"upper bounds micro  P [{_pct(expected.upper.micro['precision'][0])}, " in text
     assert f"F1 [{_pct(ulo)}, {_pct(uhi)}]" in text and "lower bounds micro" in text
+
+
+def test_compare_aspects(files):
+    from smatchpp.aspects import ASPECTS
+
+    args = [str(files["better"]), str(files["worse"]), str(files["gold"]), "--bootstrap", "300",
+            "--ar-trials", "500", "--aspects", "joint"]
+    summary = json.loads(smatchpp("compare", *args, "--format", "json").stdout)
+    assert summary["aspects"] == "joint" and "|aspects:joint|" in summary["signature"]
+    scorer = Scorer(Config(aspects="joint"))
+    c1 = scorer.score_corpus(read_file(files["better"]), read_file(files["gold"]))
+    c2 = scorer.score_corpus(read_file(files["worse"]), read_file(files["gold"]))
+    names = [c["name"] for c in summary["comparisons"]]
+    assert names == ["smatch"] + [ASPECTS[n].title for n in c1.pairs[0].aspects]
+    for key, got in zip(c1.pairs[0].aspects, summary["comparisons"][1:]):
+        stats = [PairStats.from_counts([p.aspects[key].matched for p in c.pairs],
+                                       [p.aspects[key].test for p in c.pairs],
+                                       [p.aspects[key].gold for p in c.pairs],
+                                       upper=[p.aspects[key].upper for p in c.pairs]) for c in (c1, c2)]
+        assert got == compare(*stats, 300, 500, 12345, name=ASPECTS[key].title).to_json()
+    # SRL: sys1 is the gold itself; sys2 has a wrong role (:ARG1 for :ARG0) in every graph
+    srl = next(c for c in summary["comparisons"] if c["name"] == "SRL")
+    assert srl["f1_sys1"] == 1.0 and srl["delta_f1"] > 0 and srl["p_value_randomization"] < 0.05
+    text = smatchpp("compare", *args).stdout
+    assert "aspects (joint alignment)" in text
+    row = next(line for line in text.splitlines() if line.startswith("SRL "))
+    assert f"{100 * srl['f1_sys1']:.2f}" in row and f"{srl['p_value_randomization']:.4f}" in row

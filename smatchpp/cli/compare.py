@@ -20,17 +20,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Iterable, Iterator
+
+import numpy as np
 
 from ..api import Scorer, read_errors
+from ..aspects import ASPECTS, AspectCount
 from ..config import Config
 from ..score import CorpusScore
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, compare, paired_stats
+from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairStats, compare,
+                            paired_stats)
 from .common import (EXIT_OK, EXIT_USAGE, _positive_int, add_bootstrap_options, add_dask_option,
                      add_setting_options, check_outputs, config_from_args, dask_client, open_output,
                      plural, read_inputs, warn, workers_from_args)
-from .score import report_unreadable, warn_unreadable
+from .score import ASPECT_MODES, report_unreadable, warn_unreadable
 
-__all__ = ["add_parser", "run", "format_comparison", "comparisons"]
+__all__ = ["add_parser", "run", "format_comparison", "format_table", "comparisons"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -43,6 +48,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_bootstrap_options(p, default=DEFAULT_RESAMPLES)
     p.add_argument("--ar-trials", type=_positive_int, default=None, metavar="R",
                    help=f"approximate-randomization trials (default {DEFAULT_TRIALS})")
+    p.add_argument("--aspects", nargs="?", const="separate", default="none", choices=ASPECT_MODES,
+                   help="also compare the aspects of Damonte et al. (as score --aspects), each with "
+                        "its own delta F1, interval and p-values")
     add_dask_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--pairs-out", metavar="FILE.jsonl",
@@ -79,8 +87,8 @@ def comparisons(corpus1: CorpusScore, corpus2: CorpusScore, config: Config
 
     Returns the comparisons and the indices of pairs left out (skipped in
     either system).  Each comparison is made with ``config``'s resamples,
-    trials and seed.  Hook for aspect scores: :func:`_named_stats` yields
-    ``(name, stats1, stats2)`` for every further score a pair carries.
+    trials and seed.  :func:`_named_stats` yields ``(name, stats1, stats2)``
+    for every further score the pairs carry (the aspects, with ``--aspects``).
     """
     s1, s2, dropped = paired_stats(corpus1.pairs, corpus2.pairs)
     named = [("smatch", s1, s2)] + list(_named_stats(corpus1, corpus2, dropped))
@@ -89,9 +97,42 @@ def comparisons(corpus1: CorpusScore, corpus2: CorpusScore, config: Config
     return [compare(a, b, name=name, **kwargs) for name, a, b in named], dropped
 
 
-def _named_stats(corpus1: CorpusScore, corpus2: CorpusScore, dropped: list[int]):
-    """Further per-pair counts to compare (none yet; the aspects' counts go here)."""
-    return iter(())
+def _named_stats(corpus1: CorpusScore, corpus2: CorpusScore, dropped: list[int]
+                 ) -> Iterator[tuple[str, PairStats, PairStats]]:
+    """Further per-pair counts to compare: the aspects (``--aspects``), in the papers' order."""
+    left_out = set(dropped)
+    kept = [(p, q) for k, (p, q) in enumerate(zip(corpus1.pairs, corpus2.pairs)) if k not in left_out]
+    if not kept or any(p.aspects is None or q.aspects is None for p, q in kept):
+        return
+    for name in ASPECTS:
+        if name in kept[0][0].aspects:
+            yield ASPECTS[name].title, _aspect_stats(p.aspects[name] for p, _ in kept), \
+                _aspect_stats(q.aspects[name] for _, q in kept)
+
+
+def _aspect_stats(counts: Iterable[AspectCount]) -> PairStats:
+    rows = [(c.matched, c.upper, c.test, c.gold) for c in counts]
+    cols = np.array(rows, dtype=np.float64).reshape(-1, 4)
+    return PairStats(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3])
+
+
+def format_table(results: list[Comparison], mode: str) -> str:
+    """The aspects' comparisons, one row each (F1 and delta in points).
+
+    >>> from smatchpp.significance import PairStats, compare
+    >>> s = PairStats.from_counts([3, 4, 2], [4, 5, 4], [4, 4, 5])
+    >>> print(format_table([compare(s, s, resamples=50, trials=50, name="SRL")], "joint"))
+    aspects (joint alignment)       F1 sys1  F1 sys2     delta  95% interval of delta  p bootstrap    p AR
+    SRL                               69.23    69.23    +0.000  [+0.00, +0.00]              1.0000  1.0000
+    """
+    lines = [f"{f'aspects ({mode} alignment)':30s}  F1 sys1  F1 sys2     delta  95% interval of delta"
+             "  p bootstrap    p AR"]
+    for c in results:
+        interval = f"[{_signed(c.interval[0])}, {_signed(c.interval[1])}]"
+        lines.append(f"{c.name:30s}  {_pct(c.f1[0]):>7s}  {_pct(c.f1[1]):>7s}  {100 * c.delta:+8.3f}  "
+                     f"{interval:21s}  {c.p_bootstrap:11.4f}  {c.p_randomization:6.4f}"
+                     + ("  (lower bounds)" if not c.certified else ""))
+    return "\n".join(lines)
 
 
 def _pair_row(p1, p2) -> dict:
@@ -131,6 +172,8 @@ def run(args: argparse.Namespace) -> int:
                    "gold": args.gold, "pairs": results[0].pairs, "left_out": dropped,
                    "certified_optimal": {"sys1": certified[0], "sys2": certified[1]},
                    "comparisons": [c.to_json() for c in results]}
+        if len(results) > 1:
+            summary["aspects"] = config.aspects
         print(json.dumps(summary, indent=2), file=summary_out)
     else:
         lines = [scorer.signature,
@@ -138,7 +181,9 @@ def run(args: argparse.Namespace) -> int:
                  f"pairs: {results[0].pairs} compared"
                  + (f", {len(dropped)} left out (skipped in either system)" if dropped else "")
                  + f"; certified optimal: sys1 {certified[0]}, sys2 {certified[1]}"]
-        lines += [format_comparison(c) for c in results]
+        lines.append(format_comparison(results[0]))
+        if len(results) > 1:
+            lines.append(format_table(results[1:], config.aspects))
         print("\n".join(lines), file=summary_out)
     if dropped:
         warn(f"{plural(len(dropped), 'pair')} left out of the comparison (skipped in either system)")
