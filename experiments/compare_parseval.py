@@ -9,6 +9,7 @@ in fresh processes, checks that both outputs are identical, and prints the
 result as a Markdown table with the text output below it.
 
     python3 experiments/compare_parseval.py [--bootstrap 1000] [--ar-trials 10000] [--seed 12345]
+        [--aspects separate|joint]
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ def main() -> None:
     ap.add_argument("--bootstrap", type=int, default=1000)
     ap.add_argument("--ar-trials", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=12345)
+    ap.add_argument("--aspects", choices=("separate", "joint"), default=None,
+                    help="also compare the aspects (their rows follow in the text output)")
     args = ap.parse_args()
     if not DATA.is_dir():
         sys.exit(f"shared data not found at {DATA}")
@@ -70,6 +73,8 @@ def main() -> None:
         bart, t5, gold = split(Path(tmp))
         options = [str(bart), str(t5), str(gold), "--bootstrap", str(args.bootstrap),
                    "--ar-trials", str(args.ar_trials), "--bootstrap-seed", str(args.seed)]
+        if args.aspects:
+            options += ["--aspects", args.aspects]
         first, seconds1 = run(options + ["--format", "json"])
         second, seconds2 = run(options + ["--format", "json"])
         text, _ = run(options)
