@@ -116,7 +116,8 @@ def _build(g: TripleGraph) -> tuple[list[_Node], dict[int, _Node], list[tuple[in
             # relations first, attribute leaves after them
             var_nodes[i].children = fresh + var_nodes[i].children
             stack.extend(reversed(fresh_ids))
-    extra = [(rel0 + t, i, r, k) for t, (i, r, k) in enumerate(g.relations) if rel0 + t not in used]
+    extra = [(rel0 + t, i, r, k) for t, (i, r, k) in enumerate(g.relations)
+             if rel0 + t not in used and i != k]
     return roots, var_nodes, extra
 
 
@@ -240,7 +241,7 @@ def draw(g: TripleGraph, matched: Sequence[bool], tags: dict[str, int], side: st
             parts.append(f'<g class="{cls}"><title>{title}</title>'
                          f'<rect x="{x:.0f}" y="{y:.0f}" width="{n.width:.0f}" height="{_H}" rx="4"/>'
                          f'<text x="{n.x:.0f}" y="{n.y + 4:.0f}"><tspan class="vn">'
-                         f'{escape(name)}</tspan> / <tspan class="{"c" if ok else "c u"}">{concept}</tspan>'
+                         f'{escape(name)}</tspan> / <tspan class="{"c" if ok else "c u"}" data-t="{side}{i}">{concept}</tspan>'
                          '</text></g>')
             if i in tops:
                 t = tops[i]
@@ -248,7 +249,7 @@ def draw(g: TripleGraph, matched: Sequence[bool], tags: dict[str, int], side: st
                              f'<title>{tip(t)}</title><text x="{n.x:.0f}" y="{y - 5:.0f}">TOP</text></g>')
         else:
             t = int(n.key[1:])
-            parts.append(f'<g class="{"a" if matched[t] else "a u"}"><title>{tip(t)}</title>'
+            parts.append(f'<g class="{"a" if matched[t] else "a u"}" data-t="{side}{t}"><title>{tip(t)}</title>'
                          f'<rect x="{x:.0f}" y="{y:.0f}" width="{n.width:.0f}" height="{_H}" rx="10"/>'
                          f'<text x="{n.x:.0f}" y="{n.y + 4:.0f}">{escape(n.label)}</text></g>')
     parts.append("</svg>")
