@@ -187,7 +187,7 @@ def _section(e: Explanation, max_draw: int) -> str:
             + "</div></div>" + _matched_table(e, ta, tb) + _hc(e, ta, tb) + "</section>")
 
 
-def _row(e: Explanation) -> str:
+def _row(e: Explanation, extra: dict[str, dict[int, float]]) -> str:
     p, r, f = prf(e.matched, e.test_triples, e.gold_triples)
     interval = f"[{_g(e.matched)}, {_g(e.upper)}]"
     snt = escape(e.sentence or "")
@@ -195,8 +195,14 @@ def _row(e: Explanation) -> str:
              (p, _pct(p)), (r, _pct(r)), (f, _pct(f)), (e.matched, _g(e.matched)),
              (e.test_triples, str(e.test_triples)), (e.gold_triples, str(e.gold_triples)),
              (e.status, e.status), (e.upper - e.matched, interval), (e.hc_gap, _g(e.hc_gap))]
-    tds = "".join(f'<td data-v="{v}">{text}</td>' for v, text in cells)
+    cells += [(col.get(e.index, ""), _g(col[e.index]) if e.index in col else "-") for col in extra.values()]
+    tds = "".join(f'<td data-v="{v}"{_hot(k, v)}>{text}</td>' for k, (v, text) in enumerate(cells))
     return f'<tr data-i="{e.index}" data-status="{e.status}" data-gap="{e.hc_gap:g}">{tds}</tr>'
+
+
+def _hot(column: int, value) -> str:
+    """Gap columns (the 12th on) show a positive gap in red."""
+    return ' class="gap"' if column >= 11 and isinstance(value, (int, float)) and value > 0 else ""
 
 
 _CSS = """
@@ -211,7 +217,7 @@ table{border-collapse:collapse}
 #idx td:nth-child(2),#idx td:nth-child(3),#idx td:nth-child(10),#idx th:nth-child(3){text-align:left}
 #idx td:nth-child(3){max-width:36em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 #idx tbody tr{cursor:pointer}#idx tbody tr:hover{background:#f3f7ff}
-#idx tr[data-gap]:not([data-gap="0"]) td:last-child{color:#c62828;font-weight:bold}
+#idx td.gap{color:#c62828;font-weight:bold}
 .nums{display:flex;flex-wrap:wrap;gap:.3em 1.4em;margin:.4em 0}.nums div{display:flex;gap:.4em}
 .nums dt{color:#666}.nums dd{margin:0;font-weight:600}
 .snt{font-style:italic}.cert{margin:.3em 0}.legend,.note{color:#555;font-size:.9em}
@@ -265,7 +271,10 @@ _JS = r"""
       var num=th.getAttribute('data-type')==='num';
       rows.sort(function(a,b){
         var x=a.cells[col].getAttribute('data-v'), y=b.cells[col].getAttribute('data-v');
-        var c=num?(parseFloat(x)-parseFloat(y)):x.localeCompare(y);
+        var c;
+        if(num){var fx=parseFloat(x),fy=parseFloat(y); if(isNaN(fx))fx=-Infinity; if(isNaN(fy))fy=-Infinity;
+                c=fx<fy?-1:(fx>fy?1:0);}
+        else c=x.localeCompare(y);
         if(c===0) c=parseInt(a.getAttribute('data-i'))-parseInt(b.getAttribute('data-i'));
         return asc?c:-c;
       });
@@ -302,15 +311,22 @@ _COLUMNS = (("#", "num"), ("id", "text"), ("sentence", "text"), ("P", "num"), ("
 
 
 def render_report(explanations: Sequence[Explanation], title: str = "smatchpp explain",
-                  signature: str = "", note: str = "", max_draw: int = MAX_DRAW) -> str:
-    """The whole report as one HTML string (see the module docstring)."""
+                  signature: str = "", note: str = "", max_draw: int = MAX_DRAW,
+                  extra: dict[str, dict[int, float]] | None = None) -> str:
+    """The whole report as one HTML string (see the module docstring).
+
+    ``extra`` adds numeric index columns (``{header: {pair index: value}}``), e.g.
+    the gaps of other hill-climbers read by :func:`~smatchpp.explain.select.gap_columns`.
+    """
     es = list(explanations)
+    extra = extra or {}
     statuses = sorted({e.status for e in es})
     hc_name = es[0].hc_name if es else ""
     data = {str(e.index): {k: v for k, v in e.score.to_json().items()}
             | {"hc_matched": e.hc_matched, "hc_gap": e.hc_gap} for e in es}
     data_json = json.dumps(data, sort_keys=True).replace("</", "<\\/")
-    head = "".join(f'<th data-type="{t}">{escape(n)}</th>' for n, t in _COLUMNS)
+    columns = list(_COLUMNS) + [(name, "num") for name in extra]
+    head = "".join(f'<th data-type="{t}">{escape(n)}</th>' for n, t in columns)
     options = "".join(f'<option value="{escape(s)}">{escape(s)}</option>' for s in statuses)
     gaps = sum(1 for e in es if e.hc_gap > 0)
     kmax = max((max(int((e.alignment >= 0).sum()), int((e.hc_alignment >= 0).sum())) for e in es), default=0)
@@ -330,7 +346,7 @@ def render_report(explanations: Sequence[Explanation], title: str = "smatchpp ex
         'only pairs where the hill-climber is below the best alignment</label>'
         '<span><span id="shown"></span> shown</span></div>'
         f'<table id="idx"><thead><tr>{head}</tr></thead><tbody>'
-        + "".join(_row(e) for e in es) + "</tbody></table></div>"
+        + "".join(_row(e, extra) for e in es) + "</tbody></table></div>"
         '<main id="view" hidden></main>'
         + "".join(f'<template id="t-{e.index}">{_section(e, max_draw)}</template>' for e in es)
         + f'<script type="application/json" id="data">{data_json}</script>'
