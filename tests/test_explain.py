@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from oracle import rescore_array
 from smatchpp.api import Config, Scorer
-from smatchpp.compile import compile_pair
+from smatchpp.compile import ExactMatcher, compile_pair
 from smatchpp.explain import explain_entries, explain_pair
 from smatchpp.explain.drawing import draw
 from smatchpp.explain.html import render_report
@@ -194,3 +194,22 @@ def test_workers_do_not_change_explanations(para_explanations):
     again = explain_entries(a, b, Config(), indices=indices[:12], workers=2)
     assert [e.to_json()["alignment"] for e in again] == [e.to_json()["alignment"] for e in es[:12]]
     assert [e.hc_matched for e in again] == [e.hc_matched for e in es[:12]]
+
+
+class _WithSimilarity(ExactMatcher):
+    """Exact matching that also exposes a concept similarity (as S2Match's matcher does)."""
+
+    name = "exact+similarity"
+
+    @staticmethod
+    def similarity(x: str, y: str) -> float:
+        return 0.5 if x.split("-")[0] == y.split("-")[0] else 0.0
+
+
+def test_soft_concept_matches_are_shown():
+    scorer = Scorer(Config(), _WithSimilarity())
+    e = explain_pair("(h / hit-01 :ARG0 (b / boy))", "(x / hit-02 :ARG0 (y / girl))", scorer=scorer)
+    assert e.soft == [(0, 0, 0.5)] and e.matcher == "exact+similarity"
+    assert "hit-01 ~ x / hit-02: 0.500" in render(e)
+    assert "soft concept matches under exact+similarity (1)" in render_report([e])
+    assert explain_pair("(h / hit-01)", "(x / hit-02)").soft == []

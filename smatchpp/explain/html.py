@@ -184,7 +184,20 @@ def _section(e: Explanation, max_draw: int) -> str:
             f"{len(e.unmatched_a())}</h3>" + _triple_list(e, "a", e.unmatched_a(), ta, "unm")
             + '</div><div class="col"><h3>unmatched triples of B (gold): '
             f"{len(e.unmatched_b())}</h3>" + _triple_list(e, "b", e.unmatched_b(), tb, "unm")
-            + "</div></div>" + _matched_table(e, ta, tb) + _hc(e, ta, tb) + "</section>")
+            + "</div></div>" + _soft(e, ta, tb) + _matched_table(e, ta, tb) + _hc(e, ta, tb) + "</section>")
+
+
+def _soft(e: Explanation, ta, tb) -> str:
+    """Soft concept matches (S2Match): aligned variables whose different concepts earn credit."""
+    if not e.soft:
+        return ""
+    rows = "".join(f"<tr><td>{_var(e.a.variables[i], ta.get(e.a.variables[i]))} / {escape(e.a.concepts[i])}</td>"
+                   f"<td>{_var(e.b.variables[j], tb.get(e.b.variables[j]))} / {escape(e.b.concepts[j])}</td>"
+                   f"<td>{v:.3f}</td></tr>" for i, j, v in e.soft)
+    return (f"<h3>soft concept matches under {escape(e.matcher)} ({len(e.soft)})</h3>"
+            "<p class=\"note\">These instance triples are listed as unmatched above (their labels "
+            "differ) but earn the similarity shown.</p><table class=\"al\"><tr><th>A</th><th>B</th>"
+            f"<th>similarity</th></tr>{rows}</table>")
 
 
 def _row(e: Explanation, extra: dict[str, dict[int, float]]) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -34,7 +34,8 @@ from ..score import PairScore, prf
 from ..solvers.hillclimber import HillClimber
 from ..standardize import TripleGraph, standardize
 
-__all__ = ["Explanation", "explain_pair", "explain_entries", "hc_label"]
+__all__ = ["Explanation", "explain_pair", "explain_entries", "hc_label", "concept_similarity",
+           "soft_pairs"]
 
 
 def hc_label(seed: int, restarts: int) -> str:
@@ -65,6 +66,9 @@ class Explanation:
     raw_b: RawGraph | None = None
     metadata: dict[str, str] = field(default_factory=dict)
     matcher: str = "exact"
+    #: ``(i, j, s)``: aligned variables whose concepts differ but are similar (``s > 0``)
+    #: under the matcher's concept similarity (S2Match); empty for exact matching
+    soft: list[tuple[int, int, float]] = field(default_factory=list)
 
     # -- the scorer's numbers -------------------------------------------------
     @property
@@ -176,6 +180,7 @@ class Explanation:
             "hc_alignment": self.aligned_pairs(hc=True),
             "hc_lost_a": [list(ta[t]) for t in self.lost_a()],
             "hc_lost_b": [list(tb[t]) for t in self.lost_b()],
+            "soft": [[self.a.variables[i], self.b.variables[j], v] for i, j, v in self.soft],
         })
         out["alignment"] = [list(p) for p in out["alignment"]]
         out["hc_alignment"] = [list(p) for p in out["hc_alignment"]]
@@ -188,6 +193,41 @@ def _num(x: float) -> float | int:
 
 def _fmt(x: float) -> str:
     return "inf" if math.isinf(x) else f"{x:g}"
+
+
+def concept_similarity(matcher) -> Callable[[str, str], float] | None:
+    """The matcher's concept similarity ``s(c, c')`` if it has one (S2Match), else ``None``.
+
+    >>> from smatchpp.compile import ExactMatcher
+    >>> concept_similarity(ExactMatcher()) is None
+    True
+    """
+    sim = getattr(matcher, "similarity", None)
+    if sim is None:
+        return None
+    if hasattr(sim, "similarity"):
+        return sim.similarity
+    return sim if callable(sim) else None
+
+
+def soft_pairs(a: TripleGraph, b: TripleGraph, alignment: np.ndarray,
+               similarity: Callable[[str, str], float] | None) -> list[tuple[int, int, float]]:
+    """Aligned variables with different but similar concepts, and their similarity.
+
+    >>> from smatchpp.api import parse_graph
+    >>> sim = lambda x, y: 0.5 if x[:3] == y[:3] else 0.0
+    >>> soft_pairs(parse_graph("(h / hit-01)"), parse_graph("(h / hit-02)"), np.array([0]), sim)
+    [(0, 0, 0.5)]
+    """
+    if similarity is None:
+        return []
+    out = []
+    for i, j in enumerate(alignment.tolist()):
+        if j >= 0 and a.concepts[i] != b.concepts[j]:
+            value = float(similarity(a.concepts[i], b.concepts[j]))
+            if value > 0:
+                out.append((i, j, value))
+    return out
 
 
 def _as_graph(g: TripleGraph | RawGraph | str, preset: str) -> tuple[TripleGraph, RawGraph | None, dict]:
@@ -238,7 +278,8 @@ def explain_pair(a: TripleGraph | RawGraph | str, b: TripleGraph | RawGraph | st
                        hc_alignment, float(climber.objective),
                        matched_triples(ga, gb, hc_alignment),
                        hc_label(config.seed, config.restarts), raw_a, raw_b, meta,
-                       getattr(scorer.matcher, "name", "exact"))
+                       getattr(scorer.matcher, "name", "exact"),
+                       soft_pairs(ga, gb, alignment, concept_similarity(scorer.matcher)))
 
 
 def explain_entries(entries_a: Sequence[Entry], entries_b: Sequence[Entry], config=None,

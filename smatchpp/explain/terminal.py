@@ -110,6 +110,10 @@ def render(e: Explanation, color: bool = False) -> str:
     for side, name, which in (("a", "A (test)", e.unmatched_a()), ("b", "B (gold)", e.unmatched_b())):
         lines.append(f"unmatched triples of {name}: {len(which)}")
         lines += [_paint(x, "\033[31m", color) for x in _triples(e, side, which)]
+    if e.soft:
+        lines.append(f"soft concept matches under {e.matcher} (labels differ, credit = similarity):")
+        lines += [f"  {e.a.variables[i]} / {e.a.concepts[i]} ~ {e.b.variables[j]} / {e.b.concepts[j]}: {v:.3f}"
+                  for i, j, v in e.soft]
     same = "same alignment" if not e.alignments_differ else "different alignment"
     lines.append(f"hill-climber: {e.hc_name}: matched {e.hc_matched:g} (gap {e.hc_gap:g}), {same}")
     if e.alignments_differ:
