@@ -213,3 +213,19 @@ def test_soft_concept_matches_are_shown():
     assert "hit-01 ~ x / hit-02: 0.500" in render(e)
     assert "soft concept matches under exact+similarity (1)" in render_report([e])
     assert explain_pair("(h / hit-01)", "(x / hit-02)").soft == []
+
+
+@settings(max_examples=80)
+@given(penman_strings())
+def test_penman_branches_find_their_compared_triples(text):
+    from smatchpp.explain.penman_view import branch_triples, penman_lines
+    from smatchpp.read import read_text
+    from smatchpp.standardize import standardize
+
+    raw = read_text(text)[0].graph
+    g = standardize(raw)
+    found = list(branch_triples(penman_lines(raw, g), g).values())
+    assert len(found) == len(set(found))
+    triples = g.triples()
+    wanted = {t for t, (_, r, _) in enumerate(triples) if r not in ("instance", "top")}
+    assert set(found) == wanted, (text, [triples[t] for t in wanted - set(found)])

@@ -30,7 +30,7 @@ from .. import __version__
 from ..score import prf
 from .drawing import colour_css, draw
 from .model import Explanation
-from .penman_view import penman_lines
+from .penman_view import branch_triples, penman_lines
 
 __all__ = ["render_report", "write_report", "MAX_DRAW"]
 
@@ -63,7 +63,9 @@ def _penman(e: Explanation, side: str, tags: dict[str, int]) -> str:
     raw, g, mask = (e.raw_a, e.a, e.opt.mask_a) if side == "a" else (e.raw_b, e.b, e.opt.mask_b)
     ok = {v: bool(mask[i]) for i, v in enumerate(g.variables)}
     out = []
-    for line in penman_lines(raw, g):
+    lines = penman_lines(raw, g)
+    branch = branch_triples(lines, g)
+    for line in lines:
         parts = []
         for s in line:
             if s.kind in ("var", "ref"):
@@ -71,7 +73,9 @@ def _penman(e: Explanation, side: str, tags: dict[str, int]) -> str:
             elif s.kind == "concept":
                 parts.append(f'<span class="{"c" if ok.get(s.var or "", True) else "c u"}">{escape(s.text)}</span>')
             elif s.kind == "role":
-                parts.append(f'<span class="r">{escape(s.text)}</span>')
+                t = branch.get(id(s))
+                cls = "r" if t is None or mask[t] else "r u"
+                parts.append(f'<span class="{cls}">{escape(s.text)}</span>')
             else:
                 parts.append(escape(s.text))
         out.append("".join(parts))
@@ -177,7 +181,7 @@ def _section(e: Explanation, max_draw: int) -> str:
             f'<p class="cert">Certificate: <b>{escape(e.certificate())}</b></p>'
             '<p class="legend">Aligned variables share a colour across the two graphs (hover one to '
             'highlight its partner); <span class="v un">dashed</span> variables are unaligned; '
-            '<span class="c u">red</span> concepts and dashed red arrows or values are unmatched triples. '
+            '<span class="c u">red</span> concepts, roles and values and dashed red arrows are unmatched triples. '
             'Click a drawing to switch between fit-to-width and full size.</p>'
             + _graphs(e, ta, tb, max_draw) + free
             + '<div class="pair"><div class="col"><h3>unmatched triples of A (test): '
@@ -252,7 +256,7 @@ svg.g .n.hl rect{stroke-width:4}
 pre.penman{font:12px/1.35 monospace;margin:.4em;white-space:pre}
 .v{border-radius:3px;padding:0 2px;font-family:monospace;background:var(--f);color:var(--s)}
 .v.un{border:1px dashed #888;color:#555;background:none}.v.hl{outline:2px solid #000}
-span.c.u{color:#c62828;text-decoration:underline}.r{color:#555}
+span.c.u,span.r.u{color:#c62828;text-decoration:underline}.r{color:#555}span.r.u{font-weight:bold}
 ul.tl{font:12px monospace;padding-left:1.4em;margin:.2em 0}ul.unm li,ul.lost li{color:#c62828}
 table.mt td,table.al td,table.al th,table.mt th{font:12px monospace;padding:1px 8px;border-bottom:1px solid #eee}
 table.al tr.diff{background:#fff3cd}

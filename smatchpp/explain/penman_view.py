@@ -28,13 +28,15 @@ from penman.exceptions import PenmanError
 from ..read import RawGraph
 from ..standardize import TripleGraph
 
-__all__ = ["Seg", "penman_lines", "plain"]
+__all__ = ["Seg", "penman_lines", "branch_triples", "plain"]
 
 
 class Seg(NamedTuple):
     text: str
     kind: str
     var: str | None = None
+    #: for a ``role``: the branch ``(source, role, target)`` as written
+    branch: tuple[str, str, str] | None = None
 
 
 def _graph_triples(raw: RawGraph | None, g: TripleGraph) -> tuple[str | None, list[tuple[str, str, str]]]:
@@ -75,7 +77,9 @@ def penman_lines(raw: RawGraph | None, g: TripleGraph, indent: int = 3) -> list[
         for role, target in branches:
             if role == "/":
                 continue
-            lines.append([Seg(" " * (indent * (depth + 1)), "text"), Seg(role, "role"), Seg(" ", "text")])
+            written = target[0] if isinstance(target, tuple) else str(target)
+            lines.append([Seg(" " * (indent * (depth + 1)), "text"), Seg(role, "role", None, (var, role, written)),
+                          Seg(" ", "text")])
             if isinstance(target, tuple):
                 node(target, depth + 1)
             elif target in variables:
@@ -86,6 +90,59 @@ def penman_lines(raw: RawGraph | None, g: TripleGraph, indent: int = 3) -> list[
 
     node(tree.node, 0)
     return lines
+
+
+def _norm(label: str) -> str:
+    return label.lower().rstrip("_")
+
+
+def _candidates(source: str, role: str, target: str) -> list[tuple[str, str, str]]:
+    """Compared triples a written branch may have become (inverted ``-of``, ``:mod``, constants)."""
+    name = _norm(role[1:] if role.startswith(":") else role)
+    values = [target, _norm(target)]
+    if len(target) >= 2 and target[0] == target[-1] == '"':
+        inner = target[1:-1]
+        values += [inner, _norm(inner), _norm(inner.split()[0]) if inner.split() else ""]
+    out = [(source, name, v) for v in values]
+    if name.endswith("-of"):
+        out.append((target, name[:-3], source))
+    if name == "mod":
+        out.append((target, "domain", source))
+    if name == "domain":
+        out.append((target, "mod", source))
+    return out
+
+
+def branch_triples(lines: list[list[Seg]], g: TripleGraph) -> dict[int, int]:
+    """``id(role segment) -> index in g.triples()`` for the branches found among the compared triples.
+
+    A branch that the standardization dropped or rewrote beyond recognition is
+    left out (the views leave it unmarked); repeated triples are consumed in order.
+
+    >>> from smatchpp.api import parse_graph
+    >>> g = parse_graph('(d / dog :ARG0-of (b / bark-01) :name "Rex Dog")')
+    >>> lines = penman_lines(None, g)
+    >>> found = branch_triples(lines, g)
+    >>> sorted(g.triples()[t] for t in found.values())
+    [('b', 'arg0', 'd'), ('d', 'name', 'rex'), ('d', 'top', 'top')]
+    """
+    where: dict[tuple[str, str, str], list[int]] = {}
+    for t, triple in enumerate(g.triples()):
+        if triple[1] != "instance":
+            where.setdefault(tuple(triple), []).append(t)
+    taken: dict[tuple[str, str, str], int] = {}
+    out: dict[int, int] = {}
+    for line in lines:
+        for seg in line:
+            if seg.kind != "role" or seg.branch is None:
+                continue
+            for key in _candidates(*seg.branch):
+                slots = where.get(key)
+                if slots and taken.get(key, 0) < len(slots):
+                    out[id(seg)] = slots[taken.get(key, 0)]
+                    taken[key] = taken.get(key, 0) + 1
+                    break
+    return out
 
 
 def plain(lines: list[list[Seg]]) -> str:

@@ -3,7 +3,8 @@
 Both graphs in PENMAN, every aligned variable tagged with the number of its
 aligned pair (``d[1]`` in A and ``y[1]`` in B are aligned; ``[-]`` marks an
 unaligned variable) and, with ``color=True``, drawn in that pair's colour
-(unaligned variables and concepts whose instance triple is unmatched in red).
+(unaligned variables in red).  Concepts and roles of unmatched triples are
+underlined in red (without colour: followed by ``(!)``).
 Then the unmatched triples of each side, the certificate, and what the
 hill-climber lost.
 
@@ -33,7 +34,7 @@ from typing import IO
 
 from ..score import prf
 from .model import Explanation
-from .penman_view import Seg, penman_lines
+from .penman_view import Seg, branch_triples, penman_lines
 
 __all__ = ["render", "supports_color"]
 
@@ -64,7 +65,7 @@ def _paint(text: str, code: str, color: bool) -> str:
 
 
 def _graph(lines: list[list[Seg]], tags: dict[str, int], instance_ok: dict[str, bool],
-           color: bool) -> list[str]:
+           color: bool, branch_ok: dict[int, bool]) -> list[str]:
     out = []
     for line in lines:
         parts = []
@@ -75,6 +76,8 @@ def _graph(lines: list[list[Seg]], tags: dict[str, int], instance_ok: dict[str, 
                 tag = f"[{k}]" if k else "[-]"
                 parts.append(_paint(s.text + (tag if s.kind == "var" else ""), code, color))
             elif s.kind == "concept" and not instance_ok.get(s.var or "", True):
+                parts.append(_paint(s.text, "\033[4;31m", color) if color else s.text + "(!)")
+            elif s.kind == "role" and not branch_ok.get(id(s), True):
                 parts.append(_paint(s.text, "\033[4;31m", color) if color else s.text + "(!)")
             else:
                 parts.append(s.text)
@@ -103,10 +106,12 @@ def render(e: Explanation, color: bool = False) -> str:
         lines.append(f"sentence: {e.sentence}")
     lines.append(f"certificate: {e.certificate()}")
     ta, tb = _tags(e)
-    lines.append("A (test):")
-    lines += _graph(penman_lines(e.raw_a, e.a), ta, _instance_ok(e, "a"), color)
-    lines.append("B (gold):")
-    lines += _graph(penman_lines(e.raw_b, e.b), tb, _instance_ok(e, "b"), color)
+    for side, name, raw, g, tags, mask in (("a", "A (test)", e.raw_a, e.a, ta, e.opt.mask_a),
+                                           ("b", "B (gold)", e.raw_b, e.b, tb, e.opt.mask_b)):
+        lines.append(f"{name}:")
+        view = penman_lines(raw, g)
+        branch_ok = {k: bool(mask[t]) for k, t in branch_triples(view, g).items()}
+        lines += _graph(view, tags, _instance_ok(e, side), color, branch_ok)
     for side, name, which in (("a", "A (test)", e.unmatched_a()), ("b", "B (gold)", e.unmatched_b())):
         lines.append(f"unmatched triples of {name}: {len(which)}")
         lines += [_paint(x, "\033[31m", color) for x in _triples(e, side, which)]
