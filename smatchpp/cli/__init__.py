@@ -2,12 +2,13 @@
 
     smatchpp score PRED.amr GOLD.amr [--time-limit S] [--format json] [--pairs-out pairs.jsonl]
     smatchpp gap PRED.amr GOLD.amr [--smatch-python PYTHON] [--plot gaps.png]
+    smatchpp explain PRED.amr GOLD.amr [--html report.html] [--pair N] [--worst N] [--gaps]
 
 :data:`COMMANDS` is the registry: a command is a module with ``add_parser(subparsers)``
 and ``run(args) -> int``.  Exit codes are listed in :mod:`smatchpp.cli.common`.
 
 >>> sorted(COMMANDS)
-['gap', 'matrix', 'score', 'search']
+['explain', 'gap', 'matrix', 'score', 'search']
 >>> build_parser().parse_args(["score", "a.amr", "b.amr"]).command
 'score'
 """
@@ -20,12 +21,12 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from . import gap, matrix, score, search
+from . import explain, gap, matrix, score, search
 from .common import EXIT_PIPE, exit_code
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
-COMMANDS = {"score": score, "gap": gap, "matrix": matrix, "search": search}
+COMMANDS = {"score": score, "gap": gap, "matrix": matrix, "search": search, "explain": explain}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -85,7 +85,9 @@ def run_explain(args: argparse.Namespace, config, entries_a, entries_b, workers:
                 out.write(json.dumps(e.to_json()) + "\n")
     if args.html:
         extra = gap_columns(args.gap_file) if args.gap_file else {}
-        how = ["pairs " + args.pairs if args.pairs else "",
+        listed = len(parse_pairs(args.pairs)) if args.pairs else 0
+        how = [(f"pairs {args.pairs}" if len(args.pairs) <= 60 else f"{listed} pairs listed by --pairs")
+               if args.pairs else "",
                f"the {args.worst} with the lowest F1" if args.worst else "",
                "where the seeded hill-climber is below the optimum" if args.gaps else ""]
         note = "; ".join(x for x in how if x)

@@ -225,7 +225,7 @@ def _hot(column: int, value) -> str:
 _CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:1em 2em;color:#222}
 h1{font-size:1.4em}h2{font-size:1.25em;margin:.3em 0}h3{font-size:1em;margin:.6em 0 .3em}h4{margin:.5em 0 .2em}
-.meta{color:#555;font-size:.9em}
+.meta{color:#555;font-size:.9em;overflow-wrap:anywhere}
 #controls{margin:.6em 0;display:flex;gap:1em;align-items:center;flex-wrap:wrap}
 table{border-collapse:collapse}
 #idx th{cursor:pointer;background:#eee;position:sticky;top:0;user-select:none}

@@ -58,8 +58,11 @@ def select(explanations: Sequence[Explanation], pairs: Sequence[int] | None = No
     return es
 
 
-def gap_columns(path: str) -> dict[str, dict[int, float]]:
-    """Per-tool gap columns from ``smatchpp gap --pairs-out`` (``{"gap <tool>": {index: gap}}``)."""
+def gap_columns(path: str, ours: bool = False) -> dict[str, dict[int, float]]:
+    """Per-tool gap columns from ``smatchpp gap --pairs-out`` (``{"gap <tool>": {index: gap}}``).
+
+    Our own hill-climber's column is left out unless ``ours``: the report computes it.
+    """
     columns: dict[str, dict[int, float]] = {}
     with open(path, encoding="utf-8") as handle:
         for line in handle:
@@ -67,6 +70,6 @@ def gap_columns(path: str) -> dict[str, dict[int, float]]:
                 continue
             row = json.loads(line)
             for key, value in row.items():
-                if key.startswith("gap ") and value is not None:
+                if key.startswith("gap ") and value is not None and (ours or not key.startswith("gap hillclimber")):
                     columns.setdefault(key, {})[int(row["index"])] = float(value)
     return columns
