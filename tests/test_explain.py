@@ -129,7 +129,7 @@ class _Collect(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "template":
+        if tag == "script" and attrs.get("type") == "text/html":
             self.templates.append(attrs["id"])
         if tag == "tr" and "data-i" in attrs:
             self.rows.append(attrs["data-i"])
@@ -154,10 +154,10 @@ def test_large_graphs_fall_back_to_penman():
     a = "(m / multi-sentence " + " ".join(f":snt{i} (v{i} / dog :ARG0 (w{i} / cat))" for i in range(6)) + ")"
     e = explain_pair(a, a)
     page = render_report([e], max_draw=5)
-    section = page.split('<template id="t-0">')[1]
+    section = page.split('<script type="text/html" id="t-0">')[1]
     assert "<svg" not in section and section.count('<pre class="penman">') == 2
     assert "too large to draw" in section
-    assert "<svg" in render_report([e], max_draw=100).split('<template id="t-0">')[1]
+    assert "<svg" in render_report([e], max_draw=100).split('<script type="text/html" id="t-0">')[1]
 
 
 def test_smatchpp_compression_explains_the_rewritten_graphs():

@@ -45,7 +45,7 @@ def test_html_and_json_for_the_worst_pairs(tmp_path):
             (p.matched, p.test_triples, p.gold_triples, p.f1)
         assert len(r["unmatched_a"]) == p.test_triples - p.matched
     page = html.read_text()
-    assert page.count("<template id=") == 2
+    assert page.count('<script type="text/html" id=') == 2
 
 
 def test_bad_pair_index_is_a_usage_error():
