@@ -285,18 +285,19 @@ _JS = r"""
       var asc=!th.classList.contains('asc');
       ths.forEach(function(h){h.classList.remove('asc','desc');});
       th.classList.add(asc?'asc':'desc');
-      var rows=Array.prototype.slice.call(tbody.rows);
-      var num=th.getAttribute('data-type')==='num';
-      rows.sort(function(a,b){
-        var x=a.cells[col].getAttribute('data-v'), y=b.cells[col].getAttribute('data-v');
-        var c;
-        if(num){var fx=parseFloat(x),fy=parseFloat(y); if(isNaN(fx))fx=-Infinity; if(isNaN(fy))fy=-Infinity;
-                c=fx<fy?-1:(fx>fy?1:0);}
-        else c=x.localeCompare(y);
-        if(c===0) c=parseInt(a.getAttribute('data-i'))-parseInt(b.getAttribute('data-i'));
-        return asc?c:-c;
+      var num=th.getAttribute('data-type')==='num', sign=asc?1:-1;
+      var keyed=Array.prototype.map.call(tbody.rows,function(r){
+        var v=r.cells[col].getAttribute('data-v'), k;
+        if(num){k=parseFloat(v); if(isNaN(k)) k=-Infinity;} else k=v;
+        return [k, parseInt(r.getAttribute('data-i')), r];
       });
-      rows.forEach(function(r){tbody.appendChild(r);});
+      keyed.sort(function(a,b){
+        var c=num?(a[0]<b[0]?-1:(a[0]>b[0]?1:0)):a[0].localeCompare(b[0]);
+        return c!==0?sign*c:sign*(a[1]-b[1]);
+      });
+      var frag=document.createDocumentFragment();
+      keyed.forEach(function(x){frag.appendChild(x[2]);});
+      tbody.appendChild(frag);
     });
   });
   var q=document.getElementById('q'), st=document.getElementById('status'), gap=document.getElementById('gaponly');
