@@ -229,3 +229,20 @@ def test_penman_branches_find_their_compared_triples(text):
     triples = g.triples()
     wanted = {t for t, (_, r, _) in enumerate(triples) if r not in ("instance", "top")}
     assert set(found) == wanted, (text, [triples[t] for t in wanted - set(found)])
+
+
+def test_report_lists_what_the_hill_climber_lost(para_explanations):
+    *_, es = para_explanations
+    short = [e for e in es if e.hc_gap > 0]
+    assert short, "the fixture's pairs include one where the seeded hill-climber falls short"
+    page = render_report(short)
+    for e in short:
+        section = page.split(f'<script type="text/html" id="t-{e.index}">')[1].split("</script>")[0]
+        assert e.alignments_differ and f"gap {e.hc_gap:g} triple(s)" in section
+        lost = section.split("triples of A the hill-climber lost</h4>")[1].split("</ul>")[0]
+        assert lost.count("<li>") == len(e.lost_a()) > 0
+        lost_b = section.split("triples of B the hill-climber lost</h4>")[1].split("</ul>")[0]
+        assert lost_b.count("<li>") == len(e.lost_b()) > 0
+        rows = section.split('<table class="al">')[1].split("</table>")[0]
+        assert rows.count('<tr class="diff">') == sum(
+            a != h for a, h in zip(e.alignment.tolist(), e.hc_alignment.tolist()))

@@ -131,3 +131,14 @@ def test_filter_hides_rows(page, report):
     assert visible == ["2"] and page.inner_text("#shown") == "1"
     page.fill("#q", "")
     assert page.inner_text("#shown") == str(len(report[1]))
+
+
+def test_hovering_a_variable_highlights_its_partner(page):
+    page.click('#idx tbody tr[data-i="0"]')
+    node = page.query_selector("#view svg.g .n.k1")
+    node.hover()
+    lit = page.query_selector_all("#view .hl")
+    classes = {el.get_attribute("class") for el in lit}
+    assert len(lit) >= 2 and all("k1" in c.split() for c in classes)
+    # the partner in the other drawing is lit too
+    assert len(page.query_selector_all("#view svg.g")[1].query_selector_all(".hl")) >= 1
