@@ -246,3 +246,14 @@ def test_report_lists_what_the_hill_climber_lost(para_explanations):
         rows = section.split('<table class="al">')[1].split("</table>")[0]
         assert rows.count('<tr class="diff">') == sum(
             a != h for a, h in zip(e.alignment.tolist(), e.hc_alignment.tolist()))
+
+
+def test_disconnected_tsv_graph_is_shown_part_by_part():
+    from smatchpp.read import read_text
+
+    raw = read_text("a\t:instance\tdog\na\t:ARG0\tb\nb\t:instance\tcat\nc\t:instance\tmouse\n", fmt="tsv")[0].graph
+    e = explain_pair(raw, "(d / dog :ARG0 (c / cat))")
+    _check_counts(e)
+    text = render(e)
+    assert "(a[1] / dog\n   :ARG0 (b[2] / cat))\n(c[-] / mouse(!))" in text
+    assert render_report([e]).count("<svg") == 2

@@ -56,14 +56,16 @@ def penman_lines(raw: RawGraph | None, g: TripleGraph, indent: int = 3) -> list[
     triples = [t for t in triples if t[0] in variables]  # variable-free triples: listed apart
     if not triples:
         return [[Seg("()", "text")]]
-    try:
-        tree = penman.configure(penman.Graph(triples, top=top))
-    except (PenmanError, KeyError, ValueError):
-        return [[Seg("(", "text"), Seg(s, "var" if s in variables else "const", s), Seg(" ", "text"),
-                 Seg(r, "role"), Seg(" ", "text"),
-                 Seg(t, "ref" if t in variables else "const", t if t in variables else None),
-                 Seg(")", "text")] for s, r, t in triples]
-    lines: list[list[Seg]] = [[]]
+    trees = []
+    for part_top, part in _components(top, triples, variables):
+        try:
+            trees.append(penman.configure(penman.Graph(part, top=part_top)))
+        except (PenmanError, KeyError, ValueError):
+            return [[Seg("(", "text"), Seg(s, "var" if s in variables else "const", s), Seg(" ", "text"),
+                     Seg(r, "role", None, (s, r, t)), Seg(" ", "text"),
+                     Seg(t, "ref" if t in variables else "const", t if t in variables else None),
+                     Seg(")", "text")] for s, r, t in triples]
+    lines: list[list[Seg]] = []
     seen: set[str] = set()
 
     def node(n, depth: int) -> None:
@@ -88,8 +90,37 @@ def penman_lines(raw: RawGraph | None, g: TripleGraph, indent: int = 3) -> list[
                 lines[-1].append(Seg(str(target), "const"))
         lines[-1].append(Seg(")", "text"))
 
-    node(tree.node, 0)
+    for tree in trees:  # one tree per connected part (a TSV graph need not be connected)
+        lines.append([])
+        node(tree.node, 0)
     return lines
+
+
+def _components(top: str | None, triples: list[tuple[str, str, str]],
+                variables: set[str]) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """Split the triples into connected parts, the part of ``top`` first (rooted at ``top``)."""
+    parent = {v: v for v in variables}
+
+    def find(v: str) -> str:
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for s, _, t in triples:
+        if t in variables:
+            parent[find(s)] = find(t)
+    parts: dict[str, list[tuple[str, str, str]]] = {}
+    first: dict[str, str] = {}
+    for s, r, t in triples:
+        root = find(s)
+        parts.setdefault(root, []).append((s, r, t))
+        first.setdefault(root, s)
+    if top is not None and top in variables and find(top) in parts:
+        first[find(top)] = top
+    order = sorted(parts, key=lambda root: (top is None or find(top) != root,
+                                            triples.index(parts[root][0])))
+    return [(first[root], parts[root]) for root in order]
 
 
 def _norm(label: str) -> str:
