@@ -1,6 +1,6 @@
 """The alignment explorer: its counts are the scorer's, and its views show them.
 
-* :func:`smatchpp.matching.matched_triples` against the brute-force oracle's
+* :func:`smatchpp.matching.triple_match` against the brute-force oracle's
   count for random alignments;
 * every :class:`Explanation` (random graphs, and real BAMBOO pairs when
   ``../shared`` is present): matched triples = the scorer's ``matched``, triples
@@ -31,7 +31,7 @@ from smatchpp.explain import explain_entries, explain_pair
 from smatchpp.explain.drawing import draw
 from smatchpp.explain.html import render_report
 from smatchpp.explain.terminal import render
-from smatchpp.matching import matched_triples
+from smatchpp.matching import triple_match
 from smatchpp.read import read_file
 from smatchpp.solvers import HillClimber
 from strategies import graph_pairs, penman_strings
@@ -52,7 +52,7 @@ def alignments(draw, n_a: int, n_b: int):
 def test_matched_triples_count_is_the_oracles(pair, data):
     a, b = pair
     al = data.draw(alignments(len(a.variables), len(b.variables)))
-    m = matched_triples(a, b, al)
+    m = triple_match(a, b, al)
     assert m.count == int(m.mask_b.sum()) == rescore_array(a, b, al)
     assert compile_pair(a, b).objective(al) == m.count
     # partners are a bijection between the matched triples, with equal keys

@@ -4,7 +4,7 @@
 then runs the seeded hill-climber (``config.restarts`` random restarts,
 ``config.seed``; the same climber ``smatchpp gap`` audits) on the same
 compiled problem, and records for both alignments which triples of each side
-they match (:func:`smatchpp.matching.matched_triples`).
+they match (:func:`smatchpp.matching.triple_match`).
 
 >>> from smatchpp.api import Config
 >>> e = explain_pair("(d / dog :ARG0-of (b / bark-01))", "(x / bark-01 :ARG0 (y / dog))")
@@ -28,7 +28,7 @@ import numpy as np
 
 from ..compile import compile_pair
 from ..compression.smatchpp import concept_identity
-from ..matching import TripleMatch, matched_triples
+from ..matching import TripleMatch, triple_match
 from ..read import Entry, RawGraph, read_text
 from ..score import PairScore, prf
 from ..solvers.hillclimber import HillClimber
@@ -274,9 +274,9 @@ def explain_pair(a: TripleGraph | RawGraph | str, b: TripleGraph | RawGraph | st
         alignment[index_a[va]] = index_b[vb]
     climber = HillClimber(seed=config.seed, restarts=config.restarts).solve(problem)
     hc_alignment = np.asarray(climber.alignment, dtype=np.int64)
-    return Explanation(score, ga, gb, alignment, matched_triples(ga, gb, alignment),
+    return Explanation(score, ga, gb, alignment, triple_match(ga, gb, alignment),
                        hc_alignment, float(climber.objective),
-                       matched_triples(ga, gb, hc_alignment),
+                       triple_match(ga, gb, hc_alignment),
                        hc_label(config.seed, config.restarts), raw_a, raw_b, meta,
                        getattr(scorer.matcher, "name", "exact"),
                        soft_pairs(ga, gb, alignment, concept_similarity(scorer.matcher)))
