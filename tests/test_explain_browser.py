@@ -97,6 +97,7 @@ def test_click_opens_the_pair_with_the_scorers_numbers(page, report):
     assert page.is_visible("#index") and not page.is_visible("#view")
     for k in range(len(expected)):
         page.click(f'#idx tbody tr[data-i="{k}"]')
+        page.wait_for_selector(f'#view section[data-index="{k}"]')  # hashchange is asynchronous
         assert page.evaluate("location.hash") == f"#pair-{k}"
         assert page.is_visible("#view") and not page.is_visible("#index")
         assert page.inner_text("#view h2").startswith(f"Pair {k}")
@@ -109,6 +110,7 @@ def test_click_opens_the_pair_with_the_scorers_numbers(page, report):
         # both graphs are drawn, one box per variable
         assert len(page.query_selector_all("#view svg.g")) == 2
         page.click("#view a[href='#']")
+        page.wait_for_selector("#index", state="visible")
         assert page.is_visible("#index") and not page.is_visible("#view")
 
 
@@ -135,7 +137,7 @@ def test_filter_hides_rows(page, report):
 
 def test_hovering_a_variable_highlights_its_partner(page):
     page.click('#idx tbody tr[data-i="0"]')
-    node = page.query_selector("#view svg.g .n.k1")
+    node = page.wait_for_selector("#view svg.g .n.k1")
     node.hover()
     lit = page.query_selector_all("#view .hl")
     classes = {el.get_attribute("class") for el in lit}

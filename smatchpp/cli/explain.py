@@ -17,9 +17,7 @@ from __future__ import annotations
 import argparse
 
 from ..api import read_errors
-from ..explain.command import UsageError as ExplainUsageError
 from ..explain.command import add_options, run_explain
-from ..exceptions import UsageError
 from .common import (EXIT_USAGE, add_scoring_options, check_outputs, config_from_args, read_inputs,
                      workers_from_args)
 from .score import report_unreadable, warn_unreadable
@@ -44,9 +42,6 @@ def run(args: argparse.Namespace) -> int:
     errors = read_errors(entries_a, entries_b)
     if report_unreadable(errors, config.on_error):
         return EXIT_USAGE
-    try:
-        code = run_explain(args, config, entries_a, entries_b, workers)
-    except ExplainUsageError as exc:
-        raise UsageError(str(exc)) from None
+    code = run_explain(args, config, entries_a, entries_b, workers)
     warn_unreadable(errors, config.on_error)
     return code

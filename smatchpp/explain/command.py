@@ -21,6 +21,7 @@ import sys
 import time
 
 from ..api import Scorer
+from ..exceptions import UsageError
 from .html import MAX_DRAW, write_report
 from .model import explain_entries
 from .select import gap_columns, parse_pairs, select
@@ -47,10 +48,6 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--title", default=None, help="title of the HTML report")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colours in the terminal view (auto: when stdout is a terminal)")
-
-
-class UsageError(ValueError):
-    """A bad combination of options (exit code 2)."""
 
 
 def _indices(args: argparse.Namespace, n: int) -> list[int] | None:
