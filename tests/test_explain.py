@@ -257,3 +257,17 @@ def test_disconnected_tsv_graph_is_shown_part_by_part():
     text = render(e)
     assert "(a[1] / dog\n   :ARG0 (b[2] / cat))\n(c[-] / mouse(!))" in text
     assert render_report([e]).count("<svg") == 2
+
+
+def test_deflated_sections_hold_the_same_html():
+    import base64
+    import zlib
+
+    es = [explain_pair("(d / dog :ARG0-of (b / bark-01))", "(x / bark-01 :ARG0 (y / dog))", index=k)
+          for k in range(3)]
+    plain, packed = render_report(es, compress=False), render_report(es, compress=True)
+    assert 'type="text/html"' in plain and 'type="text/html"' not in packed
+    for k in range(3):
+        text = plain.split(f'<script type="text/html" id="t-{k}">')[1].split("</script>")[0]
+        blob = packed.split(f'<script type="application/x-deflate-base64" id="t-{k}">')[1].split("</script>")[0]
+        assert zlib.decompress(base64.b64decode(blob)).decode("utf-8").replace("</script", "<\\/script") == text

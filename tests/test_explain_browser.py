@@ -2,7 +2,8 @@
 
 Skipped, with the reason, when Playwright or a Chromium binary is missing
 (``.ci/run`` installs both).  The report of the example pairs is loaded from
-disk; the test checks that the page logs no console error, that clicking an
+disk, with its pair sections as plain text and deflated (as large reports
+store them); the test checks that the page logs no console error, that clicking an
 index row opens that pair and that the numbers it shows equal the scorer's
 ``--pairs-out`` JSON, that the index link returns, that sorting by F1 orders
 the rows both ways, and that the text filter hides rows.
@@ -56,8 +57,8 @@ EXTRA = [("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))", "(w / want-
          ("(a / and :op1 (c / cat) :op2 (c2 / cat :mod (b / black)))", "(c / cat :mod (b / black))")]
 
 
-@pytest.fixture(scope="module")
-def report(tmp_path_factory):
+@pytest.fixture(scope="module", params=[False, True], ids=["plain", "deflated"])
+def report(tmp_path_factory, request):
     tmp = tmp_path_factory.mktemp("explain")
     for name, side in (("pred.amr", 0), ("gold.amr", 1)):
         text = (EXAMPLES / name).read_text(encoding="utf-8").rstrip("\n")
@@ -66,7 +67,7 @@ def report(tmp_path_factory):
     a, b = read_file(tmp / "pred.amr"), read_file(tmp / "gold.amr")
     explanations = explain_entries(a, b, Config())
     path = tmp / "report.html"
-    write_report(str(path), explanations, title="examples")
+    write_report(str(path), explanations, title="examples", compress=request.param)
     expected = {p.index: p.to_json() for p in Scorer(Config()).score_corpus(a, b).pairs}
     return path, expected
 

@@ -10,7 +10,10 @@ than ``max_draw`` variables), matched and unmatched triples of each side, the
 certificate, and the hill-climber's alignment beside the optimal one with the
 triples it lost.  Each pair's section is kept as the text of a
 ``<script type="text/html">`` and parsed only when opened, so reports of
-thousands of pairs stay quick to load.
+thousands of pairs stay quick to load; in large reports the sections are also
+deflated and base64-encoded (about 5 times smaller, so that a report of 1,000
+pairs still fits in an e-mail) and unpacked by the browser's own
+``DecompressionStream`` (no library, no network).
 
 >>> from smatchpp.explain import explain_pair
 >>> page = render_report([explain_pair("(d / dog)", "(c / cat)")], title="demo")
@@ -20,8 +23,10 @@ True
 
 from __future__ import annotations
 
+import base64
 import json
 import time
+import zlib
 from html import escape
 from typing import Sequence
 
@@ -33,10 +38,14 @@ from .drawing import colour_css, draw
 from .model import Explanation
 from .penman_view import branch_triples, penman_lines
 
-__all__ = ["render_report", "write_report", "MAX_DRAW"]
+__all__ = ["render_report", "write_report", "MAX_DRAW", "COMPRESS_ABOVE"]
 
 #: graphs with more variables than this are shown as PENMAN text instead of a drawing
 MAX_DRAW = 80
+
+#: above this many characters of pair sections, they are stored deflated (zlib) and base64-encoded,
+#: about 5 times smaller, and unpacked by the browser's DecompressionStream when a pair is opened
+COMPRESS_ABOVE = 4_000_000
 
 
 def _pct(x: float) -> str:
@@ -268,12 +277,24 @@ _JS = r"""
 (function(){
   var idx=document.getElementById('index'), view=document.getElementById('view');
   var tbody=document.querySelector('#idx tbody');
+  var seq=0;
+  function text(t){  // a section: plain HTML text, or deflated and base64-encoded
+    if(t.getAttribute('type')!=='application/x-deflate-base64') return Promise.resolve(t.textContent);
+    var raw=atob(t.textContent.trim()), bin=new Uint8Array(raw.length);
+    for(var i=0;i<raw.length;i++) bin[i]=raw.charCodeAt(i);
+    return new Response(new Blob([bin]).stream().pipeThrough(new DecompressionStream('deflate'))).text();
+  }
   function show(){
     var m=/^#pair-(\d+)$/.exec(location.hash);
-    var t=m&&document.getElementById('t-'+m[1]);
-    view.textContent='';
-    if(t){view.innerHTML=t.textContent;idx.hidden=true;view.hidden=false;window.scrollTo(0,0);}
-    else{idx.hidden=false;view.hidden=true;}
+    var t=m&&document.getElementById('t-'+m[1]), my=++seq;
+    if(!t){view.textContent='';idx.hidden=false;view.hidden=true;return;}
+    text(t).then(function(h){
+      if(my!==seq) return;
+      view.innerHTML=h;idx.hidden=true;view.hidden=false;window.scrollTo(0,0);
+    },function(err){
+      view.textContent='This browser cannot unpack the pair (it needs DecompressionStream): '+err;
+      idx.hidden=true;view.hidden=false;
+    });
   }
   window.addEventListener('hashchange',show);
   tbody.addEventListener('click',function(ev){
@@ -336,13 +357,29 @@ def _inert(html: str) -> str:
     return html.replace("</script", "<\\/script")
 
 
+def _sections(es: list[Explanation], max_draw: int, compress: bool | None) -> str:
+    """Every pair's section as an unparsed script; deflated + base64 when large (see module doc)."""
+    html = [_section(e, max_draw) for e in es]
+    if compress is None:
+        compress = sum(len(h) for h in html) > COMPRESS_ABOVE
+    if not compress:
+        return "".join(f'<script type="text/html" id="t-{e.index}">{_inert(h)}</script>'
+                       for e, h in zip(es, html))
+    return "".join(f'<script type="application/x-deflate-base64" id="t-{e.index}">'
+                   f'{base64.b64encode(zlib.compress(h.encode("utf-8"), 6)).decode("ascii")}</script>'
+                   for e, h in zip(es, html))
+
+
 def render_report(explanations: Sequence[Explanation], title: str = "smatchpp explain",
                   signature: str = "", note: str = "", max_draw: int = MAX_DRAW,
-                  extra: dict[str, dict[int, float]] | None = None) -> str:
+                  extra: dict[str, dict[int, float]] | None = None,
+                  compress: bool | None = None) -> str:
     """The whole report as one HTML string (see the module docstring).
 
     ``extra`` adds numeric index columns (``{header: {pair index: value}}``), e.g.
     the gaps of other hill-climbers read by :func:`~smatchpp.explain.select.gap_columns`.
+    ``compress``: deflate the pair sections (``None``: when they exceed
+    :data:`COMPRESS_ABOVE` characters).
     """
     es = list(explanations)
     extra = extra or {}
@@ -374,8 +411,7 @@ def render_report(explanations: Sequence[Explanation], title: str = "smatchpp ex
         f'<table id="idx"><thead><tr>{head}</tr></thead><tbody>'
         + "".join(_row(e, extra) for e in es) + "</tbody></table></div>"
         '<main id="view" hidden></main>'
-        + "".join(f'<script type="text/html" id="t-{e.index}">{_inert(_section(e, max_draw))}</script>'
-                  for e in es)
+        + _sections(es, max_draw, compress)
         + f'<script type="application/json" id="data">{data_json}</script>'
         f"<script>{_JS}</script></body></html>")
 
