@@ -271,3 +271,18 @@ def test_deflated_sections_hold_the_same_html():
         text = plain.split(f'<script type="text/html" id="t-{k}">')[1].split("</script>")[0]
         blob = packed.split(f'<script type="application/x-deflate-base64" id="t-{k}">')[1].split("</script>")[0]
         assert zlib.decompress(base64.b64decode(blob)).decode("utf-8").replace("</script", "<\\/script") == text
+
+
+@pytest.mark.parametrize("text, downward", [("(a / x :ARG0 (b / y))", True),
+                                            ("(a / x :ARG0-of (b / y))", False)])
+def test_arrows_point_in_the_compared_direction(text, downward):
+    from smatchpp.explain.penman_view import layout_tree
+    from smatchpp.read import read_text
+    from smatchpp.standardize import standardize
+
+    raw = read_text(text)[0].graph
+    g = standardize(raw)
+    for tree in (None, layout_tree(raw, g)):
+        svg = draw(g, [True] * g.n_triples, {}, "a", tree)
+        (y1, y2), = [(float(m[0]), float(m[1])) for m in re.findall(r'd="M[\d.]+,([\d.]+)L[\d.]+,([\d.]+)"', svg)]
+        assert (y1 < y2) == downward  # a is drawn above b; the arrow leaves the relation's source

@@ -2,11 +2,12 @@
 
 What is drawn are the triples that are compared (the standardized graph): one
 box per variable (``var / concept``), one small box per attribute value, one
-arrow per relation in its compared direction.  The layout is a tidy tree: a
-depth-first walk from the top variable over the relations in either direction
-(in triple order, as PENMAN writes them) gives every variable a parent; leaves
-are placed left to right and parents centred over their children.  Relations
-that the walk did not use (re-entrancies) are drawn as curves.
+arrow per relation in its compared direction (``a :ARG0-of b`` is drawn as an
+arrow ``arg0`` from ``b`` up to ``a``).  The layout is a tidy tree: the PENMAN
+tree of the graph as read when it is known (``tree``), or else a depth-first
+walk from the top variable over the relations in either direction, gives every
+variable a parent; leaves are placed left to right and parents centred over
+their children.  Relations outside the tree (re-entrancies) are drawn as curves.
 
 Every element carries the state of its triple: matched (grey), unmatched
 (red, dashed), and every variable the colour of its aligned pair (shared with
@@ -72,8 +73,14 @@ def _width(label: str) -> float:
     return CHAR_W * len(label) + 12
 
 
-def _build(g: TripleGraph) -> tuple[list[_Node], dict[int, _Node], list[tuple[int, int, str, int]]]:
-    """Tree nodes, variable index -> node, and the relations not in the tree."""
+def _build(g: TripleGraph, tree: Sequence[tuple[str, str | None]] | None = None
+           ) -> tuple[list[_Node], dict[int, _Node], list[tuple[int, int, str, int]]]:
+    """Tree nodes, variable index -> node, and the relations not in the tree.
+
+    ``tree`` (``(variable, parent)`` in pre-order, e.g. the PENMAN tree of
+    :func:`~smatchpp.explain.penman_view.layout_tree`) fixes the layout; without
+    it a depth-first walk over the relations makes one.
+    """
     n_inst = len(g.concepts)
     n_attr = len(g.attributes)
     var_nodes = {i: _Node(f"v{i}", f"{v} / {c}", _width(f"{v} / {c}"))
@@ -90,10 +97,35 @@ def _build(g: TripleGraph) -> tuple[list[_Node], dict[int, _Node], list[tuple[in
             continue
         leaf = _Node(f"c{n_inst + t}", v, _width(v), edge=(n_inst + t, r, False))
         var_nodes[i].children.append(leaf)
-    top = next((i for i, r, _ in g.attributes if r == "top"), 0)
-    seen: set[int] = set()
     used: set[int] = set()
     roots: list[_Node] = []
+    if tree is not None:
+        index = {v: i for i, v in enumerate(g.variables)}
+        kids: dict[int, list[_Node]] = {i: [] for i in var_nodes}
+        placed: set[int] = set()
+        for var, parent in tree:
+            c = index.get(var)
+            if c is None or c in placed:
+                continue
+            placed.add(c)
+            p = index.get(parent) if parent is not None else None
+            if p is None:
+                roots.append(var_nodes[c])
+                continue
+            kids[p].append(var_nodes[c])
+            link = next(((t, role, reverse) for t, other, role, _, reverse in incident[p]
+                         if other == c and t not in used), None)
+            if link is not None:
+                used.add(link[0])
+                var_nodes[c].edge = link  # reverse: the relation points from the child to its parent
+        for i in var_nodes:
+            var_nodes[i].children = kids[i] + var_nodes[i].children
+        roots += [var_nodes[i] for i in var_nodes if i not in placed]
+        extra = [(rel0 + t, i, r, k) for t, (i, r, k) in enumerate(g.relations)
+                 if rel0 + t not in used and i != k]
+        return roots, var_nodes, extra
+    top = next((i for i, r, _ in g.attributes if r == "top"), 0)
+    seen: set[int] = set()
     order = [top] + [i for i in range(len(g.variables)) if i != top]
     for root in order:
         if root in seen or root not in var_nodes:
@@ -110,7 +142,7 @@ def _build(g: TripleGraph) -> tuple[list[_Node], dict[int, _Node], list[tuple[in
                 seen.add(other)
                 used.add(t)
                 child = var_nodes[other]
-                child.edge = (t, role, not reverse)
+                child.edge = (t, role, reverse)  # reverse: the relation points from the child up
                 fresh.append(child)
                 fresh_ids.append(other)
             # relations first, attribute leaves after them
@@ -157,14 +189,15 @@ def _walk(roots: list[_Node]):
         stack.extend(reversed(n.children))
 
 
-def draw(g: TripleGraph, matched: Sequence[bool], tags: dict[str, int], side: str = "a") -> str:
+def draw(g: TripleGraph, matched: Sequence[bool], tags: dict[str, int], side: str = "a",
+         tree: Sequence[tuple[str, str | None]] | None = None) -> str:
     """The SVG of ``g``; ``matched[t]`` says whether triple ``t`` of ``g.triples()`` is matched.
 
     ``tags`` maps a variable name to its aligned pair number (absent: unaligned);
     a variable's box gets the class ``k<number>`` (coloured by :func:`colour_css`)
-    or ``un``.
+    or ``un``.  ``tree`` fixes the layout (see :func:`_build`).
     """
-    roots, var_nodes, extra = _build(g)
+    roots, var_nodes, extra = _build(g, tree)
     width, height = _place(roots)
     triples = g.triples()
 

@@ -36,7 +36,7 @@ from .. import __version__
 from ..score import prf
 from .drawing import colour_css, draw
 from .model import Explanation
-from .penman_view import branch_triples, penman_lines
+from .penman_view import branch_triples, layout_tree, penman_lines
 
 __all__ = ["render_report", "write_report", "MAX_DRAW", "COMPRESS_ABOVE"]
 
@@ -138,7 +138,8 @@ def _graphs(e: Explanation, ta, tb, max_draw: int) -> str:
             ("a", e.a, ta, e.opt.mask_a, e.opt.partner_a, e.b, "A (test)"),
             ("b", e.b, tb, e.opt.mask_b, e.opt.partner_b, e.a, "B (gold)")):
         if len(g.variables) <= max_draw:
-            body = draw(g, mask.tolist(), tags, side)
+            raw = e.raw_a if side == "a" else e.raw_b
+            body = draw(g, mask.tolist(), tags, side, layout_tree(raw, g) if raw is not None else None)
         else:
             body = (f'<p class="note">{len(g.variables)} variables: too large to draw '
                     f"(limit {max_draw}); PENMAN with aligned variables coloured.</p>" + _penman(e, side, tags))

@@ -28,7 +28,7 @@ from penman.exceptions import PenmanError
 from ..read import RawGraph
 from ..standardize import TripleGraph
 
-__all__ = ["Seg", "penman_lines", "branch_triples", "plain"]
+__all__ = ["Seg", "penman_lines", "layout_tree", "branch_triples", "plain"]
 
 
 class Seg(NamedTuple):
@@ -49,22 +49,54 @@ def _graph_triples(raw: RawGraph | None, g: TripleGraph) -> tuple[str | None, li
     return top, out
 
 
-def penman_lines(raw: RawGraph | None, g: TripleGraph, indent: int = 3) -> list[list[Seg]]:
-    """The graph as PENMAN lines of segments (see the module docstring)."""
+def _trees(raw: RawGraph | None, g: TripleGraph):
+    """(variables, triples, penman trees or ``None`` if penman cannot lay them out)."""
     top, triples = _graph_triples(raw, g)
     variables = set(g.variables) | ({v for v in raw.variables} if raw is not None else set())
     triples = [t for t in triples if t[0] in variables]  # variable-free triples: listed apart
-    if not triples:
-        return [[Seg("()", "text")]]
     trees = []
     for part_top, part in _components(top, triples, variables):
         try:
             trees.append(penman.configure(penman.Graph(part, top=part_top)))
         except (PenmanError, KeyError, ValueError):
-            return [[Seg("(", "text"), Seg(s, "var" if s in variables else "const", s), Seg(" ", "text"),
-                     Seg(r, "role", None, (s, r, t)), Seg(" ", "text"),
-                     Seg(t, "ref" if t in variables else "const", t if t in variables else None),
-                     Seg(")", "text")] for s, r, t in triples]
+            return variables, triples, None
+    return variables, triples, trees
+
+
+def layout_tree(raw: RawGraph | None, g: TripleGraph) -> list[tuple[str, str | None]] | None:
+    """``(variable, parent variable or None)`` in PENMAN pre-order: the tree the text shows.
+
+    penman lays the triples out again, so a re-entrant node may sit under another
+    parent than in the input (here ``c``), the same in the text and the drawing.
+
+    >>> from smatchpp.read import read_text
+    >>> raw = read_text("(d / dog :ARG0-of (b / bark-01 :ARG1 (c / cat)) :poss c)")[0].graph
+    >>> from smatchpp.standardize import standardize
+    >>> layout_tree(raw, standardize(raw))
+    [('d', None), ('b', 'd'), ('c', 'd')]
+    """
+    _, _, trees = _trees(raw, g)
+    if trees is None:
+        return None
+    out: list[tuple[str, str | None]] = []
+    stack = [(tree.node, None) for tree in reversed(trees)]
+    while stack:
+        (var, branches), parent = stack.pop()
+        out.append((var, parent))
+        stack.extend((t, var) for _, t in reversed(branches) if isinstance(t, tuple))
+    return out
+
+
+def penman_lines(raw: RawGraph | None, g: TripleGraph, indent: int = 3) -> list[list[Seg]]:
+    """The graph as PENMAN lines of segments (see the module docstring)."""
+    variables, triples, trees = _trees(raw, g)
+    if not triples:
+        return [[Seg("()", "text")]]
+    if trees is None:
+        return [[Seg("(", "text"), Seg(s, "var" if s in variables else "const", s), Seg(" ", "text"),
+                 Seg(r, "role", None, (s, r, t)), Seg(" ", "text"),
+                 Seg(t, "ref" if t in variables else "const", t if t in variables else None),
+                 Seg(")", "text")] for s, r, t in triples]
     lines: list[list[Seg]] = []
     seen: set[str] = set()
 
