@@ -286,3 +286,16 @@ def test_arrows_point_in_the_compared_direction(text, downward):
         svg = draw(g, [True] * g.n_triples, {}, "a", tree)
         (y1, y2), = [(float(m[0]), float(m[1])) for m in re.findall(r'd="M[\d.]+,([\d.]+)L[\d.]+,([\d.]+)"', svg)]
         assert (y1 < y2) == downward  # a is drawn above b; the arrow leaves the relation's source
+
+
+def test_unreadable_graphs_follow_on_error():
+    from smatchpp.exceptions import ReadError
+    from smatchpp.read import read_text
+
+    a = read_text("(d / dog)\n\n(c / cat")
+    b = read_text("(d / dog)\n\n(c / cat)")
+    assert [e.index for e in explain_entries(a, b, Config(on_error="skip"))] == [0]
+    empty = explain_entries(a, b, Config(on_error="empty"))
+    assert [e.index for e in empty] == [0, 1] and empty[1].test_triples == 0 and empty[1].matched == 0
+    with pytest.raises(ReadError):
+        explain_entries(a, b, Config())

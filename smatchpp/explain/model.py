@@ -32,7 +32,7 @@ from ..matching import TripleMatch, triple_match
 from ..read import Entry, RawGraph, read_text
 from ..score import PairScore, prf
 from ..solvers.hillclimber import HillClimber
-from ..standardize import TripleGraph, standardize
+from ..standardize import EMPTY, TripleGraph, standardize
 
 __all__ = ["Explanation", "explain_pair", "explain_entries", "hc_label", "concept_similarity",
            "soft_pairs"]
@@ -298,12 +298,14 @@ def explain_entries(entries_a: Sequence[Entry], entries_b: Sequence[Entry], conf
     items = []
     for k in chosen:
         ea, eb = entries_a[k], entries_b[k]
-        index, pid, ga, gb, message = scorer._item(ea, eb)
-        if ga is None:
+        errors = [e.error for e in (ea, eb) if e.error is not None]
+        if errors and scorer.config.on_error == "raise":
+            raise errors[0]
+        if errors and scorer.config.on_error == "skip":
             continue
         meta = dict(eb.metadata)
         meta.update(ea.metadata)
-        items.append((index, pid, ea.graph or ga, eb.graph or gb, meta))
+        items.append((ea.index, ea.id or eb.id, ea.graph or EMPTY, eb.graph or EMPTY, meta))
     bar = _progress(len(items), progress)
     out: list[Explanation] = []
     if workers <= 1 or len(items) < 2:
