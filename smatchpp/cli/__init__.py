@@ -3,12 +3,13 @@
     smatchpp score PRED.amr GOLD.amr [--time-limit S] [--format json] [--pairs-out pairs.jsonl]
     smatchpp gap PRED.amr GOLD.amr [--smatch-python PYTHON] [--plot gaps.png]
     smatchpp compare SYS1.amr SYS2.amr GOLD.amr [--bootstrap N] [--ar-trials R] [--format json]
+    smatchpp explain PRED.amr GOLD.amr [--html report.html] [--pair N] [--worst N] [--gaps]
 
 :data:`COMMANDS` is the registry: a command is a module with ``add_parser(subparsers)``
 and ``run(args) -> int``.  Exit codes are listed in :mod:`smatchpp.cli.common`.
 
 >>> sorted(COMMANDS)
-['compare', 'gap', 'matrix', 'score', 'search']
+['compare', 'explain', 'gap', 'matrix', 'score', 'search']
 >>> build_parser().parse_args(["score", "a.amr", "b.amr"]).command
 'score'
 """
@@ -21,12 +22,13 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from . import compare, gap, matrix, score, search
+from . import compare, explain, gap, matrix, score, search
 from .common import EXIT_PIPE, exit_code
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
-COMMANDS = {"score": score, "gap": gap, "matrix": matrix, "search": search, "compare": compare}
+COMMANDS = {"score": score, "gap": gap, "matrix": matrix, "search": search, "compare": compare,
+            "explain": explain}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,101 @@
+"""What ``smatchpp explain`` does once its arguments are parsed (the CLI module wires it in).
+
+    smatchpp explain A B --html report.html [--pairs 3,17] [--worst N] [--gaps]
+    smatchpp explain A B --pair 3 [--color auto|always|never]
+
+Without ``--html`` the chosen pairs are printed in the terminal view.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser()
+>>> add_options(p)
+>>> a = p.parse_args(["--pairs", "1,3", "--worst", "1"])
+>>> a.pairs, a.worst, a.gaps, a.html
+('1,3', 1, False, None)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from ..api import Scorer
+from ..exceptions import UsageError
+from .html import MAX_DRAW, write_report
+from .model import explain_entries
+from .select import gap_columns, parse_pairs, select
+from .terminal import render, supports_color
+
+__all__ = ["add_options", "run_explain"]
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``explain`` beside the shared scoring options."""
+    p.add_argument("--html", metavar="REPORT.html",
+                   help="write a self-contained HTML report (index + one page per pair)")
+    p.add_argument("--pair", type=int, metavar="N",
+                   help="print pair N (0-based) in the terminal: PENMAN with aligned variables marked")
+    p.add_argument("--pairs", metavar="3,17,20-25", help="only these pairs (0-based indices)")
+    p.add_argument("--worst", type=int, metavar="N", help="only the N pairs with the lowest F1")
+    p.add_argument("--gaps", action="store_true",
+                   help="only pairs where the seeded hill-climber (--restarts, --seed) is below the optimum")
+    p.add_argument("--gap-file", metavar="GAP.jsonl",
+                   help="add the per-tool gap columns of `smatchpp gap --pairs-out` to the index")
+    p.add_argument("--json", metavar="FILE.jsonl", help="write each chosen pair's explanation as JSON")
+    p.add_argument("--max-draw", type=int, default=MAX_DRAW, metavar="VARS",
+                   help=f"graphs with more variables are shown as PENMAN text (default {MAX_DRAW})")
+    p.add_argument("--title", default=None, help="title of the HTML report")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colours in the terminal view (auto: when stdout is a terminal)")
+
+
+def _indices(args: argparse.Namespace, n: int) -> list[int] | None:
+    chosen = None
+    if args.pairs:
+        try:
+            chosen = parse_pairs(args.pairs)
+        except ValueError as exc:
+            raise UsageError(f"--pairs {args.pairs!r}: {exc}") from None
+    if args.pair is not None:
+        chosen = sorted(set(chosen or []) | {args.pair})
+    if chosen is not None:
+        bad = [k for k in chosen if k >= n]
+        if bad:
+            raise UsageError(f"pair index {bad[0]} out of range: the files hold {n} pairs (0-based)")
+    if args.worst is not None and args.worst < 1:
+        raise UsageError("--worst needs a positive number")
+    return chosen
+
+
+def run_explain(args: argparse.Namespace, config, entries_a, entries_b, workers: int) -> int:
+    """Explain, select, and write the report and/or print the terminal view."""
+    indices = _indices(args, len(entries_a))
+    began = time.perf_counter()
+    explanations = explain_entries(entries_a, entries_b, config, indices, workers,
+                                   progress=not getattr(args, "quiet", False))
+    explained = time.perf_counter()
+    chosen = select(explanations, worst=args.worst, gaps=args.gaps)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            for e in chosen:
+                out.write(json.dumps(e.to_json()) + "\n")
+    if args.html:
+        extra = gap_columns(args.gap_file) if args.gap_file else {}
+        listed = len(parse_pairs(args.pairs)) if args.pairs else 0
+        how = [(f"pairs {args.pairs}" if len(args.pairs) <= 60 else f"{listed} pairs listed by --pairs")
+               if args.pairs else "",
+               f"the {args.worst} with the lowest F1" if args.worst else "",
+               "where the seeded hill-climber is below the optimum" if args.gaps else ""]
+        note = "; ".join(x for x in how if x)
+        write_report(args.html, chosen, title=args.title or f"smatchpp explain: {args.test} vs {args.gold}",
+                     signature=Scorer(config).signature,
+                     note=("Chosen: " + note) if note else "", max_draw=args.max_draw, extra=extra)
+        written = time.perf_counter()
+        print(f"wrote {args.html}: {len(chosen)} pairs (explained {len(explanations)} in "
+              f"{explained - began:.1f} s, report in {written - explained:.1f} s)", file=sys.stderr)
+    if not args.html or args.pair is not None:
+        color = args.color == "always" or (args.color == "auto" and supports_color(sys.stdout))
+        shown = [e for e in chosen if args.pair is None or e.index == args.pair]
+        print("\n\n".join(render(e, color) for e in shown))
+    return 0

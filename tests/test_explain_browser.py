@@ -1,0 +1,147 @@
+"""The HTML report in a real headless browser (Chromium driven by Playwright).
+
+Skipped, with the reason, when Playwright or a Chromium binary is missing
+(``.ci/run`` installs both).  The report of the example pairs is loaded from
+disk, with its pair sections as plain text and deflated (as large reports
+store them); the test checks that the page logs no console error, that clicking an
+index row opens that pair and that the numbers it shows equal the scorer's
+``--pairs-out`` JSON, that the index link returns, that sorting by F1 orders
+the rows both ways, and that the text filter hides rows.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from smatchpp.api import Config, Scorer
+from smatchpp.explain import explain_entries
+from smatchpp.explain.html import write_report
+from smatchpp.read import read_file
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def chromium_path() -> str | None:
+    """``SMATCHPP_CHROMIUM``, or a Chromium on ``PATH``."""
+    for name in (os.environ.get("SMATCHPP_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+#: what Chromium needs to run headless as root in a container, without touching the network
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="Playwright is not installed (pip install '.[test]')")
+    path = chromium_path()
+    if path is None:
+        pytest.skip("no Chromium binary found (apt-get install -y chromium, or set SMATCHPP_CHROMIUM)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+#: pairs of unequal sizes (so that P, R and F1 differ), appended to the examples
+EXTRA = [("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))", "(w / want-01 :ARG0 (g / girl))"),
+         ("(d / dog)", "(d / dog :ARG0-of (b / bark-01 :polarity -) :mod (s / small))"),
+         ("(a / and :op1 (c / cat) :op2 (c2 / cat :mod (b / black)))", "(c / cat :mod (b / black))")]
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["plain", "deflated"])
+def report(tmp_path_factory, request):
+    tmp = tmp_path_factory.mktemp("explain")
+    for name, side in (("pred.amr", 0), ("gold.amr", 1)):
+        text = (EXAMPLES / name).read_text(encoding="utf-8").rstrip("\n")
+        text += "".join(f"\n\n# ::id extra{k}\n{pair[side]}" for k, pair in enumerate(EXTRA)) + "\n"
+        (tmp / name).write_text(text, encoding="utf-8")
+    a, b = read_file(tmp / "pred.amr"), read_file(tmp / "gold.amr")
+    explanations = explain_entries(a, b, Config())
+    path = tmp / "report.html"
+    write_report(str(path), explanations, title="examples", compress=request.param)
+    expected = {p.index: p.to_json() for p in Scorer(Config()).score_corpus(a, b).pairs}
+    return path, expected
+
+
+@pytest.fixture()
+def page(browser, report):
+    path, _ = report
+    pg = browser.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("request", lambda r: errors.append(f"request {r.url}") if not r.url.startswith(("file:", "data:")) else None)
+    pg.goto(path.as_uri())
+    yield pg
+    pg.close()
+    assert errors == [], errors
+
+
+def _shown(pg) -> dict[str, str]:
+    return {el.get_attribute("data-k"): el.inner_text() for el in pg.query_selector_all("#view dd[data-k]")}
+
+
+def test_click_opens_the_pair_with_the_scorers_numbers(page, report):
+    _, expected = report
+    rows = page.query_selector_all("#idx tbody tr")
+    assert len(rows) == len(expected) == 7
+    assert len({(w["precision"], w["recall"], w["f1"]) for w in expected.values()}) > 3
+    assert page.is_visible("#index") and not page.is_visible("#view")
+    for k in range(len(expected)):
+        page.click(f'#idx tbody tr[data-i="{k}"]')
+        page.wait_for_selector(f'#view section[data-index="{k}"]')  # hashchange is asynchronous
+        assert page.evaluate("location.hash") == f"#pair-{k}"
+        assert page.is_visible("#view") and not page.is_visible("#index")
+        assert page.inner_text("#view h2").startswith(f"Pair {k}")
+        shown, want = _shown(page), expected[k]
+        for key in ("matched", "test_triples", "gold_triples", "upper", "status"):
+            want_text = f"{want[key]:g}" if isinstance(want[key], (int, float)) else want[key]
+            assert shown[key] == want_text, key
+        for key in ("precision", "recall", "f1"):
+            assert shown[key] == f"{100 * want[key]:.2f}", key
+        # both graphs are drawn, one box per variable
+        assert len(page.query_selector_all("#view svg.g")) == 2
+        page.click("#view a[href='#']")
+        page.wait_for_selector("#index", state="visible")
+        assert page.is_visible("#index") and not page.is_visible("#view")
+
+
+def test_sorting_by_f1(page, report):
+    _, expected = report
+    by_f1 = sorted(expected, key=lambda i: (expected[i]["f1"], i))
+    header = page.query_selector_all("#idx th")[5]
+    assert header.inner_text().strip() == "F1"
+    header.click()
+    order = [int(r.get_attribute("data-i")) for r in page.query_selector_all("#idx tbody tr")]
+    assert order == by_f1
+    header.click()
+    order = [int(r.get_attribute("data-i")) for r in page.query_selector_all("#idx tbody tr")]
+    assert [expected[i]["f1"] for i in order] == sorted((expected[i]["f1"] for i in order), reverse=True)
+
+
+def test_filter_hides_rows(page, report):
+    page.fill("#q", "New York")
+    visible = [r.get_attribute("data-i") for r in page.query_selector_all("#idx tbody tr") if r.is_visible()]
+    assert visible == ["2"] and page.inner_text("#shown") == "1"
+    page.fill("#q", "")
+    assert page.inner_text("#shown") == str(len(report[1]))
+
+
+def test_hovering_a_variable_highlights_its_partner(page):
+    page.click('#idx tbody tr[data-i="0"]')
+    node = page.wait_for_selector("#view svg.g .n.k1")
+    node.hover()
+    lit = page.query_selector_all("#view .hl")
+    classes = {el.get_attribute("class") for el in lit}
+    assert len(lit) >= 2 and all("k1" in c.split() for c in classes)
+    # the partner in the other drawing is lit too
+    assert len(page.query_selector_all("#view svg.g")[1].query_selector_all(".hl")) >= 1
