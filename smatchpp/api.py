@@ -20,7 +20,7 @@ import time
 from dataclasses import replace
 from typing import Iterable, Iterator, Literal, Sequence
 
-from .compression.smatchpp import concept_identity
+from .presets import get_preset
 from .compile import TripleMatcher, compile_pair, make_matcher
 from .config import Config
 from .exceptions import InputMismatchError, ReadError
@@ -100,8 +100,9 @@ class Scorer:
             return score
         a, b = self._graph(a), self._graph(b)
         began = time.perf_counter()
-        if self.config.compression == "smatchpp":
-            a, b = concept_identity(a, b)
+        rewrite = get_preset(self.config.preset).pair_rewrite
+        if rewrite is not None:  # e.g. smatchpp 1.8's concept-as-identity (preset smatchpp18-lossy)
+            a, b = rewrite(a, b)
         problem = compile_pair(a, b, self.matcher)
         compiled = time.perf_counter() - began
         time_limit = self.config.time_limit

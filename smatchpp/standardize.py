@@ -1,12 +1,18 @@
 """Standardization: from a graph as written to the triples Smatch compares.
 
+This module holds the triple container (:class:`TripleGraph`) and the builder
+of the ``smatch`` preset; the other presets and the registry that names them
+live in :mod:`smatchpp.presets`, and :func:`standardize` looks the preset up
+there.
+
 The ``smatch`` preset reproduces how smatch 1.0.4 builds its triples, so that
 triple counts (and therefore precision and recall denominators) are the ones
 reported in the literature:
 
 * one instance triple per variable, the concept lower-cased with trailing
   ``_`` removed;
-* a ``TOP`` attribute ``(top, "top")`` on the root variable;
+* a ``TOP`` attribute ``(top, "top")`` on the root variable (smatch <= 1.0.2,
+  the ``smatch-legacy`` preset, gives it the root's concept as value instead);
 * a role ending in ``-of`` is inverted (``a :ARG0-of b`` becomes
   ``b :ARG0 a``), except ``prep-on-behalf-of``, ``prep-out-of`` and
   ``consist-of``; ``:mod`` is rewritten as the inverse ``:domain``;
@@ -26,23 +32,33 @@ Example:
 (('dog', 'big'), ((0, 'name', 'rex'), (0, 'top', 'top')), ((1, 'domain', 0),))
 >>> g.n_triples
 5
+>>> standardize(raw, "smatch-legacy").attributes  # smatch <= 1.0.2: TOP's value is the concept
+((0, 'name', 'rex'), (0, 'top', 'dog'))
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Union
 
 from .read import RawGraph
 
-__all__ = ["TripleGraph", "standardize", "Preset", "EMPTY", "preset_names"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .presets import Options, Preset as PresetObject
 
-Preset = Literal["smatch"]
+__all__ = ["TripleGraph", "standardize", "smatch_triples", "Preset", "EMPTY", "preset_names"]
+
+#: a preset name (see :data:`smatchpp.presets.PRESETS`) or a preset object
+Preset = Union[str, "PresetObject"]
+
 
 
 def preset_names() -> tuple[str, ...]:
-    """The names ``standardize`` accepts."""
-    return ("smatch",)
+    """The names ``standardize`` accepts: the keys of :data:`smatchpp.presets.PRESETS`."""
+    from .presets import PRESETS  # the registry imports this module
+
+    return tuple(PRESETS)
+
 
 _NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
 
@@ -99,10 +115,23 @@ def _concept(value: str) -> str:
     return _norm(value)
 
 
-def standardize(raw: RawGraph, preset: Preset = "smatch") -> TripleGraph:
-    """Turn a :class:`RawGraph` into the triples of ``preset`` (see module doc)."""
-    if preset != "smatch":
-        raise ValueError(f"unknown preset {preset!r}")
+def standardize(raw: RawGraph, preset: Preset = "smatch", options: "Options | None" = None,
+                **option_values) -> TripleGraph:
+    """Turn a :class:`RawGraph` into the triples of ``preset`` (a registered name or a preset).
+
+    ``options`` (or keyword arguments such as ``keep_wiki=True``) are the
+    preset options of :class:`smatchpp.presets.Options`.  An unknown preset
+    name raises :class:`ValueError` listing the known ones.
+    """
+    from .presets import Options, get_preset  # the registry imports this module
+
+    if options is None:
+        options = Options(**option_values)
+    return get_preset(preset).standardize(raw, options)
+
+
+def smatch_triples(raw: RawGraph, top: Literal["constant", "concept"] = "constant") -> TripleGraph:
+    """smatch 1.0.4's triples (see the module doc); ``top="concept"`` is smatch <= 1.0.2's TOP."""
     index = {v: i for i, v in enumerate(raw.variables)}
     concepts = [""] * len(raw.variables)
     attributes: list[tuple[int, str, str]] = []
@@ -123,5 +152,6 @@ def standardize(raw: RawGraph, preset: Preset = "smatch") -> TripleGraph:
         else:
             attributes.append((index[source], _norm(name), _constant(target)))
     if raw.top is not None and raw.top in index:
-        attributes.append((index[raw.top], "top", "top"))
+        root = index[raw.top]
+        attributes.append((root, "top", "top" if top == "constant" else concepts[root]))
     return TripleGraph(tuple(raw.variables), tuple(concepts), tuple(attributes), tuple(relations))

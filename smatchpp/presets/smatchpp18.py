@@ -1,11 +1,15 @@
 """smatchpp 1.8's "lossless graph compression": a *different metric*, not Smatch.
 
+It is the pair rewrite of the ``smatchpp18-lossy`` preset (it was
+``--compression smatchpp`` before; ``compression/`` now holds only reductions
+that keep the optimum).
+
 For a pair of graphs, every concept that names at most one variable in each
 graph (and at most one in total, or exactly one in both) becomes the identity
 of its variable: the variable is replaced by its concept everywhere and its
 instance triple is deleted.  "Score 100 iff isomorphic" still holds, but the
 triple counts and the score change (smatchpp 1.8's ILP F1 on BAMBOO STS test
-falls from 56.94 to 40.58), so results carry ``compression:smatchpp`` in
+falls from 56.94 to 40.58), so results carry ``preset:smatchpp18-lossy`` in
 their signature.  Here the rewrite works on our standardized triples:
 
 * a relation from a kept variable to a replaced one becomes an attribute
@@ -21,7 +25,7 @@ their signature.  Here the rewrite works on our standardized triples:
 ((), (('want-01', 'top', 'top'), ('want-01', 'arg0', 'boy')))
 >>> from smatchpp.api import score_pair
 >>> pair = ("(w / want-01 :ARG0 (b / boy))", "(w / want-01 :ARG0 (g / girl))")
->>> score_pair(*pair).f1, score_pair(*pair, compression="smatchpp").f1
+>>> score_pair(*pair).f1, score_pair(*pair, preset="smatchpp18-lossy").f1
 (0.75, 0.5)
 """
 
