@@ -49,7 +49,7 @@ The rules, in the order they run (after :func:`~smatchpp.presets.graph.lowercase
    constant, ``:mod`` stays.
 
    >>> mod_to_domain(_amr('(c / cat :mod (b / big) :mod "x")'), Options()).triples[1:]
-   [('b', ':domain', 'c'), ('b', ':instance', 'big'), ('c', ':mod', '"x"')]
+   [('b', ':domain', 'c'), ('c', ':mod', '"x"'), ('b', ':instance', 'big')]
 
 The guidelines' table against penman's (``penman.models.amr.reifications``),
 checked by ``tests/test_presets.py`` on the shared copy of the guidelines:
