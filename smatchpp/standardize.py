@@ -39,17 +39,17 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Union
+from typing import TYPE_CHECKING, Literal
 
 from .read import RawGraph
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .presets import Options, Preset as PresetObject
+    from .presets import Options
 
 __all__ = ["TripleGraph", "standardize", "smatch_triples", "Preset", "EMPTY", "preset_names"]
 
-#: a preset name (see :data:`smatchpp.presets.PRESETS`) or a preset object
-Preset = Union[str, "PresetObject"]
+#: a preset name, a key of :data:`smatchpp.presets.PRESETS`
+Preset = str
 
 
 
@@ -115,7 +115,7 @@ def _concept(value: str) -> str:
     return _norm(value)
 
 
-def standardize(raw: RawGraph, preset: Preset = "smatch", options: "Options | None" = None,
+def standardize(raw: RawGraph, preset: "Preset | object" = "smatch", options: "Options | None" = None,
                 **option_values) -> TripleGraph:
     """Turn a :class:`RawGraph` into the triples of ``preset`` (a registered name or a preset).
 

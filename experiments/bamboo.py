@@ -1,0 +1,230 @@
+"""BAMBOO: a metric's 12 cells beside the published v0.2 rows.
+
+    python3 experiments/bamboo.py [--preset smatch-legacy] [--set key=value ...]
+                                  [--data ../shared/data/bamboo] [--workers N] [--digits 3]
+                                  [--compare Smatch S2match] [--json out.json]
+
+The protocol is the benchmark's ``evaluation-suite/evaluate4tasks.py``
+(flipz357/bamboo-amr-benchmark): one score per graph pair, the F1 of the pair;
+
+* main, reify and syno of STS, SICK and PARA: Pearson's r (x 100) between the
+  pair scores and the human scores of ``orig.test.txt`` (STS column 4, SICK
+  column 3, PARA column 0), min-max normalized. The graph files have one graph
+  more than the rated pairs (a trailing ``Empty line`` graph), and SICK and PARA
+  start with a header graph; the protocol scores graphs ``[0, 1379)`` for STS,
+  ``[1, 4928)`` for SICK and ``[1, 1726)`` for PARA, beside the same lines of
+  ``orig.test.txt``;
+* role_confusion: graphs come in pairs ``(2k, 2k+1)``: ``2k`` is the foil (roles
+  switched), ``2k+1`` the paraphrase. A pair is right when the paraphrase scores
+  strictly higher; a tie counts as wrong. The cell is the accuracy x 100;
+* AMEAN: the arithmetic mean of the 12 cells.
+
+The metric is any :class:`smatchpp.Config`: ``--preset`` and repeated
+``--set field=value`` (``--set match=s2match``, ``--set keep_wiki=true``...).
+Pairs are solved exactly (the ``exact`` solver unless ``--set solver=...``),
+with all cores by default.  ``--digits 3`` rounds each pair's F1 to 3 decimals
+first, as the published rows' smatch (``--ms`` printed ``%.3f``) did.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+import typing
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from smatchpp.api import Config, Scorer, default_workers  # noqa: E402
+from smatchpp.read import read_file  # noqa: E402
+
+DATA = HERE.parent.parent / "shared" / "data" / "bamboo"
+DATASETS = ("sts", "sick", "para")
+SUBSETS = ("main", "reify", "syno")
+#: protocol: graph/line range of the rated pairs and the column of the human score
+PROTOCOL = {"sts": ((0, 1379), 4), "sick": ((1, 4928), 3), "para": ((1, 1726), 0)}
+#: protocol: role_confusion graphs scored (all of them)
+ROLE_PAIRS = {"sts": 158, "sick": 238, "para": 2242}
+CELLS = (tuple(f"{d}/{s}" for s in SUBSETS for d in DATASETS)
+         + tuple(f"{d}/role_confusion" for d in DATASETS))
+HEADERS = ("STS", "SICK", "PARA", "STS(reify)", "SICK(reify)", "PARA(reify)", "STS(syno)",
+           "SICK(syno)", "PARA(syno)", "STS(role)", "SICK(role)", "PARA(role)", "AMEAN")
+
+#: The published v0.2 table (README of flipz357/bamboo-amr-benchmark, commit df6943c,
+#: "latest update: 07/12/2023"), cells in the order of HEADERS.  Smatch and S2match were
+#: computed with flipz357/amr-metric-suite 711a231, SmatchPP with flipz357/smatchpp f7e206d.
+PUBLISHED: dict[str, tuple[float, ...]] = {
+    "SemBleu(k1)": (66.03, 62.88, 39.72, 61.76, 62.10, 38.17, 61.83, 58.83, 37.10, 7.59, 3.36, 17.48, 43.07),
+    "Sema": (55.90, 53.32, 33.43, 55.51, 56.16, 32.33, 50.16, 48.87, 29.11, 78.48, 90.76, 74.93, 54.91),
+    "SemBleu(k3)": (56.54, 58.06, 32.82, 54.96, 58.53, 33.66, 53.19, 53.72, 28.96, 81.01, 93.28, 77.79, 56.88),
+    "SemBleu(k2)": (60.62, 59.86, 36.88, 57.68, 59.64, 36.24, 57.34, 56.18, 33.26, 81.01, 93.28, 77.88, 59.16),
+    "WLK-k2": (65.57, 61.36, 36.21, 63.77, 62.55, 36.23, 60.14, 56.40, 32.51, 79.75, 90.76, 77.61, 60.24),
+    "Smatch": (58.39, 59.75, 41.32, 58.03, 61.79, 39.47, 56.13, 57.37, 39.54, 89.87, 98.32, 88.14, 62.34),
+    "SmatchPP": (58.54, 59.75, 41.38, 58.35, 59.75, 41.39, 56.28, 57.37, 39.66, 89.87, 98.32, 88.31, 62.41),
+    "S2match(def)": (56.39, 58.11, 42.40, 55.78, 59.97, 40.67, 56.04, 57.15, 40.93, 93.67, 98.32, 91.26, 62.56),
+    "S2match": (58.70, 60.47, 42.52, 58.19, 62.37, 40.55, 56.62, 57.88, 41.15, 89.87, 98.32, 92.24, 63.24),
+    "WWLK-k2": (67.31, 67.53, 38.37, 64.56, 67.16, 37.17, 62.10, 61.89, 34.30, 92.41, 99.16, 86.53, 64.87),
+    "WWLK-k2-train": (67.90, 67.89, 38.62, 64.95, 67.38, 37.78, 62.42, 62.25, 34.44, 92.41, 100.00, 91.26, 65.61),
+}
+
+
+def human_scores(dataset: str, data: Path = DATA) -> np.ndarray:
+    """The protocol's human scores of ``dataset``, min-max normalized to [0, 1]."""
+    (lo, hi), column = PROTOCOL[dataset]
+    lines = (data / dataset / "orig.test.txt").read_text(encoding="utf-8").split("\n")[lo:hi]
+    values = np.array([float(line.split("\t")[column]) for line in lines])
+    return (values - values.min()) / (values.max() - values.min())
+
+
+def pearson100(x: Sequence[float], y: Sequence[float]) -> float:
+    """Pearson's r x 100 (nan when a side is constant)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if x.std() == 0 or y.std() == 0:
+        return float("nan")
+    return float(100 * np.corrcoef(x, y)[0, 1])
+
+
+def pair_accuracy100(scores: Sequence[float]) -> float:
+    """Accuracy x 100 over pairs ``(foil, paraphrase)``: right iff the paraphrase scores higher."""
+    s = np.asarray(scores, float)
+    if len(s) % 2:
+        raise ValueError("role_confusion needs an even number of scores")
+    return float(100 * np.mean(s[1::2] > s[0::2]))
+
+
+def pair_f1(config: Config, src: Path, tgt: Path, workers: int) -> np.ndarray:
+    """The F1 of every graph pair of two parallel files (unreadable graphs follow ``on_error``)."""
+    corpus = Scorer(config).score_corpus(read_file(src), read_file(tgt), workers=workers)
+    return np.array([p.f1 for p in corpus.pairs])
+
+
+def evaluate(config: Config, data: Path = DATA, workers: int = 1, digits: int | None = None,
+             log=None) -> dict[str, float]:
+    """The 12 cells (and ``amean``) of ``config`` on the BAMBOO copy at ``data``."""
+    cells: dict[str, float] = {}
+    for cell in CELLS:
+        dataset, subset = cell.split("/")
+        began = time.perf_counter()
+        f1 = pair_f1(config, data / dataset / subset / "src.test.amr",
+                     data / dataset / subset / "tgt.test.amr", workers)
+        if digits is not None:
+            f1 = np.round(f1, digits)
+        if subset == "role_confusion":
+            cells[cell] = pair_accuracy100(f1[:ROLE_PAIRS[dataset]])
+        else:
+            lo, hi = PROTOCOL[dataset][0]
+            cells[cell] = pearson100(f1[lo:hi], human_scores(dataset, data))
+        if log:
+            log(f"{cell}: {cells[cell]:.2f} ({len(f1)} pairs, {time.perf_counter() - began:.1f} s)")
+    cells["amean"] = float(np.mean([cells[c] for c in CELLS]))
+    return cells
+
+
+def parse_set(items: Sequence[str]) -> dict[str, object]:
+    """``["key=value", ...]`` as Config keyword arguments, each value converted to its field's type."""
+    fields = {f.name: f for f in dataclasses.fields(Config)}
+    hints = typing.get_type_hints(Config)
+    out: dict[str, object] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or key not in fields:
+            raise ValueError(f"--set {item!r}: expected field=value with field one of {', '.join(fields)}")
+        out[key] = _convert(value.strip(), hints[key], key)
+    return out
+
+
+def _convert(value: str, hint, key: str):
+    args = typing.get_args(hint)
+    kinds = [a for a in args if a is not type(None)] if args else [hint]
+    if value.lower() in ("none", "null") and type(None) in args:
+        return None
+    for kind in kinds:
+        if kind is bool:
+            if value.lower() in ("true", "1", "yes"):
+                return True
+            if value.lower() in ("false", "0", "no"):
+                return False
+            continue
+        if kind in (int, float):
+            try:
+                return kind(value)
+            except ValueError:
+                continue
+        return value  # str, Literal, ...
+    raise ValueError(f"--set {key}={value}: cannot read {value!r} as {hint}")
+
+
+def format_table(rows: dict[str, Sequence[float]], reference: str | None = None) -> str:
+    """A markdown table; with ``reference``, a row of differences of the first row from it."""
+    names = list(rows) + ([f"difference to {reference}"] if reference is not None else [])
+    width = max(len(name) for name in names)
+    cols = [max(len(h), 6) for h in HEADERS]
+    lines = ["| " + "metric".ljust(width) + " | "
+             + " | ".join(h.rjust(c) for h, c in zip(HEADERS, cols)) + " |",
+             "|" + "-" * (width + 2) + "|" + "|".join("-" * (c + 2) for c in cols) + "|"]
+    for name, values in rows.items():
+        lines.append("| " + name.ljust(width) + " | "
+                     + " | ".join(f"{v:.2f}".rjust(c) for v, c in zip(values, cols)) + " |")
+    if reference is not None:
+        first = next(iter(rows.values()))
+        diff = [a - b for a, b in zip(first, rows[reference])]
+        lines.append("| " + names[-1].ljust(width) + " | "
+                     + " | ".join(f"{v:+.2f}".rjust(c) for v, c in zip(diff, cols)) + " |")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description="A Smatch setting on BAMBOO, beside the published v0.2 rows.")
+    p.add_argument("--data", type=Path, default=DATA, help=f"BAMBOO copy (default {DATA})")
+    p.add_argument("--preset", default=None, help="preset name (Config.preset)")
+    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="any Config field, repeatable (e.g. --set solver=exact --set keep_wiki=true)")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--digits", type=int, default=None,
+                   help="round each pair's F1 to this many decimals first (3: as smatch --ms printed)")
+    p.add_argument("--compare", nargs="*", default=["Smatch"], choices=sorted(PUBLISHED),
+                   help="published rows to print beside ours (default: Smatch)")
+    p.add_argument("--json", type=Path, help="also write the cells and the signature here")
+    p.add_argument("--quiet", action="store_true", help="no per-task progress on stderr")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        values = parse_set(args.set)
+        if args.preset is not None:
+            values["preset"] = args.preset
+        config = Config(**values)
+    except ValueError as exc:
+        print(f"bamboo: error: {exc}", file=sys.stderr)
+        return 2
+    if not all((args.data / c / "src.test.amr").is_file() for c in CELLS):
+        print(f"bamboo: error: BAMBOO not found at {args.data}", file=sys.stderr)
+        return 2
+    workers = args.workers or default_workers()
+    log = None if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
+    cells = evaluate(config, args.data, workers, args.digits, log)
+    ours = [cells[c] for c in CELLS] + [cells["amean"]]
+    name = f"ours ({config.preset})"
+    rows = {name: ours}
+    rows.update({k: PUBLISHED[k] for k in args.compare})
+    signature = Scorer(config).signature
+    print(signature + (f" | pair F1 rounded to {args.digits} digits" if args.digits is not None else ""))
+    print(format_table(rows, reference=args.compare[0] if args.compare else None))
+    if args.json:
+        args.json.write_text(json.dumps({"signature": signature, "digits": args.digits,
+                                         "cells": cells}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
