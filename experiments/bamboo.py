@@ -120,7 +120,10 @@ def evaluate(config: Config, data: Path = DATA, workers: int = 1, digits: int | 
             cells[cell] = pair_accuracy100(f1[:ROLE_PAIRS[dataset]])
         else:
             lo, hi = PROTOCOL[dataset][0]
-            cells[cell] = pearson100(f1[lo:hi], human_scores(dataset, data))
+            human = human_scores(dataset, data)
+            if len(f1[lo:hi]) != len(human):
+                raise ValueError(f"{cell}: {len(f1[lo:hi])} scored pairs but {len(human)} human scores")
+            cells[cell] = pearson100(f1[lo:hi], human)
         if log:
             log(f"{cell}: {cells[cell]:.2f} ({len(f1)} pairs, {time.perf_counter() - began:.1f} s)")
     cells["amean"] = float(np.mean([cells[c] for c in CELLS]))

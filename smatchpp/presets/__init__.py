@@ -18,6 +18,16 @@ from it, and an unknown name is an error (it never becomes a new signature).
                           rewrite: a different metric (:mod:`.smatchpp18`)
 ========================  ==============================================================
 
+``smatch-legacy`` models one change only, smatch 1.0.3's "TOP's value is a
+constant" (snowblink14/smatch PR #30).  smatch 1.0.2 differs from 1.0.4 in
+more (1.0.3's PR #16: no ``:mod`` to ``:domain``, ``consist-of`` and the two
+``prep-*-of`` inverted, an ``-of`` role onto a variable not inverted when
+another role follows on the same line), and the tool behind the published
+BAMBOO row (flipz357/amr-metric-suite 711a231, a smatch of 2016) also keeps
+one relation per pair of nodes and one attribute per role name and node.
+None of these is modelled: the TOP change alone puts the exact scores within
+0.14 of every published cell (``docs/results.md``).
+
 >>> sorted(PRESETS)
 ['amr', 'generic', 'smatch', 'smatch-legacy', 'smatchpp18-lossy']
 >>> from smatchpp.read import read_text
