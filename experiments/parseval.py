@@ -110,13 +110,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     workers = args.workers or default_workers()
     print(f"pairwise accuracy against human preferences ({args.data.name}"
           + (f", F1 rounded to {args.digits} digits" if args.digits is not None else "") + ")")
-    print("| preset | pairwise accuracy | pairs counted | metric ties left out | signature |")
+    print("| preset | pairwise accuracy | pairs counted | metric ties left out | agreeing pairs |")
     print("|---|---|---|---|---|")
     for config in configs:
         r = evaluate(config, args.data, workers, args.digits)
         print(f"| {config.preset} | {r['accuracy']:.4f} | {r['counted']} of {r['sentences']} "
-              f"({r['human_ties']} human ties) | {r['metric_ties']} | {Scorer(config).signature} |")
+              f"({r['human_ties']} human ties) | {r['metric_ties']} | "
+              f"{round(r['accuracy'] * r['counted'])} |")
     print(f"| published Smatch (thesis) | {PUBLISHED_SMATCH:.2f} | | | |")
+    print()
+    for config in configs:
+        print(f"{config.preset}: {Scorer(config).signature}")
     return 0
 
 
