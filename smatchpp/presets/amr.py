@@ -72,6 +72,7 @@ True
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
 
 import penman
 from penman.exceptions import ModelError
@@ -148,14 +149,25 @@ def drop_wiki(g: penman.Graph, options: Options) -> penman.Graph:
     return _with(g, (t for t in g.triples if t[1] != ":wiki"))
 
 
+@lru_cache(maxsize=4096)
+def _canonical(role: str) -> tuple[str, bool]:
+    """``MODEL``'s canonical form of ``role`` and whether it is an inverse (roles repeat a lot)."""
+    role = MODEL.canonicalize_role(role)
+    return role, MODEL.is_role_inverted(role)
+
+
 def normalize_roles(g: penman.Graph, options: Options, model: Model = MODEL) -> penman.Graph:
     """Canonicalize every role by ``model``, then turn inverse roles onto variables around."""
     names = variables(g)
     out = []
     for s, r, t in g.triples:
         if r != INSTANCE:
-            r = model.canonicalize_role(r)
-            if t in names and model.is_role_inverted(r):
+            if model is MODEL:
+                r, inverted = _canonical(r)
+            else:
+                r = model.canonicalize_role(r)
+                inverted = model.is_role_inverted(r)
+            if inverted and t in names:
                 s, r, t = model.invert((s, r, t))
         out.append((s, r, t))
     return _with(g, out)
