@@ -37,9 +37,12 @@ __all__ = ["Config", "Scorer", "score_pair", "score_corpus", "score_files",
 OnError = Literal["raise", "empty", "skip"]
 
 
-def parse_graph(text: str, preset: Preset = "smatch") -> TripleGraph:
-    """Read one PENMAN graph and standardize it; raises :class:`ReadError` if unreadable."""
-    return standardize(_read_one(text), preset)
+def parse_graph(text: str, preset: Preset = "smatch", **options) -> TripleGraph:
+    """Read one PENMAN graph and standardize it; raises :class:`ReadError` if unreadable.
+
+    ``options`` are preset options (:class:`smatchpp.presets.Options`, e.g. ``keep_wiki``).
+    """
+    return standardize(_read_one(text), preset, **options)
 
 
 def _read_one(text: str) -> RawGraph:
@@ -76,6 +79,11 @@ class Scorer:
             self.aspects = AspectScorer.for_scorer(self)
 
     @property
+    def _options(self) -> dict:
+        """The preset options the Config sets."""
+        return {"keep_wiki": self.config.keep_wiki}
+
+    @property
     def signature(self) -> str:
         signature = self.config.signature()
         if self.matcher.name != self.config.match:
@@ -83,7 +91,7 @@ class Scorer:
         return signature
 
     def _graph(self, g: TripleGraph | str) -> TripleGraph:
-        return parse_graph(g, self.config.preset) if isinstance(g, str) else g
+        return parse_graph(g, self.config.preset, **self._options) if isinstance(g, str) else g
 
     def score_pair(self, a: TripleGraph | str, b: TripleGraph | str, index: int = 0,
                    id: str | None = None) -> PairScore:
@@ -94,8 +102,8 @@ class Scorer:
         """
         if self.aspects is not None and isinstance(a, str) and isinstance(b, str):
             raw_a, raw_b = _read_one(a), _read_one(b)
-            score = self.score_pair(standardize(raw_a, self.config.preset),
-                                    standardize(raw_b, self.config.preset), index, id)
+            score = self.score_pair(standardize(raw_a, self.config.preset, **self._options),
+                                    standardize(raw_b, self.config.preset, **self._options), index, id)
             self.aspects.attach(score, raw_a, raw_b)
             return score
         a, b = self._graph(a), self._graph(b)
@@ -174,8 +182,8 @@ class Scorer:
         message = "; ".join(str(e) for e in errors) or None
         if errors and self.config.on_error == "skip":
             return ea.index, ea.id or eb.id, None, None, message, None
-        ga = standardize(ea.graph, self.config.preset) if ea.graph else EMPTY
-        gb = standardize(eb.graph, self.config.preset) if eb.graph else EMPTY
+        ga = standardize(ea.graph, self.config.preset, **self._options) if ea.graph else EMPTY
+        gb = standardize(eb.graph, self.config.preset, **self._options) if eb.graph else EMPTY
         # the aspects read the graphs as written
         raws = (ea.graph, eb.graph) if self.aspects is not None else None
         return ea.index, ea.id or eb.id, ga, gb, message, raws

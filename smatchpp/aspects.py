@@ -375,7 +375,8 @@ class AspectScorer:
             result = scorer.solver.solve(compile_pair(a, b, scorer.matcher), config.time_limit, warm_start)
             return result.objective, result.upper_bound, result.alignment
 
-        return cls(config.aspects, solve, lambda raw: standardize(raw, config.preset))
+        return cls(config.aspects, solve,
+                   lambda raw: standardize(raw, config.preset, keep_wiki=config.keep_wiki))
 
     def attach(self, score: Any, raw_a: RawGraph | None, raw_b: RawGraph | None) -> None:
         """Score the aspects of a scored pair (a :class:`~smatchpp.score.PairScore`) into it."""

@@ -116,13 +116,35 @@ def _aspect_modes():
     return ("none",) + MODES
 
 
-COMPRESSIONS = ("exact", "none", "smatchpp")
+COMPRESSIONS = ("exact", "none")
+
+
+def _compression(value: Any) -> str | None:
+    if value == "smatchpp":  # the name it had before it moved to the presets
+        return ("'smatchpp' is no longer a compression method: smatchpp 1.8's lossy "
+                "concept-as-identity rewrite is the preset 'smatchpp18-lossy' (a different metric); "
+                "compression takes exact or none, which give the same optimum")
+    return _name_in(lambda: COMPRESSIONS, "compression")(value)
+
+
+def _bool(value: Any) -> str | None:
+    return None if isinstance(value, bool) else f"must be True or False, got {value!r}"
+
+
+def _reads_wiki(config: "Config") -> bool:
+    """Show ``keep-wiki`` when it is set, or when the preset reads it (``amr``)."""
+    from .presets import get_preset
+    return config.keep_wiki or "keep_wiki" in get_preset(config.preset).options
+
+
 BOOTSTRAP_SEED = 12345
 
 
 def _resampling(c: "Config") -> bool:
     """Whether a setting draws resamples (the seed is then part of the signature)."""
     return c.bootstrap is not None or c.ar_trials is not None
+
+
 ON_ERROR = ("raise", "empty", "skip")
 
 
@@ -132,12 +154,14 @@ class Config:
 
     #: the standardization: which triples are compared (:mod:`smatchpp.standardize`)
     preset: str = _setting("smatch", "preset", str, _name_in(_presets, "preset"))
+    #: keep ``:wiki`` triples, which the ``amr`` preset drops (``--keep-wiki``)
+    keep_wiki: bool = _setting(False, "keep-wiki", bool, _bool, show=_reads_wiki)
     #: how triples match and what they weigh (:data:`smatchpp.compile.MATCHERS`)
     match: str = _setting("exact", "match", str, _name_in(_matchers, "matcher"))
     solver: str = _setting("exact", "solver", str, _name_in(_solvers, "solver"))
     #: ``exact`` shrinks problems without changing the optimum; ``none`` solves
-    #: them as compiled; ``smatchpp`` is smatchpp 1.8's lossy rewrite (another metric)
-    compression: str = _setting("exact", "compression", str, _name_in(lambda: COMPRESSIONS, "compression"))
+    #: them as compiled (smatchpp 1.8's lossy rewrite is the preset ``smatchpp18-lossy``)
+    compression: str = _setting("exact", "compression", str, _compression)
     #: wall-clock seconds per pair; the pair then reports ``[lower, upper]``
     time_limit: float | None = _setting(None, "timeout", float, _positive_or_none("seconds"))
     #: a deterministic budget per pair (solver iterations and hill-climber moves)

@@ -239,20 +239,24 @@ def test_exact_compression_does_not_change_scores(pair):
 
 @PROPS
 @given(graph_pairs(), st.data())
-def test_smatchpp_compression_is_its_rewrite_scored_exactly(pair, data):
-    # compression='smatchpp' is a different metric: Smatch on the concept-identity rewrite
-    from smatchpp.compression.smatchpp import concept_identity
+def test_smatchpp18_lossy_preset_is_its_rewrite_scored_exactly(pair, data):
+    # preset 'smatchpp18-lossy' (formerly compression='smatchpp') is a different metric:
+    # Smatch on the concept-identity rewrite
+    from smatchpp.presets.smatchpp18 import concept_identity
 
     a, b = pair
-    s = Scorer(Config(compression="smatchpp")).score_pair(a, b)
+    s = Scorer(Config(preset="smatchpp18-lossy")).score_pair(a, b)
     ra, rb = concept_identity(a, b)
     assert s.status == "optimal"
     assert (s.matched, s.test_triples, s.gold_triples) == (brute_force(ra, rb), ra.n_triples, rb.n_triples)
     # still 1.0 for a graph against an equivalent copy of itself
     a2, _ = data.draw(equivalent_graphs(a))
-    assert Scorer(Config(compression="smatchpp")).score_pair(a, a2).f1 == 1.0
+    assert Scorer(Config(preset="smatchpp18-lossy")).score_pair(a, a2).f1 == 1.0
 
 
 def test_unknown_compression():
     with pytest.raises(ValueError):
         Config(compression="zip")  # type: ignore[arg-type]
+    # the old name of smatchpp 1.8's rewrite points to its preset
+    with pytest.raises(ValueError, match="preset 'smatchpp18-lossy'"):
+        Config(compression="smatchpp")

@@ -94,10 +94,15 @@ def add_scoring_options(p: argparse.ArgumentParser) -> None:
 def add_setting_options(p: argparse.ArgumentParser) -> None:
     """Every scoring setting of :class:`~smatchpp.config.Config` (for commands with other inputs)."""
     from ..config import COMPRESSIONS
+    from ..presets import PRESETS, describe
     from ..solvers import SOLVERS
 
     p.add_argument("--input-format", choices=("auto", "penman", "tsv"), default="auto",
                    help="input format (auto: .tsv files are TSV, others PENMAN)")
+    p.add_argument("--preset", choices=list(PRESETS), default=None, metavar="NAME",
+                   help="which triples are compared (default smatch). " + describe().replace("%", "%%"))
+    p.add_argument("--keep-wiki", action="store_true",
+                   help="keep :wiki triples (the amr preset drops them)")
     p.add_argument("--solver", choices=SOLVERS, default="exact",
                    help="exact (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber")
     p.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS",
@@ -118,10 +123,10 @@ def add_setting_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force-workers", action="store_true",
                    help="allow more --workers than cores")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--compression", choices=COMPRESSIONS, default="exact",
+    p.add_argument("--compression", default="exact", metavar="{" + ",".join(COMPRESSIONS) + "}",
                    help="exact (default): shrink each problem without changing its optimum; "
-                        "none; smatchpp: smatchpp 1.8's concept-as-identity rewrite, "
-                        "a different metric (not Smatch)")
+                        "none: solve it as compiled (same optimum). smatchpp 1.8's lossy "
+                        "rewrite, formerly 'smatchpp' here, is --preset smatchpp18-lossy")
     p.add_argument("--signature", metavar="SIG", default=None,
                    help="re-create every setting from a signature printed by a previous run "
                         "(options given as well must agree with it)")
@@ -154,7 +159,7 @@ def config_from_args(args: argparse.Namespace, **overrides: Any) -> Config:
     """The :class:`Config` of the command line (or of ``--signature``); raises :class:`UsageError`."""
     values = {"solver": args.solver, "time_limit": args.time_limit, "work_limit": args.work_limit,
               "seed": args.seed, "restarts": args.restarts, "on_error": args.on_error,
-              "compression": args.compression}
+              "compression": args.compression, "keep_wiki": args.keep_wiki}
     for name in ("preset", "match", "aspects", "bootstrap", "bootstrap_seed", "ar_trials"):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)

@@ -61,13 +61,24 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}"
 
 
+def _preset_note(signature: str) -> str:
+    """The warning of the signature's preset (presets that are not Smatch have one)."""
+    from ..presets import PRESETS
+
+    for token in signature.split("|"):
+        key, _, value = token.partition(":")
+        if key == "preset" and value in PRESETS:
+            return PRESETS[value].note
+    return ""
+
+
 def format_text(corpus: CorpusScore, total: int | None = None) -> str:
     """The human-readable corpus summary (``total``: pairs in the input, if interrupted)."""
     s = corpus.summary()
     lines = [s["signature"]]
-    if "compression:smatchpp" in s["signature"]:
-        lines.append("NOTE: compression=smatchpp is smatchpp 1.8's concept-as-identity metric: "
-                     "these are not Smatch scores")
+    note = _preset_note(s["signature"])
+    if note:
+        lines.append(f"NOTE: {note}")
     if total is not None and total != s["pairs"]:
         lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
                      "the scores below cover those only")

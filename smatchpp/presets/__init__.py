@@ -80,6 +80,8 @@ class Preset:
     pair_rewrite: Optional[PairRewrite] = None
     #: a one-line warning printed with every score (for presets that are not Smatch)
     note: str = ""
+    #: the :class:`Options` fields its rules read (they then appear in the signature)
+    options: tuple[str, ...] = ()
 
     def standardize(self, raw: RawGraph, options: Options = Options()) -> TripleGraph:
         """The triples of ``raw`` under this preset."""
@@ -108,7 +110,7 @@ PRESETS: dict[str, Preset] = {
     "amr": Preset(
         "generic + AMR normalization: -of roles by the AMR model, :mod as inverse :domain, "
         "dereification by the guidelines' table, :wiki dropped (unless --keep-wiki)",
-        rules=AMR_RULES),
+        rules=AMR_RULES, options=("keep_wiki",)),
     "smatchpp18-lossy": Preset(
         "smatch triples, then smatchpp 1.8's concept-as-identity rewrite of each pair: "
         "a different metric, not Smatch",
