@@ -33,7 +33,6 @@ import dataclasses
 import json
 import sys
 import time
-import typing
 from pathlib import Path
 from typing import Sequence
 
@@ -131,38 +130,33 @@ def evaluate(config: Config, data: Path = DATA, workers: int = 1, digits: int | 
 
 
 def parse_set(items: Sequence[str]) -> dict[str, object]:
-    """``["key=value", ...]`` as Config keyword arguments, each value converted to its field's type."""
+    """``["key=value", ...]`` as Config keyword arguments, each value read as its field's kind."""
     fields = {f.name: f for f in dataclasses.fields(Config)}
-    hints = typing.get_type_hints(Config)
     out: dict[str, object] = {}
     for item in items:
         key, sep, value = item.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or key not in fields:
             raise ValueError(f"--set {item!r}: expected field=value with field one of {', '.join(fields)}")
-        out[key] = _convert(value.strip(), hints[key], key)
+        out[key] = _convert(value.strip(), fields[key].metadata.get("kind", str), key)
     return out
 
 
-def _convert(value: str, hint, key: str):
-    args = typing.get_args(hint)
-    kinds = [a for a in args if a is not type(None)] if args else [hint]
-    if value.lower() in ("none", "null") and type(None) in args:
+def _convert(value: str, kind: type, key: str):
+    if kind is str:
+        return value
+    if value.lower() in ("none", "null"):
         return None
-    for kind in kinds:
-        if kind is bool:
-            if value.lower() in ("true", "1", "yes"):
-                return True
-            if value.lower() in ("false", "0", "no"):
-                return False
-            continue
-        if kind in (int, float):
-            try:
-                return kind(value)
-            except ValueError:
-                continue
-        return value  # str, Literal, ...
-    raise ValueError(f"--set {key}={value}: cannot read {value!r} as {hint}")
+    if kind is bool:
+        if value.lower() in ("true", "yes", "1"):
+            return True
+        if value.lower() in ("false", "no", "0"):
+            return False
+        raise ValueError(f"--set {key}={value}: expected true or false")
+    try:
+        return kind(value)
+    except ValueError:
+        raise ValueError(f"--set {key}={value}: cannot read {value!r} as {kind.__name__}") from None
 
 
 def format_table(rows: dict[str, Sequence[float]], reference: str | None = None) -> str:

@@ -77,7 +77,7 @@ class TripleGraph:
     concepts: tuple[str, ...]
     attributes: tuple[tuple[int, str, str], ...]
     relations: tuple[tuple[int, str, int], ...]
-    #: triples without any variable (only made by the lossy ``smatchpp`` rewrite)
+    #: triples without any variable (only made by the ``smatchpp18-lossy`` preset's rewrite)
     free: tuple[tuple[str, str, str], ...] = ()
 
     @property
@@ -127,6 +127,8 @@ def standardize(raw: RawGraph, preset: "Preset | object" = "smatch", options: "O
 
     if options is None:
         options = Options(**option_values)
+    elif option_values:
+        raise TypeError("give either options or keyword options, not both")
     return get_preset(preset).standardize(raw, options)
 
 

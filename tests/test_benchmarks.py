@@ -63,7 +63,7 @@ def test_pearson_is_scale_free_and_nan_on_constant():
 def test_parse_set_converts_to_the_field_types():
     assert bamboo.parse_set(["seed=3", "time_limit=2.5", "solver=highs"]) == \
         {"seed": 3, "time_limit": 2.5, "solver": "highs"}
-    assert bamboo.parse_set(["time-limit=none"]) == {"time_limit": None}
+    assert bamboo.parse_set(["time-limit=none", "keep_wiki=true"]) == {"time_limit": None, "keep_wiki": True}
     with pytest.raises(ValueError, match="expected field=value"):
         bamboo.parse_set(["nope=1"])
     with pytest.raises(ValueError):

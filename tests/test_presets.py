@@ -5,7 +5,10 @@ Hand-computed expectations: each comment gives the triples that make the count.
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -335,3 +338,76 @@ def test_generic_and_amr_have_no_duplicates(spec):
         assert len(set(g.attributes)) == len(g.attributes)
         assert len(set(g.relations)) == len(g.relations)
         assert len(g.concepts) == len(g.variables)
+
+
+# ---------------------------------------------------------------------------
+# the command line, in a fresh process
+
+# A has a :wiki and "New York"; B has neither wiki nor York
+CLI_A = '(c / city :wiki "Paris" :name (n / name :op1 "New York"))\n'
+CLI_B = '(c / city :name (n / name :op1 "New"))\n'
+
+
+def _cli(tmp_path, *args):
+    a, b = tmp_path / "a.amr", tmp_path / "b.amr"
+    a.write_text(CLI_A)
+    b.write_text(CLI_B)
+    return subprocess.run([sys.executable, "-m", "smatchpp", "score", str(a), str(b), "--quiet",
+                           *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("args, matched, n_a, n_b", [
+    # smatch: city, name, wiki, op1 "new" (cut), TOP, :name = 6 / 5; all of B matches
+    ([], 5, 6, 5),
+    (["--preset", "smatch-legacy"], 5, 6, 5),
+    # generic: op1 "new york" != op1 "new": 4 of (6, 5)
+    (["--preset", "generic"], 4, 6, 5),
+    # amr: the wiki goes: 4 of (5, 5); with --keep-wiki as generic
+    (["--preset", "amr"], 4, 5, 5),
+    (["--preset", "amr", "--keep-wiki"], 4, 6, 5),
+    # smatchpp 1.8's rewrite: every concept is single, no variable is left; A's free triples:
+    # wiki, op1, TOP, :name (4), B's: op1, TOP, :name (3), all of B's match
+    (["--preset", "smatchpp18-lossy"], 3, 4, 3),
+])
+def test_cli_presets_numbers(tmp_path, args, matched, n_a, n_b):
+    run = _cli(tmp_path, "--format", "json", *args)
+    assert run.returncode == 0, run.stderr
+    s = json.loads(run.stdout)
+    assert (s["matched_lower"], s["test_triples"], s["gold_triples"]) == (matched, n_a, n_b)
+    assert s["micro"]["f1"] == pytest.approx(2 * matched / (n_a + n_b))
+    preset = args[1] if args else "smatch"
+    assert f"|preset:{preset}|" in s["signature"]
+    assert ("keep-wiki:yes" in s["signature"]) == ("--keep-wiki" in args)
+
+
+def test_cli_lossy_preset_text_says_it_is_not_smatch(tmp_path):
+    run = _cli(tmp_path, "--preset", "smatchpp18-lossy")
+    assert run.returncode == 0 and "NOTE: preset smatchpp18-lossy" in run.stdout
+    assert "micro  P 75.00  R 100.00  F1 85.71" in run.stdout
+    assert "NOTE" not in _cli(tmp_path).stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--preset", "smatch104"], "invalid choice: 'smatch104'"),
+    (["--compression", "smatchpp"], "preset 'smatchpp18-lossy'"),
+    (["--compression", "zip"], "unknown compression 'zip'"),
+])
+def test_cli_refuses_unknown_names(tmp_path, args, message):
+    run = _cli(tmp_path, *args)
+    assert run.returncode == 2 and message in run.stderr and run.stdout == ""
+
+
+def test_cli_help_lists_the_presets():
+    run = subprocess.run([sys.executable, "-m", "smatchpp", "score", "--help"],
+                         capture_output=True, text=True, check=True)
+    text = " ".join(run.stdout.split())
+    for name in PRESETS:
+        assert f"{name}:" in text
+    assert "--keep-wiki" in text and "{exact,none}" in text
+
+
+def test_cli_signature_round_trip_with_a_preset(tmp_path):
+    first = json.loads(_cli(tmp_path, "--format", "json", "--preset", "amr", "--keep-wiki").stdout)
+    again = _cli(tmp_path, "--format", "json", "--signature", first["signature"])
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["micro"] == first["micro"]

@@ -52,7 +52,7 @@ from functools import partial
 from typing import Callable, Optional
 
 from ..read import RawGraph
-from ..standardize import TripleGraph, smatch_triples
+from ..standardize import TripleGraph, smatch_triples, standardize
 from .amr import AMR_RULES
 from .graph import GENERIC_RULES, Options, Rule, build_triples, to_penman
 from .smatchpp18 import concept_identity
@@ -128,12 +128,6 @@ def get_preset(preset: "str | Preset") -> Preset:
         return PRESETS[preset]
     except (KeyError, TypeError):
         raise ValueError(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}") from None
-
-
-def standardize(raw: RawGraph, preset: "str | Preset" = "smatch", options: Options | None = None,
-                **option_values) -> TripleGraph:
-    """The triples of ``raw`` under ``preset``; see :func:`smatchpp.standardize.standardize`."""
-    return get_preset(preset).standardize(raw, options or Options(**option_values))
 
 
 def describe() -> str:
