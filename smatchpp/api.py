@@ -17,10 +17,10 @@ import os
 import signal
 import sys
 import time
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Iterable, Iterator, Literal, Sequence
 
-from .presets import get_preset
+from .presets import Options, get_preset
 from .compile import TripleMatcher, compile_pair, make_matcher
 from .config import Config
 from .exceptions import InputMismatchError, ReadError
@@ -80,8 +80,8 @@ class Scorer:
 
     @property
     def _options(self) -> dict:
-        """The preset options the Config sets."""
-        return {"keep_wiki": self.config.keep_wiki}
+        """The preset options (:class:`smatchpp.presets.Options`): Config fields of the same names."""
+        return {f.name: getattr(self.config, f.name) for f in fields(Options)}
 
     @property
     def signature(self) -> str:

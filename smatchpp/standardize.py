@@ -52,7 +52,6 @@ __all__ = ["TripleGraph", "standardize", "smatch_triples", "Preset", "EMPTY", "p
 Preset = str
 
 
-
 def preset_names() -> tuple[str, ...]:
     """The names ``standardize`` accepts: the keys of :data:`smatchpp.presets.PRESETS`."""
     from .presets import PRESETS  # the registry imports this module
