@@ -60,7 +60,9 @@ checked by ``tests/test_presets.py`` on the shared copy of the guidelines:
   ``:employed-by`` and ``:role`` (``have-org-role-91``), ``:meaning``
   (``mean-01``), ``:subset``/``:superset`` (``include-91``) and
   ``:beneficiary`` by ``receive-01``; the guidelines' table does not, so
-  the ``amr`` preset leaves those concepts alone.
+  the ``amr`` preset leaves those concepts alone.  (BAMBOO's reify files use
+  ``have-degree-92`` and ``cause-01``, so those stay reified there:
+  ``docs/results.md``.)
 
 >>> from smatchpp.presets import standardize
 >>> a = standardize(_raw('(s / see-01 :ARG0 (b / Boy) :ARG1-of (c / have-manner-91 :ARG2 (q / quick)))'), "amr")
