@@ -17,7 +17,7 @@ import os
 import signal
 import sys
 import time
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Iterable, Iterator, Literal, Sequence
 
 from .presets import Options, get_preset
@@ -80,8 +80,8 @@ class Scorer:
 
     @property
     def _options(self) -> dict:
-        """The preset options (:class:`smatchpp.presets.Options`): Config fields of the same names."""
-        return {f.name: getattr(self.config, f.name) for f in fields(Options)}
+        """The preset options (:class:`smatchpp.presets.Options`) the Config sets."""
+        return vars(Options.of(self.config))
 
     @property
     def signature(self) -> str:

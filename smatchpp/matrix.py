@@ -33,6 +33,7 @@ import numpy as np
 from .api import Scorer
 from .compile import label_multiset
 from .config import Config
+from .presets import get_preset
 from .standardize import TripleGraph
 
 __all__ = ["label_bound_matrix", "f1_bound", "PairResult", "score_pairs", "pair_blocks",
@@ -194,9 +195,10 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
         raise ValueError(f"k must be at least 1, got {k}")
     config = config or Config()
     scorer = Scorer(config)
-    if config.match == "exact":
+    if config.match == "exact" and get_preset(config.preset).pair_rewrite is None:
         bounds = label_bound_matrix(queries, corpus).toarray()
-    else:  # soft or weighted matches: the label counts bound nothing; solve every pair
+    else:  # soft or weighted matches, or a pair rewrite (smatchpp18-lossy) that changes the
+        # triples after standardization: the label counts bound nothing; solve every pair
         bounds = np.full((len(queries), len(corpus)), np.inf)
     size_q = np.array([g.n_triples for g in queries], dtype=np.float64)
     size_c = np.array([g.n_triples for g in corpus], dtype=np.float64)

@@ -411,3 +411,26 @@ def test_cli_signature_round_trip_with_a_preset(tmp_path):
     again = _cli(tmp_path, "--format", "json", "--signature", first["signature"])
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["micro"] == first["micro"]
+
+
+def test_top_k_under_the_lossy_preset_does_not_prune_by_label_counts():
+    # the rewrite changes the triples after standardization, so the label-count bound of the
+    # standardized graphs bounds nothing. Query: (a) + TOP. A: concepts a, c, a, a + TOP: the
+    # bound is 2 of (2, 5) -> F1 4/7, but c is single, its instance goes, and the rewritten pair
+    # scores 2 of (2, 4) -> 2/3. G: a, a, TOP, arg0: bound and score 2 of (2, 4) -> 2/3.
+    # A and G tie at 2/3, A has the lower index: A is the top hit (pruning by A's bound
+    # 4/7 < 2/3 would return G).
+    from smatchpp.matrix import top_k
+    from smatchpp.standardize import TripleGraph
+
+    top = (0, "top", "top")
+    query = TripleGraph(("q",), ("a",), (top,), ())
+    a = TripleGraph(("v0", "v1", "v2", "v3"), ("a", "c", "a", "a"), (top,), ())
+    g = TripleGraph(("x", "y"), ("a", "a"), (top,), ((0, "arg0", 1),))
+    config = Config(preset="smatchpp18-lossy")
+    scorer = Scorer(config)
+    assert scorer.score_pair(query, a).f1 == scorer.score_pair(query, g).f1 == pytest.approx(2 / 3)
+    hits = top_k([query], [a, g], 1, config)[0].hits
+    assert [h.index for h in hits] == [0]
+    # under smatch the bound holds and prunes: G (2/3) beats A (4/7)
+    assert [h.index for h in top_k([query], [a, g], 1, Config())[0].hits] == [1]

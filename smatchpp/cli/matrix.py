@@ -19,6 +19,7 @@ import numpy as np
 from ..exceptions import UsageError
 from ..matrix import PairResult, pair_blocks, score_pairs
 from ..read import read_file
+from ..presets import Options
 from ..standardize import EMPTY, standardize
 from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, check_outputs, dask_client,
                      config_from_args, interrupts, one_stdin, open_output, plural, warn, workers_from_args)
@@ -59,7 +60,8 @@ def read_graphs(path: str, args: argparse.Namespace, config) -> list:
         raise UsageError(f"{plural(len(errors), 'unreadable graph')} in {path}")
     if errors:
         warn(f"{plural(len(errors), 'unreadable graph')} in {path} scored as empty graphs")
-    return [standardize(e.graph, config.preset) if e.graph else EMPTY for e in entries]
+    options = Options.of(config)
+    return [standardize(e.graph, config.preset, options) if e.graph else EMPTY for e in entries]
 
 
 def run(args: argparse.Namespace) -> int:

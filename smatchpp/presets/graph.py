@@ -44,7 +44,7 @@ behaviours:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Callable, Iterable
 
 import penman
@@ -65,6 +65,11 @@ class Options:
 
     #: keep ``:wiki`` triples (the ``amr`` preset drops them by default)
     keep_wiki: bool = False
+
+    @classmethod
+    def of(cls, config) -> "Options":
+        """The options a :class:`~smatchpp.Config` sets (its fields of the same names)."""
+        return cls(**{f.name: getattr(config, f.name) for f in fields(cls)})
 
 
 #: a rule: a function from a penman graph (and the options) to a new penman graph
