@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -434,3 +435,18 @@ def test_top_k_under_the_lossy_preset_does_not_prune_by_label_counts():
     assert [h.index for h in hits] == [0]
     # under smatch the bound holds and prunes: G (2/3) beats A (4/7)
     assert [h.index for h in top_k([query], [a, g], 1, Config())[0].hits] == [1]
+
+
+def test_matrix_cli_reads_the_preset_options(tmp_path):
+    # the wiki graph against the one without: amr drops the wiki (5 of (5, 5)),
+    # with --keep-wiki it counts (5 of (6, 5)); the matrix reader must standardize that way
+    path = tmp_path / "g.amr"
+    path.write_text(CLI_A + "\n" + '(c / city :name (n / name :op1 "New York"))\n')
+    expected = {(): 10 / 11, ("--keep-wiki",): 10 / 11, ("--preset", "amr"): 1.0,
+                ("--preset", "amr", "--keep-wiki"): 10 / 11}
+    for args, f1 in expected.items():
+        out = tmp_path / "m.npz"
+        run = subprocess.run([sys.executable, "-m", "smatchpp", "matrix", str(path), "-o", str(out),
+                              "--quiet", *args], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert np.load(out)["f1"][0, 1] == pytest.approx(f1), args
