@@ -196,9 +196,12 @@ class Config:
                 raise ValueError(problem if problem.startswith("unknown") else f"{f.name} {problem}")
             if f.metadata["kind"] is float and isinstance(value, int):
                 object.__setattr__(self, f.name, float(value))  # 30 and 30.0: one signature
-        if self.aspects != "none" and (self.match != "exact" or self.compression == "smatchpp"):
-            raise ValueError(f"aspects count Smatch triples: they need match exact (got {self.match}) "
-                             f"and compression exact or none (got {self.compression})")
+        if self.aspects != "none":
+            from .presets import get_preset
+
+            if self.match != "exact" or get_preset(self.preset).pair_rewrite is not None:
+                raise ValueError(f"aspects count Smatch triples: they need match exact (got "
+                                 f"{self.match}) and a preset without a pair rewrite (got {self.preset})")
 
     @property
     def deterministic(self) -> bool:

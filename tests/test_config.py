@@ -82,7 +82,7 @@ def test_bad_signatures_are_refused(sig):
     ({"restarts": -1}, "restarts"), ({"seed": -1}, "seed"), ({"seed": True}, "seed"),
     ({"solver": "gurobi"}, "solver"), ({"preset": "nope"}, "preset"), ({"match": "nope"}, "matcher"),
     ({"on_error": "ignore"}, "on_error"), ({"compression": "zip"}, "compression"),
-    ({"aspects": "both"}, "aspects mode"), ({"aspects": "joint", "compression": "smatchpp"}, "aspects"),
+    ({"aspects": "both"}, "aspects mode"), ({"aspects": "joint", "preset": "smatchpp18-lossy"}, "aspects"),
     ({"bootstrap": 0}, "bootstrap"), ({"bootstrap": 2.5}, "bootstrap"),
     ({"bootstrap_seed": -1}, "bootstrap_seed"), ({"ar_trials": 0}, "ar_trials"),
 ])
