@@ -160,11 +160,11 @@ def test_large_graphs_fall_back_to_penman():
     assert "<svg" in render_report([e], max_draw=100).split('<script type="text/html" id="t-0">')[1]
 
 
-def test_smatchpp_compression_explains_the_rewritten_graphs():
+def test_smatchpp18_lossy_preset_explains_the_rewritten_graphs():
     e = explain_pair("(w / want-01 :ARG0 (b / boy))", "(w / want-01 :ARG0 (g / girl))",
-                     Config(compression="smatchpp"))
+                     Config(preset="smatchpp18-lossy"))
     _check_counts(e)
-    assert e.a.free and e.matched == 1  # F1 0.5, as in compression/smatchpp.py
+    assert e.a.free and e.matched == 1  # F1 0.5, as in presets/smatchpp18.py
 
 
 @pytest.fixture(scope="module")

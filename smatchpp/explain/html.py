@@ -186,7 +186,7 @@ def _section(e: Explanation, max_draw: int) -> str:
     snt = f'<p class="snt">{escape(e.sentence)}</p>' if e.sentence else ""
     free = ""
     if e.a.free or e.b.free:
-        free = "<p>Triples without variables (compression=smatchpp) are in the lists below.</p>"
+        free = "<p>Triples without variables (preset smatchpp18-lossy) are in the lists below.</p>"
     return (f'<section class="pairview" data-index="{e.index}"><p><a href="#">&larr; index</a></p>'
             f"<h2>{title}</h2>{snt}{_numbers(e)}"
             f'<p class="cert">Certificate: <b>{escape(e.certificate())}</b></p>'

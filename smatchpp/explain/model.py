@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..compile import compile_pair
-from ..compression.smatchpp import concept_identity
+from ..presets import Options, get_preset
 from ..matching import TripleMatch, triple_match
 from ..read import Entry, RawGraph, read_text
 from ..score import PairScore, prf
@@ -230,7 +230,8 @@ def soft_pairs(a: TripleGraph, b: TripleGraph, alignment: np.ndarray,
     return out
 
 
-def _as_graph(g: TripleGraph | RawGraph | str, preset: str) -> tuple[TripleGraph, RawGraph | None, dict]:
+def _as_graph(g: TripleGraph | RawGraph | str, preset: str,
+              options: Options | None = None) -> tuple[TripleGraph, RawGraph | None, dict]:
     if isinstance(g, TripleGraph):
         return g, None, {}
     if isinstance(g, str):
@@ -242,7 +243,7 @@ def _as_graph(g: TripleGraph | RawGraph | str, preset: str) -> tuple[TripleGraph
         meta = dict(entries[0].metadata)
     else:
         meta = dict(g.metadata)
-    return standardize(g, preset), g, meta
+    return standardize(g, preset, options), g, meta
 
 
 def explain_pair(a: TripleGraph | RawGraph | str, b: TripleGraph | RawGraph | str,
@@ -257,14 +258,15 @@ def explain_pair(a: TripleGraph | RawGraph | str, b: TripleGraph | RawGraph | st
 
     scorer = scorer or Scorer(config or Config())
     config = scorer.config
-    ga, raw_a, meta_a = _as_graph(a, config.preset)
-    gb, raw_b, meta_b = _as_graph(b, config.preset)
+    ga, raw_a, meta_a = _as_graph(a, config.preset, Options.of(config))
+    gb, raw_b, meta_b = _as_graph(b, config.preset, Options.of(config))
     meta = dict(meta_b)
     meta.update(meta_a)
     meta.update(metadata or {})
     score = scorer.score_pair(ga, gb, index, id if id is not None else meta.get("id"))
-    if config.compression == "smatchpp":  # the scorer explains the rewritten graphs
-        ga, gb = concept_identity(ga, gb)
+    rewrite = get_preset(config.preset).pair_rewrite
+    if rewrite is not None:  # the scorer explains the rewritten graphs (smatchpp18-lossy)
+        ga, gb = rewrite(ga, gb)
         raw_a = raw_b = None
     problem = compile_pair(ga, gb, scorer.matcher)
     alignment = np.full(len(ga.variables), -1, dtype=np.int64)
