@@ -1,0 +1,101 @@
+"""All-pairs throughput (issue 13): ``smatchpp matrix`` beside smatch 1.0.4 on the same pairs, in one run.
+
+The first N graphs of The Little Prince, every pair ``i < j``:
+
+* ours: ``smatchpp matrix FIRST_N.amr`` with 1 worker, 2 workers (process pool) and 2 Dask
+  workers (a LocalCluster), each a measured subprocess (wall time, peak RSS of the client
+  and of its workers);
+* smatch 1.0.4 (4 restarts, its default) on two parallel files that list the same pairs,
+  through experiments/peers.py.
+
+    python3 experiments/bench_matrix.py --graphs 150 [--skip-peer] [--skip-dask]
+
+Prints a Markdown table: pairs, seconds, pairs/s, ratio to smatch 1.0.4, peak MB, certified.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from peers import run_smatch104  # noqa: E402
+
+SHARED = Path(os.environ.get("SMATCHPP_SHARED", HERE.parents[1] / "shared"))
+LP = SHARED / "data" / "little-prince" / "amr-bank-struct-v3.0.txt"
+
+
+def graphs(n: int) -> list[str]:
+    text = LP.read_text(encoding="utf-8")
+    blocks = [b.strip() for b in re.split(r"\n\s*\n", text)]
+    # a graph has a line that is not a comment (the file starts with a comment-only header)
+    blocks = [b for b in blocks if any(line.strip() and not line.lstrip().startswith("#")
+                                       for line in b.splitlines())]
+    return blocks[:n]
+
+
+def measured(argv: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, peak RSS in MB (the process or any of its children), exit code."""
+    began = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - began
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return seconds, max(usage.ru_maxrss / 1024, children), os.waitstatus_to_exitcode(status)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--graphs", type=int, default=150)
+    ap.add_argument("--skip-peer", action="store_true")
+    ap.add_argument("--skip-dask", action="store_true")
+    ap.add_argument("--peer-timeout", type=float, default=3600)
+    args = ap.parse_args()
+    gs = graphs(args.graphs)
+    n = len(gs)
+    pairs = n * (n - 1) // 2
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-matrix-") as tmp:
+        first = Path(tmp, "first.amr")
+        first.write_text("\n\n".join(gs) + "\n", encoding="utf-8")
+        runs = [("ours, 1 worker", ["--workers", "1"]), ("ours, 2 workers", ["--workers", "2"])]
+        if not args.skip_dask:
+            runs.append(("ours, Dask 2 workers", ["--workers", "2", "--dask"]))
+        for label, options in runs:
+            out = Path(tmp, "m.npz")
+            seconds, mb, code = measured([sys.executable, "-m", "smatchpp", "matrix", str(first),
+                                          "-o", str(out), "--all", "--quiet", *options])
+            certified = int(np.load(out)["certified"][np.triu_indices(n, 1)].sum()) if code == 0 else 0
+            rows.append((label, seconds, mb, certified, code))
+        if not args.skip_peer:
+            a, b = Path(tmp, "a.amr"), Path(tmp, "b.amr")
+            with open(a, "w", encoding="utf-8") as fa, open(b, "w", encoding="utf-8") as fb:
+                for i in range(n):
+                    for j in range(i + 1, n):
+                        fa.write(gs[i] + "\n\n")
+                        fb.write(gs[j] + "\n\n")
+            peer = run_smatch104(a, b, timeout=args.peer_timeout)
+            rows.append(("smatch 1.0.4 (4 restarts)", peer.wall_seconds, peer.peak_rss_mb or 0.0,
+                         None, 0 if peer.status == "ok" else peer.status))
+    base = next((r[1] for r in rows if r[0].startswith("smatch 1.0.4")), None)
+    print(f"First {n} Little Prince graphs, {pairs} pairs (i < j)\n")
+    print("| tool | seconds | pairs/s | speed vs smatch 1.0.4 | peak MB | certified optimal | exit |")
+    print("|---|---|---|---|---|---|---|")
+    for label, seconds, mb, certified, code in rows:
+        ratio = f"{base / seconds:.2f}x" if base else "-"
+        cert = "-" if certified is None else f"{certified}/{pairs}"
+        print(f"| {label} | {seconds:.1f} | {pairs / seconds:.0f} | {ratio} | {mb:.0f} | {cert} | {code} |")
+
+
+if __name__ == "__main__":
+    main()
