@@ -85,7 +85,8 @@ def format_text(corpus: CorpusScore, total: int | None = None) -> str:
                  f"of test {s['test_triples']} / gold {s['gold_triples']} triples; "
                  f"micro F1 in [{_pct(lo)}, {_pct(hi)}]")
     if uncertified:
-        lines.append(f"{plural(uncertified, 'pair')} not certified: their matches are the best "
+        lines.append(f"{plural(uncertified, 'pair')} not certified: "
+                     + ("its matches are" if uncertified == 1 else "their matches are") + " the best "
                      "alignment found, so P/R/F1 above are lower bounds; the interval holds the optimum")
     if s["certified_by"]:
         lines.append("certified by: " + ", ".join(f"{k} {v}" for k, v in sorted(s["certified_by"].items())))
