@@ -34,8 +34,10 @@ def smatchpp_argv(*args: object) -> list[str]:
 
 def run(*args: object, cwd: Path, timeout: float = 600, **kwargs) -> subprocess.CompletedProcess:
     """``smatchpp ARGS`` in a fresh process; never raises on a non-zero exit code."""
-    return subprocess.run(smatchpp_argv(*args), cwd=cwd, env=child_env(), capture_output=True,
-                          text=True, timeout=timeout, **kwargs)
+    if "stdout" not in kwargs and "stderr" not in kwargs:
+        kwargs["capture_output"] = True
+    return subprocess.run(smatchpp_argv(*args), cwd=cwd, env=child_env(), text=True,
+                          timeout=timeout, **kwargs)
 
 
 def run_python(code: str, *args: object, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:

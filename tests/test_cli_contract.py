@@ -183,3 +183,13 @@ def test_time_limit_signature_says_not_deterministic(tmp_path):
     done = run("score", PRED, GOLD, "--time-limit", "30", "--quiet", cwd=tmp_path)
     assert done.returncode == 0
     assert "|timeout:30|" in done.stdout and "deterministic:no" in done.stdout
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a disk that is full)")
+def test_failed_writes_name_what_was_written(tmp_path):
+    done = run("score", PRED, GOLD, "--quiet", "--pairs-out", "/dev/full", cwd=tmp_path)
+    assert_usage_error(done, "writing /dev/full: No space left on device")
+    with open("/dev/full", "w") as full:
+        done = run("score", PRED, GOLD, "--quiet", "--format", "json", cwd=tmp_path, stdout=full,
+                   stderr=-1)
+    assert_usage_error(done, "writing standard output: No space left on device")

@@ -17,7 +17,7 @@ from ..audit import (GapReport, check_plotting, check_smatch_python, gap_report,
                      run_smatch104)
 from ..exceptions import SmatchppError, UsageError
 from ..read import STDIN
-from .common import (EXIT_OK, EXIT_USAGE, add_scoring_options, check_outputs, config_from_args,
+from .common import (EXIT_OK, EXIT_USAGE, add_scoring_options, check_outputs, config_from_args, emit,
                      open_output, plural, read_inputs, workers_from_args)
 from .score import report_unreadable, warn_nothing_scored, warn_unreadable
 
@@ -130,9 +130,9 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         plot_histogram(report, args.plot)
     if args.format == "json":
-        print(json.dumps(report.to_json(), indent=2))
+        emit(json.dumps(report.to_json(), indent=2))
     else:
-        print(format_gap(report))
+        emit(format_gap(report))
     warn_unreadable(errors, config.on_error)
     warn_nothing_scored(exact)
     return EXIT_OK
