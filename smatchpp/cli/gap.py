@@ -64,7 +64,8 @@ def format_gap(report: GapReport) -> str:
              f"exact micro F1 {_pct(s['exact_f1'])}"]
     for t in s["tools"].values():
         lost = t["lost_triples"]
-        lines.append(f"{t['label']}: F1 {_pct(t['f1'])} ({_points(t['f1_difference'])}), "
+        where = " on the pairs it read" if t["unreadable"] else ""
+        lines.append(f"{t['label']}: F1 {_pct(t['f1'])} ({_points(t['f1_difference'])}{where}), "
                      f"{plural(t['wrong_pairs'], 'pair')} below the optimum, "
                      f"{lost:g} {'triple' if lost == 1 else 'triples'} lost")
         if t["unreadable"]:
