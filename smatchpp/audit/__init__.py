@@ -175,7 +175,8 @@ def plot_histogram(report: GapReport, path: str) -> None:
     tools = list(report.tools.values())
     known = [[g for g in t.gaps if g is not None] for t in tools]
     values = sorted({g for gaps in known for g in gaps}) or [0.0]
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 + 0.9 * len(values) * max(1, len(tools)) / 2), 3.8))
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 + 0.9 * len(values) * max(1, len(tools)) / 2),
+                                    4.0 + 0.2 * len(tools)))
     width = 0.8 / max(1, len(tools))
     top = 1
     for k, (tool, gaps) in enumerate(zip(tools, known)):
@@ -189,12 +190,13 @@ def plot_histogram(report: GapReport, path: str) -> None:
         ax.bar_label(bars, labels=[str(h) if h else "" for h in heights], fontsize=7, padding=1)
     ax.set_xticks(range(len(values)), [f"{v:g}" for v in values])
     ax.set_yscale("log")
-    ax.set_ylim(0.8, top * 3)
+    ax.set_ylim(0.8, top * 4)  # room for the counts above the tallest bars
     ax.set_xlabel("triples below the exact optimum"
                   + (" (< 0: repeated triples over-counted)" if values[0] < 0 else ""))
     ax.set_ylabel("pairs (log scale)")
     ax.set_title(f"Hill-climber gaps on {len(report.exact.scored)} pairs")
-    ax.legend(fontsize=7, loc="upper right")
+    # below the axes, where it cannot hide a bar or its count
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1, frameon=False)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
