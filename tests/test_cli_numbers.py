@@ -139,6 +139,12 @@ def test_precision_is_over_test_and_recall_over_gold(workdir):
     assert f"micro  P {pct(micro_p)}  R {pct(micro_r)}  F1 {pct(f1(micro_p, micro_r))}" in done.stdout
     assert f"macro  P {pct(0.75)}  R {pct(0.375)}  F1 {pct(0.5)}" in done.stdout
     assert "matched: 5 (upper bound 5) of test 6 / gold 12 triples" in done.stdout
+    done = run("score", "asym_a.amr", "asym_b.amr", "--quiet", "--format", "json", cwd=workdir)
+    s = json.loads(done.stdout)
+    assert s["micro"] == pytest.approx({"precision": micro_p, "recall": micro_r,
+                                        "f1": f1(micro_p, micro_r)})
+    assert s["macro"] == pytest.approx({"precision": 0.75, "recall": 0.375, "f1": 0.5})
+    assert (s["matched_lower"], s["test_triples"], s["gold_triples"]) == (5, 6, 12)
 
 
 # --stats: variables and the candidate pairs / binary terms the compiler makes.  A candidate pair
