@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
-from clirun import GOLD, PRED, run
+from clirun import EXAMPLES, GOLD, PRED, run
 
 
 def test_json_output_is_only_json(tmp_path):
