@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from clirun import child_env  # noqa: E402  (the tested smatchpp, not the cwd's)
 from scipy.stats import pearsonr
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +40,7 @@ F1 = {"smatch": {SAME: 1, ROOTS: 0.5, MORE: 2 / 3, NY: 1},
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(EXPERIMENTS / script), *args],
-                          capture_output=True, text=True, cwd=ROOT)
+                          capture_output=True, text=True, cwd=ROOT, env=child_env())
 
 
 # ---------------------------------------------------------------------------

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import json
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+from clirun import EXAMPLES, GOLD, PRED, run
 
 
-def test_json_output_is_only_json():
+def test_json_output_is_only_json(tmp_path):
     # HiGHS 1.16 prints a banner to stdout when its first instance is made;
     # --format json must still be one JSON document
-    run = subprocess.run([sys.executable, "-m", "smatchpp", "score", str(EXAMPLES / "pred.amr"),
-                          str(EXAMPLES / "gold.amr"), "--format", "json", "--quiet"],
-                         capture_output=True, text=True, check=True)
-    summary = json.loads(run.stdout)
+    done = run("score", PRED, GOLD, "--format", "json", "--quiet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
     assert summary["signature"].startswith("smatchpp:")
     assert 0.0 <= summary["micro"]["f1"] <= 1.0
 
@@ -27,6 +27,7 @@ def test_json_output_is_only_json():
 import re  # noqa: E402
 
 import pytest  # noqa: E402
+from clirun import child_env  # noqa: E402  (the tested smatchpp, not the cwd's)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,7 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def _smatchpp(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     """``smatchpp ARGS`` in a fresh process (this checkout's code), bytes in, text out."""
     run = subprocess.run([sys.executable, "-m", "smatchpp", *args, "--quiet", "--workers", "1"],
-                         input=stdin, capture_output=True, cwd=ROOT)
+                         input=stdin, capture_output=True, cwd=tempfile.gettempdir(),
+                         env=child_env())
     run.stdout, run.stderr = run.stdout.decode(), run.stderr.decode()
     assert "Traceback" not in run.stderr, run.stderr
     return run

@@ -22,24 +22,34 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..exceptions import UsageError
 from ..score import CorpusScore, prf
 
-__all__ = ["ToolGap", "GapReport", "gap_report", "run_smatch104", "SMATCH104_DRIVER"]
+__all__ = ["ToolGap", "GapReport", "gap_report", "run_smatch104", "check_smatch_python",
+           "check_plotting", "plot_histogram", "SMATCH104_DRIVER"]
 
 SMATCH104_DRIVER = Path(__file__).with_name("smatch104_driver.py")
 
 
 @dataclass
 class ToolGap:
-    """How one heuristic tool compares with the exact scores."""
+    """How one heuristic tool compares with the exact scores.
+
+    ``matched[k]`` and ``gaps[k]`` belong to the ``k``-th scored pair; both are
+    ``None`` for a pair the tool could not read (listed in ``unreadable`` by
+    pair index). ``f1`` and ``exact_f1`` cover the pairs the tool read.
+    """
 
     name: str
-    matched: list[float]
-    gaps: list[float]
+    label: str
+    matched: list[float | None]
+    gaps: list[float | None]
     f1: float
+    exact_f1: float
     wrong_pairs: int = 0
     lost_triples: float = 0.0
     histogram: dict[float, int] = field(default_factory=dict)
+    unreadable: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -55,80 +65,138 @@ class GapReport:
             "signature": s["signature"],
             "pairs": s["scored"], "exact_certified": s["optimal"],
             "exact_f1": s["micro"]["f1"], "exact_f1_interval": s["f1_interval"],
-            "tools": {name: {"f1": t.f1, "f1_difference": s["micro"]["f1"] - t.f1,
+            "tools": {name: {"label": t.label, "f1": t.f1, "exact_f1_same_pairs": t.exact_f1,
+                             "f1_difference": t.exact_f1 - t.f1,
                              "wrong_pairs": t.wrong_pairs, "lost_triples": t.lost_triples,
-                             "histogram": {f"{k:g}": v for k, v in sorted(t.histogram.items())}}
+                             "histogram": {f"{k:g}": v for k, v in sorted(t.histogram.items())},
+                             "unreadable": t.unreadable}
                       for name, t in self.tools.items()},
         }
 
 
-def gap_report(exact: CorpusScore, heuristic: dict[str, list[float]]) -> GapReport:
+def gap_report(exact: CorpusScore, heuristic: dict[str, list[float | None]],
+               labels: dict[str, str] | None = None) -> GapReport:
     """Compare per-pair heuristic ``matched`` lists (in pair order) with ``exact``.
 
+    ``heuristic`` maps a stable tool key to its results; ``None`` marks a pair
+    the tool could not read, which is left out of that tool's comparison.
+    ``labels`` gives each key a readable name (default: the key).
     A gap is ``exact.matched - heuristic``; for pairs whose exact status is
     not optimal it is a lower bound on the true gap.
+
+    >>> from smatchpp.api import score_corpus
+    >>> exact = score_corpus(["(a / b)", "(a / b :ARG0 (c / d))"], ["(x / b)", "(x / b :ARG0 (y / d))"])
+    >>> t = gap_report(exact, {"t": [None, 3]}).tools["t"]
+    >>> t.unreadable, t.gaps, t.wrong_pairs, round(t.f1, 2), t.exact_f1
+    ([0], [None, 1.0], 1, 0.75, 1.0)
     """
     pairs = exact.scored
-    test = sum(p.test_triples for p in pairs)
-    gold = sum(p.gold_triples for p in pairs)
+    labels = labels or {}
     tools = {}
     for name, matched in heuristic.items():
         if len(matched) != len(pairs):
             raise ValueError(f"{name}: {len(matched)} results for {len(pairs)} pairs")
-        gaps = [p.matched - m for p, m in zip(pairs, matched)]
-        wrong = [g for g in gaps if g > 0]
-        tools[name] = ToolGap(name, list(matched), gaps, prf(sum(matched), test, gold)[2],
-                              len(wrong), float(sum(wrong)), dict(Counter(gaps)))
+        read = [(p, m) for p, m in zip(pairs, matched) if m is not None]
+        test = sum(p.test_triples for p, _ in read)
+        gold = sum(p.gold_triples for p, _ in read)
+        gaps = [None if m is None else p.matched - m for p, m in zip(pairs, matched)]
+        known = [g for g in gaps if g is not None]
+        wrong = [g for g in known if g > 0]
+        tools[name] = ToolGap(name, labels.get(name, name), list(matched), gaps,
+                              prf(sum(m for _, m in read), test, gold)[2],
+                              prf(sum(p.matched for p, _ in read), test, gold)[2],
+                              len(wrong), float(sum(wrong)), dict(Counter(known)),
+                              [p.index for p, m in zip(pairs, matched) if m is None])
     return GapReport(exact, tools)
 
 
+def check_smatch_python(python: str) -> None:
+    """Raise :class:`UsageError` unless ``python`` runs and can import smatch 1.0.4's modules."""
+    try:
+        done = subprocess.run([python, "-c", "import amr, smatch"], env=_clean_env(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              timeout=120)
+    except OSError as exc:
+        raise UsageError(f"--smatch-python {python}: cannot run it: {exc.strerror}") from None
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"--smatch-python {python}: did not start within 120 s") from None
+    if done.returncode != 0:
+        tail = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
+        raise UsageError(f"--smatch-python {python} cannot import smatch 1.0.4 ({tail[0]}); "
+                         "give an interpreter with smatch==1.0.4 installed "
+                         "(experiments/setup_peers.sh makes one)")
+
+
+def _clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+
+
 def run_smatch104(python: str, test: str, gold: str, restarts: int = 4,
-                  timeout: float | None = None) -> list[float]:
+                  timeout: float | None = None) -> dict[int, float | None]:
     """Per-pair ``matched`` of smatch 1.0.4 run by ``python`` (an interpreter with smatch 1.0.4).
 
+    Returns pair index -> matched, or ``None`` for a pair smatch 1.0.4 could
+    not read (smatch itself would stop there). A failure of the whole run (an
+    interpreter that does not start or lacks smatch) raises :class:`UsageError`.
     smatch 1.0.4 seeds its random restarts from the OS, so its results vary
     from run to run; that is the tool being audited.
     """
+    check_smatch_python(python)
     with tempfile.TemporaryDirectory(prefix="smatchpp-gap-") as tmp:
         out = os.path.join(tmp, "pairs.jsonl")
-        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
         done = subprocess.run([python, str(SMATCH104_DRIVER), os.path.abspath(test),
                                os.path.abspath(gold), "--out", out, "--restarts", str(restarts)],
-                              env=env, timeout=timeout, stdout=subprocess.DEVNULL,
+                              env=_clean_env(), timeout=timeout, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True, cwd=tmp)
-        if done.returncode != 0:
-            tail = done.stderr.strip().splitlines()[-1:] or ["no output"]
-            raise RuntimeError(f"smatch 1.0.4 run by {python} failed: {tail[0]}")
+        if done.returncode != 0 or not os.path.exists(out):
+            tail = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
+            raise UsageError(f"smatch 1.0.4 run by {python} failed: {tail[0]}")
         with open(out, encoding="utf-8") as handle:
             rows = [json.loads(line) for line in handle if line.strip()]
-    rows.sort(key=lambda r: r["index"])
-    bad = [r["index"] for r in rows if "error" in r]
-    if bad:
-        raise RuntimeError(f"smatch 1.0.4 could not read pairs {bad[:10]}")
-    return [float(r["matched"]) for r in rows]
+    return {int(r["index"]): (None if "error" in r else float(r["matched"])) for r in rows}
+
+
+def check_plotting() -> None:
+    """Raise :class:`UsageError` if matplotlib (the ``plot`` extra) is missing; call before scoring."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UsageError("--plot needs matplotlib: pip install 'smatchpp[plot]'") from None
 
 
 def plot_histogram(report: GapReport, path: str) -> None:
-    """Save a histogram of the per-pair gaps of every tool (needs the ``plot`` extra)."""
-    try:
-        import matplotlib
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise RuntimeError("plotting needs matplotlib: pip install 'smatchpp[plot]'") from exc
+    """Save the per-pair gaps of every tool as side-by-side bars with their counts (``plot`` extra)."""
+    check_plotting()
+    import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    top = max((max(t.gaps, default=0) for t in report.tools.values()), default=0)
-    low = min((min(t.gaps, default=0) for t in report.tools.values()), default=0)
-    bins = [b - 0.5 for b in range(int(low), int(top) + 2)]
-    for name, tool in report.tools.items():
-        ax.hist(tool.gaps, bins=bins, alpha=0.6, label=f"{name} ({tool.wrong_pairs} pairs wrong)")
+    tools = list(report.tools.values())
+    known = [[g for g in t.gaps if g is not None] for t in tools]
+    values = sorted({g for gaps in known for g in gaps}) or [0.0]
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 + 0.9 * len(values) * max(1, len(tools)) / 2),
+                                    4.0 + 0.2 * len(tools)))
+    width = 0.8 / max(1, len(tools))
+    top = 1
+    for k, (tool, gaps) in enumerate(zip(tools, known)):
+        counts = Counter(gaps)
+        xs = [x + (k - (len(tools) - 1) / 2) * width for x in range(len(values))]
+        heights = [counts.get(v, 0) for v in values]
+        top = max(top, *heights)
+        bars = ax.bar(xs, heights, width=width * 0.95,
+                      label=f"{tool.label}: {tool.wrong_pairs} pairs below the optimum"
+                            + (f", {len(tool.unreadable)} unreadable" if tool.unreadable else ""))
+        ax.bar_label(bars, labels=[str(h) if h else "" for h in heights], fontsize=7, padding=1)
+    ax.set_xticks(range(len(values)), [f"{v:g}" for v in values])
     ax.set_yscale("log")
+    ax.set_ylim(0.8, top * 4)  # room for the counts above the tallest bars
     ax.set_xlabel("triples below the exact optimum"
-                  + (" (< 0: repeated triples over-counted)" if low < 0 else ""))
-    ax.set_ylabel("pairs")
+                  + (" (< 0: repeated triples over-counted)" if values[0] < 0 else ""))
+    ax.set_ylabel("pairs (log scale)")
     ax.set_title(f"Hill-climber gaps on {len(report.exact.scored)} pairs")
-    ax.legend()
+    # below the axes, where it cannot hide a bar or its count
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1, frameon=False)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

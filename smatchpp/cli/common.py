@@ -35,7 +35,7 @@ from ..read import STDIN, Entry, read_file
 
 __all__ = ["add_scoring_options", "add_setting_options", "add_bootstrap_options", "config_from_args",
            "read_inputs", "workers_from_args",
-           "one_stdin", "check_outputs", "open_output", "exit_code", "Interrupted", "interrupts", "warn",
+           "one_stdin", "check_outputs", "open_output", "emit", "exit_code", "Interrupted", "interrupts", "warn",
            "plural", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "EXIT_INTERRUPTED", "EXIT_PIPE"]
 
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 130, 141
@@ -269,13 +269,29 @@ def open_output(path: str) -> Iterator[IO[str]]:
         handle = open(path, "w", encoding="utf-8")
     except OSError as exc:
         raise OSError(exc.errno, f"cannot write {path}: {exc.strerror}") from None
-    with handle:
-        try:
+    try:
+        with handle:  # closing flushes, and can fail as well
             yield handle
-        except OSError as exc:
-            if exc.filename is None and exc.errno is not None and not isinstance(exc, BrokenPipeError):
-                raise OSError(exc.errno, f"writing {path}: {exc.strerror}") from None
+    except OSError as exc:
+        if exc.filename is None and exc.errno is not None and not isinstance(exc, BrokenPipeError):
+            raise OSError(exc.errno, f"writing {path}: {exc.strerror}") from None
+        raise
+
+
+def emit(text: str, stream: IO[str] | None = None) -> None:
+    """Print ``text`` to ``stream`` (stdout) and flush; a failed write names the stream."""
+    stream = stream or sys.stdout
+    try:
+        print(text, file=stream, flush=True)
+    except OSError as exc:
+        if exc.errno is None or isinstance(exc, BrokenPipeError):
             raise
+        name = {sys.stdout: "standard output", sys.stderr: "standard error"}.get(stream, "output")
+        try:  # drop what could not be written, so that exiting does not try again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        except (OSError, ValueError):
+            pass
+        raise OSError(exc.errno, f"writing {name}: {exc.strerror}") from None
 
 
 @contextmanager

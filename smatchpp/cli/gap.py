@@ -2,6 +2,9 @@
 
 The hill-climber is ours with smatch's default of 4 random restarts; with
 ``--smatch-python`` smatch 1.0.4 itself runs too, through that interpreter.
+A pair smatch 1.0.4 cannot read is reported as such and left out of its
+comparison; the rest is audited.  Tools have stable keys (``hillclimber``,
+``smatch104``) in ``--format json`` and ``--pairs-out`` (``gap_<key>``).
 """
 
 from __future__ import annotations
@@ -10,11 +13,12 @@ import argparse
 import json
 
 from ..api import Scorer, read_errors
-from ..audit import GapReport, gap_report, plot_histogram, run_smatch104
-from ..exceptions import UsageError
+from ..audit import (GapReport, check_plotting, check_smatch_python, gap_report, plot_histogram,
+                     run_smatch104)
+from ..exceptions import SmatchppError, UsageError
 from ..read import STDIN
-from .common import (EXIT_OK, EXIT_USAGE, add_scoring_options, check_outputs, config_from_args,
-                     open_output, read_inputs, workers_from_args)
+from .common import (EXIT_OK, EXIT_USAGE, add_scoring_options, check_outputs, config_from_args, emit,
+                     open_output, plural, read_inputs, workers_from_args)
 from .score import report_unreadable, warn_nothing_scored, warn_unreadable
 
 __all__ = ["add_parser", "run", "format_gap"]
@@ -36,23 +40,53 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}"
 
 
+def _points(diff: float) -> str:
+    """``0.05 points below exact`` / ``0.05 points above exact`` / ``equal to exact``."""
+    if diff == 0:
+        return "equal to exact"
+    return f"{abs(100 * diff):.2f} points {'below' if diff > 0 else 'above'} exact"
+
+
 def format_gap(report: GapReport) -> str:
-    """The human-readable gap report."""
+    """The human-readable gap report.
+
+    >>> from smatchpp.api import score_corpus
+    >>> from smatchpp.audit import gap_report
+    >>> exact = score_corpus(["(a / b :ARG0 (c / d))"], ["(x / b :ARG0 (y / d))"])
+    >>> print(format_gap(gap_report(exact, {"t": [3]}, {"t": "a tool"})).split(chr(10), 1)[1])
+    pairs: 1, exact certified optimal: 1, exact micro F1 100.00
+    a tool: F1 75.00 (25.00 points below exact), 1 pair below the optimum, 1 triple lost
+      gap histogram (triples: pairs): 1: 1
+    """
     s = report.to_json()
     lines = [s["signature"],
              f"pairs: {s['pairs']}, exact certified optimal: {s['exact_certified']}, "
              f"exact micro F1 {_pct(s['exact_f1'])}"]
-    for name, t in s["tools"].items():
-        lines.append(f"{name}: F1 {_pct(t['f1'])} ({100 * t['f1_difference']:+.2f} points below exact), "
-                     f"{t['wrong_pairs']} pairs below the optimum, {t['lost_triples']:g} triples lost")
+    for t in s["tools"].values():
+        lost = t["lost_triples"]
+        where = " on the pairs it read" if t["unreadable"] else ""
+        lines.append(f"{t['label']}: F1 {_pct(t['f1'])} ({_points(t['f1_difference'])}{where}), "
+                     f"{plural(t['wrong_pairs'], 'pair')} below the optimum, "
+                     f"{lost:g} {'triple' if lost == 1 else 'triples'} lost")
+        if t["unreadable"]:
+            shown = ", ".join(str(i) for i in t["unreadable"][:10])
+            more = ", ..." if len(t["unreadable"]) > 10 else ""
+            lines.append(f"  could not read {plural(len(t['unreadable']), 'pair')} (index {shown}{more}); "
+                         f"compared on the other {plural(s['pairs'] - len(t['unreadable']), 'pair')} "
+                         f"(exact F1 there {_pct(t['exact_f1_same_pairs'])})")
         lines.append("  gap histogram (triples: pairs): "
                      + ", ".join(f"{k}: {v}" for k, v in t["histogram"].items()))
         above = sum(v for k, v in t["histogram"].items() if float(k) < 0)
         if above:
-            lines.append(f"  {above} pairs score above the certified optimum, which only counting a "
+            lines.append(f"  {plural(above, 'pair')} {'scores' if above == 1 else 'score'} above the "
+                         "certified optimum, which only counting a "
                          "repeated triple's matches more than once can do (smatch 1.0.4's duplicate "
                          "bug, its issues #15 and #28)")
     return "\n".join(lines)
+
+
+#: stable keys of the audited tools (JSON and --pairs-out keys)
+HILLCLIMBER, SMATCH104 = "hillclimber", "smatch104"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
     if args.smatch_python and STDIN in (args.test, args.gold):
         raise UsageError("--smatch-python runs smatch 1.0.4 on the files themselves: give both "
                          "inputs as files, not - (standard input)")
+    if args.plot:
+        check_plotting()
+    if args.smatch_python:
+        check_smatch_python(args.smatch_python)
     workers = workers_from_args(args)
     entries_a, entries_b = read_inputs(args)
     errors = read_errors(entries_a, entries_b)
@@ -70,12 +108,16 @@ def run(args: argparse.Namespace) -> int:
     climber = Scorer(config.replace(solver="hillclimber", compression="none"))
     heuristic_run = climber.score_corpus(entries_a, entries_b, workers=workers)
     by_index = {p.index: p.matched for p in heuristic_run.pairs}
-    label = f"hillclimber (ours, {args.restarts} restarts, seed {args.seed})"
-    heuristic = {label: [by_index[p.index] for p in exact.scored]}
+    heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in exact.scored]}
+    labels = {HILLCLIMBER: f"hillclimber (ours, {args.restarts} restarts, seed {args.seed})"}
     if args.smatch_python:
         smatch = run_smatch104(args.smatch_python, args.test, args.gold, args.restarts)
-        heuristic[f"smatch 1.0.4 ({args.restarts} restarts)"] = [smatch[p.index] for p in exact.scored]
-    report = gap_report(exact, heuristic)
+        if len(smatch) != len(entries_a):
+            raise SmatchppError(f"smatch 1.0.4 found {plural(len(smatch), 'pair')} in the inputs, "
+                                f"smatchpp {len(entries_a)}: the pairs cannot be matched up")
+        heuristic[SMATCH104] = [smatch[p.index] for p in exact.scored]
+        labels[SMATCH104] = f"smatch 1.0.4 ({args.restarts} restarts)"
+    report = gap_report(exact, heuristic, labels)
     if args.pairs_out:
         with open_output(args.pairs_out) as out:
             for k, p in enumerate(exact.scored):
@@ -84,14 +126,14 @@ def run(args: argparse.Namespace) -> int:
                        "gold_triples": p.gold_triples}
                 for name, tool in report.tools.items():
                     row[name] = tool.matched[k]
-                    row[f"gap {name}"] = tool.gaps[k]
+                    row[f"gap_{name}"] = tool.gaps[k]
                 out.write(json.dumps(row) + "\n")
     if args.plot:
         plot_histogram(report, args.plot)
     if args.format == "json":
-        print(json.dumps(report.to_json(), indent=2))
+        emit(json.dumps(report.to_json(), indent=2))
     else:
-        print(format_gap(report))
+        emit(format_gap(report))
     warn_unreadable(errors, config.on_error)
     warn_nothing_scored(exact)
     return EXIT_OK

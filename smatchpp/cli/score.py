@@ -28,7 +28,7 @@ from ..score import CorpusScore
 from ..significance import PairStats, bootstrap
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, add_bootstrap_options,
                      add_dask_option, add_scoring_options, dask_client,
-                     check_outputs, config_from_args, interrupts, open_output, plural,
+                     check_outputs, config_from_args, emit, interrupts, open_output, plural,
                      read_inputs, warn, workers_from_args)
 
 __all__ = ["add_parser", "run", "format_text", "format_stats", "warn_nothing_scored"]
@@ -96,7 +96,8 @@ def format_text(corpus: CorpusScore, total: int | None = None) -> str:
                  f"of test {s['test_triples']} / gold {s['gold_triples']} triples; "
                  f"micro F1 in [{_pct(lo)}, {_pct(hi)}]")
     if uncertified:
-        lines.append(f"{plural(uncertified, 'pair')} not certified: their matches are the best "
+        lines.append(f"{plural(uncertified, 'pair')} not certified: "
+                     + ("its matches are" if uncertified == 1 else "their matches are") + " the best "
                      "alignment found, so P/R/F1 above are lower bounds; the interval holds the optimum")
     if s["certified_by"]:
         lines.append("certified by: " + ", ".join(f"{k} {v}" for k, v in sorted(s["certified_by"].items())))
@@ -201,12 +202,12 @@ def run(args: argparse.Namespace) -> int:
             summary["interrupted"] = {"finished": len(pairs), "total": total}
         if intervals is not None:
             summary["bootstrap"] = intervals.to_json()
-        print(json.dumps(summary, indent=2), file=summary_out)
+        emit(json.dumps(summary, indent=2), summary_out)
     else:
         text = format_text(corpus, total if interrupted else None)
         if intervals is not None:
             text += "\n" + "\n".join(intervals.format_text())
-        print(text, file=summary_out)
+        emit(text, summary_out)
     warn_unreadable(errors, config.on_error)
     warn_nothing_scored(corpus)
     if interrupted:
