@@ -128,6 +128,24 @@ def _concept_groups(concepts: tuple[str, ...]) -> tuple[list[str], np.ndarray]:
     return list(names), ids
 
 
+def _expand(ca: np.ndarray, cb: np.ndarray, s: np.ndarray, ida: np.ndarray, idb: np.ndarray,
+            na: int, nb: int) -> Terms1:
+    """Concept pairs ``(ca, cb, s)`` -> every variable pair with those concepts."""
+    if not len(s) or not len(ida) or not len(idb):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0)
+    order_a, order_b = np.argsort(ida, kind="stable"), np.argsort(idb, kind="stable")
+    count_a, count_b = np.bincount(ida, minlength=na), np.bincount(idb, minlength=nb)
+    start_a, start_b = np.cumsum(count_a) - count_a, np.cumsum(count_b) - count_b
+    width = count_b[cb]
+    size = count_a[ca] * width
+    k = np.repeat(np.arange(len(s)), size)
+    within = np.arange(size.sum()) - np.repeat(np.cumsum(size) - size, size)
+    i = order_a[start_a[ca][k] + within // width[k]]
+    j = order_b[start_b[cb][k] + within % width[k]]
+    return i.astype(np.int64), j.astype(np.int64), s[k]
+
+
 def _labelled(g: TripleGraph, w: TripleWeights, skip: int | None):
     """(var, label) -> (count, weight) of attribute and self-loop triples (``skip`` left out)."""
     out: dict[tuple[int, tuple], list[float]] = defaultdict(list)
@@ -175,11 +193,28 @@ class WeightedMatcher:
         self.weigher = weigher
         self.similarity = similarity
         self.role_weights = dict(role_weights or {})
+        self._memo: tuple | None = None  # the last pair's instance terms
+        self._weights: dict[int, tuple[TripleGraph, TripleWeights]] = {}
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_memo"], state["_weights"] = None, {}
+        return state
 
     # -- weights ------------------------------------------------------------
 
     def weights(self, g: TripleGraph) -> TripleWeights:
         """Every triple's weight: the weigher's, times its role's factor."""
+        hit = self._weights.get(id(g))
+        if hit is not None and hit[0] is g:
+            return hit[1]
+        if len(self._weights) >= 4:  # a pair's two graphs are all that is reused
+            self._weights.clear()
+        w = self._weighted(g)
+        self._weights[id(g)] = (g, w)
+        return w
+
+    def _weighted(self, g: TripleGraph) -> TripleWeights:
         w = self.weigher(g)
         if not self.role_weights:
             return w
@@ -206,8 +241,9 @@ class WeightedMatcher:
     def _instance_pairs(self, a: TripleGraph, b: TripleGraph, wa: TripleWeights,
                         wb: TripleWeights) -> Terms1:
         """Every variable pair whose instance triples earn something, with what they earn."""
-        from scipy import sparse
-
+        memo = self._memo
+        if memo is not None and memo[0] is a and memo[1] is b:
+            return memo[2]
         names_a, ida = _concept_groups(a.concepts)
         names_b, idb = _concept_groups(b.concepts)
         if self.similarity is None:
@@ -218,17 +254,10 @@ class WeightedMatcher:
             s = np.ones(len(rows))
         else:
             ca, cb, s = self.similarity.table(names_a, names_b)
-        if not len(s) or not len(ida) or not len(idb):
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty, np.zeros(0)
-        sim = sparse.csr_matrix((s, (ca, cb)), shape=(len(names_a), len(names_b)))
-        ea = sparse.csr_matrix((np.ones(len(ida)), (np.arange(len(ida)), ida)),
-                               shape=(len(ida), len(names_a)))
-        eb = sparse.csr_matrix((np.ones(len(idb)), (np.arange(len(idb)), idb)),
-                               shape=(len(idb), len(names_b)))
-        pairs = (ea @ sim @ eb.T).tocoo()  # one concept pair per variable pair: no sums
-        i, j = pairs.row.astype(np.int64), pairs.col.astype(np.int64)
-        return i, j, pairs.data * np.minimum(wa.instance[i], wb.instance[j])
+        i, j, s = _expand(ca, cb, s, ida, idb, len(names_a), len(names_b))
+        result = (i, j, s * np.minimum(wa.instance[i], wb.instance[j]))
+        self._memo = (a, b, result)
+        return result
 
     # -- the matcher interface ---------------------------------------------------
 
