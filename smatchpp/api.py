@@ -111,7 +111,7 @@ class Scorer:
         rewrite = get_preset(self.config.preset).pair_rewrite
         if rewrite is not None:  # e.g. smatchpp 1.8's concept-as-identity (preset smatchpp18-lossy)
             a, b = rewrite(a, b)
-        problem = compile_pair(a, b, self.matcher)
+        problem = compile_pair(a, b, self.matcher, self.config.tolerance)
         compiled = time.perf_counter() - began
         time_limit = self.config.time_limit
         if time_limit is not None:  # the limit covers compiling too

