@@ -104,7 +104,7 @@ def ours_on_reference_triples(records: list[dict], workers: int) -> tuple[list, 
     items = [(k, None, a, b, None) for k, (a, b) in enumerate(pairs)]
     began = time.perf_counter()
     scorer._prepare(items)
-    scores = scorer._map(items, workers, False)
+    scores = list(scorer._map(items, workers))
     return scores, time.perf_counter() - began
 
 
@@ -156,8 +156,13 @@ def main() -> None:
                                     "score_seconds": peer.summary["seconds"],
                                     "peak_rss_mb": peer.peak_rss_mb, "f1": peer.summary["f1"]}}
     for name, run in runs.items():
+        rss = {}
+        for line in run.stderr_tail.splitlines():
+            if line.startswith("SMATCHPP-RSS "):
+                rss = json.loads(line.split(" ", 1)[1])
         report["runs"][name] = {"status": run.status, "wall_seconds": run.wall_seconds,
-                                "peak_rss_mb": run.peak_rss_mb, "f1": run.f1,
+                                "peak_rss_mb": run.peak_rss_mb, "peak_rss_main_mb": rss.get("main"),
+                                "peak_rss_workers_mb": rss.get("workers"), "f1": run.f1,
                                 "certified": run.summary.get("optimal"),
                                 "certified_within": run.summary.get("certified_within"),
                                 "signature": run.summary.get("signature")}

@@ -83,6 +83,11 @@ class Vectors:
             self._matrix = np.load(self._matrix_path, mmap_mode="r")
             self._vocab = self._vocab_loader()
 
+    def release(self) -> None:
+        """Unmap the matrix and drop the vocabulary (a later lookup loads them again)."""
+        self._matrix = None
+        self._vocab = None
+
     def lookup(self, words: list[str]) -> list[np.ndarray | None]:
         """The vector of every word (a float64 copy), ``None`` where there is none."""
         self._load()

@@ -240,4 +240,12 @@ class S2MatchSimilarity:
                         missing.add(key)
         if missing:
             self._compute_many(sorted(missing))
+        self.release()
         return len(table)
+
+    def release(self) -> None:
+        """Drop the loaded vectors (they are loaded again if a pair ever needs them)."""
+        self._unit = {}
+        release = getattr(self.vectors, "release", None)
+        if release is not None:
+            release()
