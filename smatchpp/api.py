@@ -185,8 +185,8 @@ class Scorer:
         """
         similarity = getattr(self.matcher, "similarity", None)
         if similarity is not None and hasattr(similarity, "prepare"):
-            similarity.prepare((a.concepts, b.concepts) for _, _, a, b, _ in items
-                               if a is not None)
+            similarity.prepare((item[2].concepts, item[3].concepts) for item in items
+                               if item[2] is not None)
 
     def _item(self, ea: Entry, eb: Entry) -> tuple:
         errors = [e.error for e in (ea, eb) if e.error is not None]
