@@ -123,7 +123,10 @@ def main() -> None:
         cells, info = row(config, args.workers)
         out["rows"][name] = {"cells": cells, "signature": Scorer(config).signature, **info}
         print(f"{name}: AMEAN {cells[-1]:.2f} ({info['certified']}/{info['pairs']} certified, "
-              f"{info['seconds']:.0f} s)", file=sys.stderr)
+              f"{info['seconds']:.0f} s); cells " + " ".join(f"{c:.2f}" for c in cells),
+              file=sys.stderr, flush=True)
+        if args.json:  # after every row: a long run keeps what it finished
+            args.json.write_text(json.dumps(out, indent=1))
     header = "| metric | " + " | ".join(out["columns"]) + " |"
     print(header)
     print("|" + "---|" * (len(out["columns"]) + 1))

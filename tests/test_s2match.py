@@ -261,3 +261,27 @@ def test_cli_matcher_errors(pair_files, tmp_path):
     assert _cli(a, b, "--match", "nope").returncode == 2
     missing = _cli(a, b, "--role-weights", tmp_path / "none.tsv")
     assert missing.returncode == 2 and "not found" in missing.stderr
+
+
+def test_matrix_and_search_under_soft_and_weighted_matchers(vectors_file, cache):
+    from smatchpp.matrix import pair_blocks, score_pairs, top_k
+
+    graphs = [parse_graph(s) for s in ("(d / dog)", "(p / puppy :ARG0-of (r / run-01))",
+                                        "(c / cat)", "(f / fox :mod (b / big))")]
+    config = Config(match="s2match", vectors=str(vectors_file))
+    one = [r for block in score_pairs(graphs, graphs, pair_blocks(4, 4, 3), config, workers=1)
+           for r in block]
+    two = [r for block in score_pairs(graphs, graphs, pair_blocks(4, 4, 3), config, workers=2)
+           for r in block]
+    assert [(r.i, r.j, r.matched) for r in one] == [(r.i, r.j, r.matched) for r in two]
+    scorer = Scorer(config)
+    for r in one:
+        assert r.f1 == pytest.approx(scorer.score_pair(graphs[r.i], graphs[r.j]).f1)
+    # WSMATCH: the ranking uses the weighted F1, and every pair is solved (no count bound)
+    weighted = Config(match="wsmatch")
+    hits = top_k(graphs[:1], graphs, 2, weighted)[0]
+    assert hits.pruned == 0
+    expected = sorted(((Scorer(weighted).score_pair(graphs[0], g).f1, -j) for j, g in enumerate(graphs)),
+                      reverse=True)[:2]
+    assert [h.index for h in hits.hits] == [-j for _, j in expected]
+    assert [h.f1 for h in hits.hits] == pytest.approx([f for f, _ in expected])
