@@ -111,7 +111,7 @@ class Scorer:
         rewrite = get_preset(self.config.preset).pair_rewrite
         if rewrite is not None:  # e.g. smatchpp 1.8's concept-as-identity (preset smatchpp18-lossy)
             a, b = rewrite(a, b)
-        problem = compile_pair(a, b, self.matcher)
+        problem = compile_pair(a, b, self.matcher, self.config.tolerance)
         compiled = time.perf_counter() - began
         time_limit = self.config.time_limit
         if time_limit is not None:  # the limit covers compiling too
@@ -129,7 +129,8 @@ class Scorer:
                      for i, j in enumerate(result.alignment.tolist()) if j >= 0]
         return PairScore(index, id, result.objective, result.upper_bound, a.n_triples,
                          b.n_triples, status, self.config.solver, result.stage,
-                         seconds, alignment, stats=stats)
+                         seconds, alignment, stats=stats, test_total=self.matcher.total(a),
+                         gold_total=self.matcher.total(b), tolerance=problem.certified_within)
 
     def _score_item(self, item: tuple) -> PairScore:
         index, pid, a, b, error, raws = item
@@ -166,6 +167,7 @@ class Scorer:
         if mismatch is not None:
             raise InputMismatchError(mismatch)
         items = [self._item(ea, eb) for ea, eb in zip(entries_a, entries_b)]
+        self._prepare(items)
         bar = _progress(len(items), progress)
         try:
             scores = self._map(items, workers) if dask is None else self._map_dask(items, dask, block)
@@ -174,6 +176,17 @@ class Scorer:
                 yield score
         finally:
             bar.close()
+
+    def _prepare(self, items: list[tuple]) -> None:
+        """Let a soft matcher compute, once, the similarities the whole corpus needs.
+
+        Worker processes then receive that table with the matcher, never the
+        word vectors it came from.
+        """
+        similarity = getattr(self.matcher, "similarity", None)
+        if similarity is not None and hasattr(similarity, "prepare"):
+            similarity.prepare((item[2].concepts, item[3].concepts) for item in items
+                               if item[2] is not None)
 
     def _item(self, ea: Entry, eb: Entry) -> tuple:
         errors = [e.error for e in (ea, eb) if e.error is not None]

@@ -146,6 +146,6 @@ def block_parts(problem: Problem, drop: np.ndarray) -> list[tuple[np.ndarray, Pr
         lo, hi = local[ep[edges]], local[eq[edges]]
         sub = Problem(len(a_vars), len(b_vars), a_local.ravel(), b_local.ravel(),
                       problem.unary[pairs], np.minimum(lo, hi), np.maximum(lo, hi),
-                      problem.weight[edges])
+                      problem.weight[edges], tolerance=problem.tolerance)
         parts.append((pairs, sub))
     return parts

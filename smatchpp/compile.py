@@ -28,7 +28,8 @@ from typing import Any, Callable, Iterator, Protocol
 import numpy as np
 
 from .blocks import sentence_blocks
-from .problem import Problem
+from .matchers import MATCHERS as _MATCHERS
+from .problem import CERTIFY_TOLERANCE, Problem
 from .standardize import TripleGraph
 
 __all__ = ["TripleMatcher", "ExactMatcher", "compile_pair", "MATCHERS", "make_matcher", "label_multiset"]
@@ -53,6 +54,10 @@ class TripleMatcher(Protocol):
 
     def label_bound(self, a: TripleGraph, b: TripleGraph) -> float:
         """An upper bound on the matches from labels alone (``inf`` if none is known)."""
+        ...
+
+    def total(self, g: TripleGraph) -> float:
+        """What precision (for A) and recall (for B) divide by: ``g``'s total weight."""
         ...
 
 
@@ -91,6 +96,12 @@ class ExactMatcher:
     """Smatch's matcher: identical labels match, duplicates as multisets."""
 
     name = "exact"
+    #: every triple weighs 1: precision and recall divide by triple counts
+    weighted = False
+
+    def total(self, g: TripleGraph) -> float:
+        """Precision/recall denominator: the number of triples (duplicates included)."""
+        return float(g.n_triples)
 
     def label_bound(self, a: TripleGraph, b: TripleGraph) -> float:
         """Label-count bound: each label matches at most ``min(count in A, count in B)`` times.
@@ -139,10 +150,9 @@ class ExactMatcher:
                 np.minimum(ea[ia, 3], eb[ib, 3]).astype(np.float64))
 
 
-#: matcher name -> factory taking the :class:`~smatchpp.config.Config` (for its parameters)
-MATCHERS: dict[str, Callable[[Any], TripleMatcher]] = {
-    "exact": lambda config: ExactMatcher(),
-}
+#: matcher name -> factory taking the :class:`~smatchpp.config.Config` (for its parameters);
+#: the registry lives in :mod:`smatchpp.matchers` (exact, s2match, wsmatch, ...)
+MATCHERS: dict[str, Callable[[Any], TripleMatcher]] = _MATCHERS
 
 
 def make_matcher(config: Any) -> TripleMatcher:
@@ -150,11 +160,14 @@ def make_matcher(config: Any) -> TripleMatcher:
     return MATCHERS[config.match](config)
 
 
-def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None = None) -> Problem:
+def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None = None,
+                 tolerance: float = CERTIFY_TOLERANCE) -> Problem:
     """Build the :class:`Problem` of aligning ``a`` to ``b`` under ``matcher``.
 
     Candidate pairs are exactly the pairs with a positive unary term or part of
     a binary term: any other pair can never add to the objective.
+    ``tolerance`` is the gap that certifies non-integral objectives
+    (:attr:`Problem.tolerance`).
     """
     matcher = matcher or ExactMatcher()
     ui, uj, uw = matcher.unary_terms(a, b)
@@ -183,4 +196,4 @@ def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None =
     return Problem(len(a.variables), len(b.variables), keys // nb, keys % nb, unary,
                    ekeys // n, ekeys % n, weight, constant=constant,
                    label_bound=matcher.label_bound(a, b) + constant,
-                   block_a=block_a, block_b=block_b)
+                   block_a=block_a, block_b=block_b, tolerance=tolerance)

@@ -86,14 +86,76 @@ def _int_at_least(low: int, optional: bool = False) -> Callable[[Any], str | Non
 
 
 def _setting(default: Any, sig: str, kind: type, check: Callable[[Any], str | None],
-             show: Callable[["Config"], bool] | None = None) -> Any:
+             show: Callable[["Config"], bool] | None = None,
+             display: Callable[[Any], str] | None = None) -> Any:
     """A Config field: signature key, value type, validity check, and when it is shown.
 
     ``show`` hides a field from the signature when it cannot matter (e.g. a
     matcher's parameter under another matcher); a hidden field reads back as
-    its default.
+    its default.  ``display`` writes the value into the signature (default:
+    as it is); a file is signed by its identity, ``name@sha1-prefix``, which
+    reads back as that string (a matcher then finds the file by it).
     """
-    return field(default=default, metadata={"sig": sig, "kind": kind, "check": check, "show": show})
+    return field(default=default, metadata={"sig": sig, "kind": kind, "check": check, "show": show,
+                                            "display": display})
+
+
+def _fraction(value: Any) -> str | None:
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not math.isfinite(value) or not 0 <= value <= 1):
+        return f"must be a number in [0, 1], got {value!r}"
+    return None
+
+
+def _non_negative(value: Any) -> str | None:
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not math.isfinite(value) or value < 0):
+        return f"must be a finite number >= 0, got {value!r}"
+    return None
+
+
+def _tolerance(value: Any) -> str | None:
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not math.isfinite(value) or not 0 < value < 1):
+        return f"must be a number in (0, 1), got {value!r}"
+    return None
+
+
+def _file_or_identity(value: Any) -> str | None:
+    """A path (or a signature's ``name@sha1`` identity); ``None`` for the default."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value or "|" in value:
+        return f"must be a file name without '|', got {value!r}"
+    return None
+
+
+def _vectors_identity(value: str | None) -> str:
+    from .matchers.embeddings import vectors_identity
+    return vectors_identity(value)
+
+
+def _packaged_identity() -> str:
+    from .matchers.embeddings import vectors_identity
+    return vectors_identity(None)
+
+
+def _file_identity(value: str | None) -> str:
+    from .matchers.levels import file_identity
+    return "none" if value is None else file_identity(value)
+
+
+def _soft(config: "Config") -> bool:
+    return config.match == "s2match"
+
+
+def _focus(config: "Config") -> bool:
+    return config.match in ("concept-focus", "structure-focus")
+
+
+def _fractional(config: "Config") -> bool:
+    """Whether coefficients can be non-integers (then the tolerance matters)."""
+    return config.match != "exact" or config.role_weights is not None
 
 
 def _solvers():
@@ -158,6 +220,22 @@ class Config:
     keep_wiki: bool = _setting(False, "keep-wiki", bool, _bool, show=_reads_wiki)
     #: how triples match and what they weigh (:data:`smatchpp.compile.MATCHERS`)
     match: str = _setting("exact", "match", str, _name_in(_matchers, "matcher"))
+    #: S2Match: a similarity counts only if strictly above this
+    cutoff: float = _setting(0.5, "cutoff", float, _fraction, show=_soft)
+    #: S2Match: the score of another sense, and the factor of any similarity of a predicate
+    diffsense: float = _setting(0.5, "diffsense", float, _fraction, show=_soft)
+    #: S2Match: a GloVe/word2vec text file (``None``: the packaged GloVe 6B 50d);
+    #: signed by its identity ``name@sha1-prefix``
+    vectors: str | None = _setting(None, "vectors", str, _file_or_identity, show=_soft,
+                                   display=_vectors_identity)
+    #: concept-focus/structure-focus: the weight of the focused triples
+    focus_weight: float = _setting(3.0, "focus", float, _non_negative, show=_focus)
+    #: a TSV ``role<TAB>weight`` file multiplying each triple's weight (any matcher)
+    role_weights: str | None = _setting(None, "roles", str, _file_or_identity,
+                                        show=lambda c: c.role_weights is not None,
+                                        display=_file_identity)
+    #: a pair with non-integer coefficients is certified when its gap is below this
+    tolerance: float = _setting(1e-6, "tol", float, _tolerance, show=_fractional)
     solver: str = _setting("exact", "solver", str, _name_in(_solvers, "solver"))
     #: ``exact`` shrinks problems without changing the optimum; ``none`` solves
     #: them as compiled (smatchpp 1.8's lossy rewrite is the preset ``smatchpp18-lossy``)
@@ -202,6 +280,14 @@ class Config:
             if self.match != "exact" or get_preset(self.preset).pair_rewrite is not None:
                 raise ValueError(f"aspects count Smatch triples: they need match exact (got "
                                  f"{self.match}) and a preset without a pair rewrite (got {self.preset})")
+        if self.vectors is not None and self.vectors == _packaged_identity():
+            object.__setattr__(self, "vectors", None)  # a signature's name for the default
+        if self.match != "exact" or self.role_weights:
+            from .presets import get_preset
+
+            if get_preset(self.preset).pair_rewrite is not None:
+                raise ValueError(f"preset {self.preset} rewrites pairs (smatchpp 1.8's lossy "
+                                 "rewrite): it is defined for unweighted exact matching only")
 
     @property
     def deterministic(self) -> bool:
@@ -222,7 +308,9 @@ class Config:
             show = f.metadata.get("show")
             if show is not None and not show(self):
                 continue
-            parts.append(f"{key}:{_format(getattr(self, f.name))}")
+            display = f.metadata.get("display")
+            value = getattr(self, f.name)
+            parts.append(f"{key}:{display(value) if display else _format(value)}")
             if key == "match":
                 parts.append("dup:multiset")
         parts.append(f"deterministic:{'yes' if self.deterministic else 'no'}")

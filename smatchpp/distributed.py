@@ -86,7 +86,7 @@ def score_pair_block(block, config: Config, graphs_a, graphs_b):
     out = []
     for i, j in (tuple(map(int, p)) for p in block):
         s = scorer.score_pair(graphs_a[i], graphs_b[j])
-        out.append(PairResult(i, j, s.matched, s.upper, s.test_triples, s.gold_triples, s.status))
+        out.append(PairResult(i, j, s.matched, s.upper, s.test_weight, s.gold_weight, s.status))
     return out
 
 

@@ -81,8 +81,9 @@ class PairResult:
     j: int
     matched: float
     upper: float
-    test: int
-    gold: int
+    #: precision's and recall's denominators: triple counts, or total weights under a weighted matcher
+    test: float
+    gold: float
     status: str
 
     @property
@@ -98,11 +99,23 @@ _GRAPHS: tuple[Sequence[TripleGraph], Sequence[TripleGraph]] | None = None
 _SCORER: Scorer | None = None
 
 
-def _init(config: Config, graphs_a, graphs_b) -> None:
+def _init(config: Config, graphs_a, graphs_b, matcher=None) -> None:
     global _GRAPHS, _SCORER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _GRAPHS, _SCORER = (graphs_a, graphs_b), Scorer(config)
+    _GRAPHS, _SCORER = (graphs_a, graphs_b), Scorer(config, matcher)
+
+
+def _prepared_matcher(config: Config, graphs_a, graphs_b):
+    """A soft matcher with every similarity the collections need (workers get this table only)."""
+    scorer = Scorer(config)
+    similarity = getattr(scorer.matcher, "similarity", None)
+    if similarity is None or not hasattr(similarity, "prepare"):
+        return None
+    concepts_a = sorted({c for g in graphs_a for c in g.concepts})
+    concepts_b = sorted({c for g in graphs_b for c in g.concepts})
+    similarity.prepare([(concepts_a, concepts_b)])
+    return scorer.matcher
 
 
 def _score_block(block: np.ndarray) -> list[PairResult]:
@@ -111,7 +124,7 @@ def _score_block(block: np.ndarray) -> list[PairResult]:
     out = []
     for i, j in block.tolist():
         s = _SCORER.score_pair(ga[i], gb[j])
-        out.append(PairResult(i, j, s.matched, s.upper, s.test_triples, s.gold_triples, s.status))
+        out.append(PairResult(i, j, s.matched, s.upper, s.test_weight, s.gold_weight, s.status))
     return out
 
 
@@ -148,7 +161,8 @@ def score_pairs(graphs_a: Sequence[TripleGraph], graphs_b: Sequence[TripleGraph]
         return
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                       else "spawn")
-    pool = ctx.Pool(workers, initializer=_init, initargs=(config, graphs_a, graphs_b))
+    matcher = _prepared_matcher(config, graphs_a, graphs_b)
+    pool = ctx.Pool(workers, initializer=_init, initargs=(config, graphs_a, graphs_b, matcher))
     try:
         yield from pool.imap(_score_block, blocks)
         pool.close()
@@ -195,7 +209,8 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
         raise ValueError(f"k must be at least 1, got {k}")
     config = config or Config()
     scorer = Scorer(config)
-    if config.match == "exact" and get_preset(config.preset).pair_rewrite is None:
+    if (config.match == "exact" and config.role_weights is None
+            and get_preset(config.preset).pair_rewrite is None):
         bounds = label_bound_matrix(queries, corpus).toarray()
     else:  # soft or weighted matches, or a pair rewrite (smatchpp18-lossy) that changes the
         # triples after standardization: the label counts bound nothing; solve every pair
@@ -217,7 +232,7 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
             s = scorer.score_pair(query, corpus[j])
             result.solved += 1
             result.certified += s.status == "optimal"
-            f1 = float(f1_bound(np.float64(s.matched), s.test_triples, s.gold_triples))
+            f1 = float(f1_bound(np.float64(s.matched), s.test_weight, s.gold_weight))
             item = (f1, -j, Hit(j, s.f1, s.matched, s.upper, s.status))
             if len(best) < k:
                 heapq.heappush(best, item)

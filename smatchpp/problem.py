@@ -29,7 +29,13 @@ from functools import cached_property
 
 import numpy as np
 
-__all__ = ["Problem", "Alignment"]
+__all__ = ["Problem", "Alignment", "CERTIFY_TOLERANCE"]
+
+#: A problem with a non-integer coefficient (soft or fractionally weighted
+#: matching) is certified when ``upper - lower`` is below this gap (an absolute
+#: tolerance on the matched weight).  Integral problems need no tolerance: a
+#: gap below 1 proves optimality there.  ``Config.tolerance`` overrides it.
+CERTIFY_TOLERANCE = 1e-6
 
 #: ``alignment[i]`` is the B variable aligned to A variable ``i``, or -1.
 Alignment = np.ndarray
@@ -59,6 +65,8 @@ class Problem:
     #: a hint for starting solutions only (:mod:`smatchpp.blocks`), never a constraint
     block_a: np.ndarray | None = None
     block_b: np.ndarray | None = None
+    #: the gap that certifies a non-integral objective (see :data:`CERTIFY_TOLERANCE`)
+    tolerance: float = CERTIFY_TOLERANCE
 
     def __post_init__(self) -> None:
         self.pair_a = np.asarray(self.pair_a, dtype=np.int64)
@@ -80,7 +88,13 @@ class Problem:
     def integral(self) -> bool:
         """True if every coefficient is an integer (exact Smatch): gaps < 1 prove optimality."""
         return bool(np.all(self.unary == np.round(self.unary))
-                    and np.all(self.weight == np.round(self.weight)))
+                    and np.all(self.weight == np.round(self.weight))
+                    and float(self.constant).is_integer())
+
+    @property
+    def certified_within(self) -> float:
+        """The gap a certificate of this problem tolerates: 0 if integral, else :attr:`tolerance`."""
+        return 0.0 if self.integral else self.tolerance
 
     @cached_property
     def neighbours(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -30,8 +30,14 @@ class PairScore:
     """The result of one graph pair.
 
     ``matched`` is the best alignment found (a lower bound on the optimum) and
-    ``upper`` a proven upper bound; ``status == 'optimal'`` means they are equal.
-    A pair dropped by ``--on-error skip`` has status ``skipped`` and no counts.
+    ``upper`` a proven upper bound; ``status == 'optimal'`` means they are equal
+    (for a non-integral objective: equal up to ``tolerance``, which is 0 when
+    the objective is integral).  A pair dropped by ``--on-error skip`` has
+    status ``skipped`` and no counts.
+
+    ``test_triples``/``gold_triples`` count triples; ``test_total``/``gold_total``
+    are what precision and recall divide by: the graphs' total weights under a
+    weighted matcher, the triple counts otherwise (``None`` means the counts).
     """
 
     index: int
@@ -49,29 +55,45 @@ class PairScore:
     stats: dict[str, Any] = field(default_factory=dict)
     #: aspect name -> :class:`~smatchpp.aspects.AspectCount`, with ``--aspects``
     aspects: dict[str, Any] | None = None
+    test_total: float | None = None
+    gold_total: float | None = None
+    #: the gap a certificate tolerated: 0 for integral objectives
+    tolerance: float = 0.0
+
+    @property
+    def test_weight(self) -> float:
+        """Precision's denominator."""
+        return self.test_triples if self.test_total is None else self.test_total
+
+    @property
+    def gold_weight(self) -> float:
+        """Recall's denominator."""
+        return self.gold_triples if self.gold_total is None else self.gold_total
 
     @property
     def precision(self) -> float:
-        return prf(self.matched, self.test_triples, self.gold_triples)[0]
+        return prf(self.matched, self.test_weight, self.gold_weight)[0]
 
     @property
     def recall(self) -> float:
-        return prf(self.matched, self.test_triples, self.gold_triples)[1]
+        return prf(self.matched, self.test_weight, self.gold_weight)[1]
 
     @property
     def f1(self) -> float:
-        return prf(self.matched, self.test_triples, self.gold_triples)[2]
+        return prf(self.matched, self.test_weight, self.gold_weight)[2]
 
     @property
     def f1_upper(self) -> float:
-        return prf(self.upper, self.test_triples, self.gold_triples)[2]
+        return prf(self.upper, self.test_weight, self.gold_weight)[2]
 
     def to_json(self, with_alignment: bool = False) -> dict[str, Any]:
         """A JSON-ready dict with the keys of ``--pairs-out``."""
         out: dict[str, Any] = {
             "index": self.index, "id": self.id,
             "matched": _num(self.matched), "test_triples": self.test_triples,
-            "gold_triples": self.gold_triples, "lower": _num(self.matched),
+            "gold_triples": self.gold_triples,
+            "test_total": _num(self.test_weight), "gold_total": _num(self.gold_weight),
+            "tolerance": self.tolerance, "lower": _num(self.matched),
             "upper": _num(self.upper), "status": self.status, "solver": self.solver,
             "stage": self.stage, "seconds": round(self.seconds, 6),
             "precision": self.precision, "recall": self.recall, "f1": self.f1,
@@ -105,10 +127,11 @@ class CorpusScore:
         """Pairs that were scored (not skipped)."""
         return [p for p in self.pairs if p.status != "skipped"]
 
-    def _sums(self) -> tuple[float, float, int, int]:
+    def _sums(self) -> tuple[float, float, float, float]:
+        """Summed matched, upper bounds and denominators (weights, or triple counts)."""
         s = self.scored
         return (sum(p.matched for p in s), sum(p.upper for p in s),
-                sum(p.test_triples for p in s), sum(p.gold_triples for p in s))
+                sum(p.test_weight for p in s), sum(p.gold_weight for p in s))
 
     @property
     def micro(self) -> tuple[float, float, float]:
@@ -145,6 +168,11 @@ class CorpusScore:
             if p.stage:
                 tally = stages if p.status == "optimal" else bounded
                 tally[p.stage] = tally.get(p.stage, 0) + 1
+        within: dict[str, int] = {}  # certified pairs: the tolerance that certified them
+        for p in s:
+            if p.status == "optimal":
+                key = "exact" if p.tolerance == 0 else f"{p.tolerance:g}"
+                within[key] = within.get(key, 0) + 1
         mp, mr, mf = self.micro
         ap, ar, af = self.macro
         return {
@@ -154,11 +182,13 @@ class CorpusScore:
             "f1_interval": [mf, self.micro_upper[2]],
             "pairs": len(self.pairs), "scored": len(s),
             "optimal": counts.get("optimal", 0), "status_counts": counts,
-            "certified_by": stages, "bounded_by": bounded,
+            "certified_by": stages, "bounded_by": bounded, "certified_within": within,
             # with uncertified pairs, matched (and so P/R/F1) is the best alignment found
             "scores_are_lower_bounds": len(s) > counts.get("optimal", 0),
             "matched_lower": _num(lower), "matched_upper": _num(upper),
-            "test_triples": test, "gold_triples": gold,
+            "test_triples": sum(p.test_triples for p in s),
+            "gold_triples": sum(p.gold_triples for p in s),
+            "test_total": _num(test), "gold_total": _num(gold),
             "errors": [p.error for p in self.pairs if p.error],
             **self._aspects(),
         }

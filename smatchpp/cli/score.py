@@ -57,6 +57,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
+def _n(x) -> str:
+    """A count as it is, a weight to 4 decimals."""
+    return str(x) if x is None or float(x).is_integer() else f"{x:.4f}"
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}"
 
@@ -92,13 +97,23 @@ def format_text(corpus: CorpusScore, total: int | None = None) -> str:
         lines.append(f"{name:5s}  P {_pct(m['precision'])}  R {_pct(m['recall'])}  F1 {_pct(m['f1'])}"
                      + ("  (lower bounds)" if uncertified else ""))
     lo, hi = s["f1_interval"]
-    lines.append(f"matched: {s['matched_lower']} (upper bound {s['matched_upper']}) "
-                 f"of test {s['test_triples']} / gold {s['gold_triples']} triples; "
-                 f"micro F1 in [{_pct(lo)}, {_pct(hi)}]")
+    if s["test_total"] == s["test_triples"] and s["gold_total"] == s["gold_triples"]:
+        of = f"of test {s['test_triples']} / gold {s['gold_triples']} triples"
+    else:  # a weighted matcher: P and R divide by the total weights
+        of = (f"of test weight {_n(s['test_total'])} / gold weight {_n(s['gold_total'])} "
+              f"({s['test_triples']} / {s['gold_triples']} triples)")
+    lines.append(f"matched: {_n(s['matched_lower'])} (upper bound {_n(s['matched_upper'])}) "
+                 f"{of}; micro F1 in [{_pct(lo)}, {_pct(hi)}]")
     if uncertified:
         lines.append(f"{plural(uncertified, 'pair')} not certified: "
                      + ("its matches are" if uncertified == 1 else "their matches are") + " the best "
                      "alignment found, so P/R/F1 above are lower bounds; the interval holds the optimum")
+    within = {k: v for k, v in s.get("certified_within", {}).items() if k != "exact"}
+    if within:
+        lines.append("certified up to a gap of " + ", ".join(f"{k} ({plural(v, 'pair')})"
+                                                              for k, v in sorted(within.items()))
+                     + " (non-integer coefficients); exactly: "
+                     + plural(s["certified_within"].get("exact", 0), "pair"))
     if s["certified_by"]:
         lines.append("certified by: " + ", ".join(f"{k} {v}" for k, v in sorted(s["certified_by"].items())))
     if s["bounded_by"]:

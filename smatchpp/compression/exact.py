@@ -233,5 +233,6 @@ def _subproblem(problem: Problem, original: np.ndarray, unary: np.ndarray,
     a_vars, a_local = np.unique(problem.pair_a[original], return_inverse=True)
     b_vars, b_local = np.unique(problem.pair_b[original], return_inverse=True)
     lo, hi = np.minimum(p, q), np.maximum(p, q)
-    sub = Problem(len(a_vars), len(b_vars), a_local.ravel(), b_local.ravel(), unary, lo, hi, w)
+    sub = Problem(len(a_vars), len(b_vars), a_local.ravel(), b_local.ravel(), unary, lo, hi, w,
+                  tolerance=problem.tolerance)
     return Part(sub, original)

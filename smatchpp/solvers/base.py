@@ -150,9 +150,15 @@ class Limits:
 
 
 def certified(problem: Problem, lower: float, upper: float) -> bool:
-    """True if ``upper`` proves ``lower`` optimal (a gap < 1 suffices for integer objectives)."""
+    """True if ``upper`` proves ``lower`` optimal.
+
+    For integer objectives a gap below 1 is a proof.  Otherwise (soft or
+    fractionally weighted matching) the gap must be below
+    ``problem.tolerance`` (:data:`~smatchpp.problem.CERTIFY_TOLERANCE` unless
+    configured): ``lower`` is then optimal up to that absolute tolerance.
+    """
     gap = upper - lower
-    return gap < (1.0 - 1e-6 if problem.integral else 1e-6)
+    return gap < (1.0 - 1e-6 if problem.integral else problem.tolerance)
 
 
 def deadline_after(time_limit: float | None) -> float | None:

@@ -175,7 +175,7 @@ def fix_pair(problem: Problem, p: int | None, variable: int) -> Problem:
     alive = keep[problem.edge_p] & keep[problem.edge_q]
     return Problem(problem.n_a, problem.n_b, pa[index], pb[index], unary[index],
                    local[problem.edge_p[alive]], local[problem.edge_q[alive]],
-                   problem.weight[alive], constant=constant)
+                   problem.weight[alive], constant=constant, tolerance=problem.tolerance)
 
 
 #: :func:`branch_star_bound` branches on a variable with at most this many candidate pairs

