@@ -54,54 +54,27 @@ def warn(message: str) -> None:
     print(f"smatchpp: warning: {message}", file=sys.stderr)
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def _typed(kind: type, expected: str, valid, rule: str):
+    """An argparse type: ``kind(text)``, refused with ``rule`` unless ``valid(value)``."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+        if not valid(value):
+            raise argparse.ArgumentTypeError(f"{rule}, got {text}")
+        return value
+    parse.__name__ = expected  # argparse names the type in some messages
+    return parse
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not (value > 0 and value != float("inf")):
-        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, got {text}")
-    return value
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text}")
-    return value
-
-
-def _non_negative(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (value >= 0 and value != float("inf")):
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
+_FINITE = float("inf")  # (nan fails every comparison, so it is refused too)
+_positive_int = _typed(int, "a whole number", lambda v: v >= 1, "must be at least 1")
+_non_negative_int = _typed(int, "a whole number", lambda v: v >= 0, "must be 0 or more")
+_seconds = _typed(float, "a number of seconds", lambda v: 0 < v < _FINITE,
+                  "must be a positive, finite number of seconds")
+_fraction = _typed(float, "a number in [0, 1]", lambda v: 0 <= v <= 1, "must be in [0, 1]")
+_non_negative = _typed(float, "a number", lambda v: 0 <= v < _FINITE, "must be a finite number >= 0")
 
 
 def add_scoring_options(p: argparse.ArgumentParser) -> None:
@@ -174,6 +147,17 @@ def add_setting_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--signature", metavar="SIG", default=None,
                    help="re-create every setting from a signature printed by a previous run "
                         "(options given as well must agree with it)")
+
+
+def name_inputs(p: argparse.ArgumentParser, test: str, gold: str, gold_optional: bool = False) -> None:
+    """Re-describe the two positional inputs of :func:`add_scoring_options` for another command."""
+    for action in p._actions:
+        if action.dest == "test":
+            action.help = test
+        elif action.dest == "gold":
+            action.help = gold
+            if gold_optional:
+                action.nargs, action.default = "?", None
 
 
 def add_dask_option(p: argparse.ArgumentParser) -> None:

@@ -29,19 +29,13 @@ __all__ = ["add_parser", "run", "read_graphs"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    from .common import add_scoring_options
+    from .common import add_scoring_options, name_inputs
 
     p = sub.add_parser("matrix", help="F1 of every graph of FILE against every graph of FILE2 "
                                       "(or of FILE against itself)")
     add_scoring_options(p)
-    # the positional 'gold' of the scoring options is optional here
-    for action in p._actions:
-        if action.dest == "test":
-            action.help = "graphs (rows of the matrix)"
-        if action.dest == "gold":
-            action.nargs = "?"
-            action.default = None
-            action.help = "graphs of the columns (default: FILE against itself)"
+    name_inputs(p, "graphs (rows of the matrix)",
+                "graphs of the columns (default: FILE against itself)", gold_optional=True)
     p.add_argument("-o", "--output", required=True, metavar="OUT.npz|OUT.parquet",
                    help="where to write the matrix")
     p.add_argument("--all", action="store_true",

@@ -15,7 +15,7 @@ import time
 from ..exceptions import UsageError
 from ..matrix import top_k
 from .common import (EXIT_OK, add_dask_option, add_scoring_options, check_outputs, config_from_args,
-                     dask_client, one_stdin, open_output, plural, workers_from_args)
+                     dask_client, name_inputs, one_stdin, open_output, plural, workers_from_args)
 from .matrix import read_graphs
 
 __all__ = ["add_parser", "run"]
@@ -25,11 +25,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("search", help="for each query graph, the K most similar corpus graphs "
                                       "by exact F1 (bounds prune the rest)")
     add_scoring_options(p)
-    for action in p._actions:
-        if action.dest == "test":
-            action.help = "query graphs"
-        if action.dest == "gold":
-            action.help = "corpus graphs to search"
+    name_inputs(p, "query graphs", "corpus graphs to search")
     p.add_argument("--top", type=int, default=10, metavar="K", help="hits per query (default 10)")
     add_dask_option(p)
     p.add_argument("--out", metavar="FILE.jsonl", help="one JSON object per query (default: stdout)")
