@@ -205,7 +205,8 @@ class Scorer:
         from .distributed import map_blocks, score_item_block
 
         blocks = (items[k:k + block] for k in range(0, len(items), block))
-        for scores in map_blocks(client, score_item_block, blocks, self.config):
+        # the matcher goes with its prepared similarity table (never the word vectors)
+        for scores in map_blocks(client, score_item_block, blocks, self.config, self.matcher):
             yield from scores
 
     def _map(self, items: list[tuple], workers: int) -> Iterator[PairScore]:

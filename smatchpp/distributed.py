@@ -66,23 +66,29 @@ def connect(address: str | None, workers: int = 1, processes: bool = True) -> It
         cluster.close()
 
 
-def _scorer(config: Config):
+def _scorer(config: Config, matcher=None):
+    """This thread's scorer for ``config`` and the (scattered, prepared) ``matcher``.
+
+    A soft matcher arrives with the similarity table of the client's corpus, so a
+    worker never loads word vectors; keying on the matcher object keeps a
+    long-lived worker from reusing another run's table.
+    """
     from .api import Scorer
 
     cache = getattr(_LOCAL, "scorers", None)
     if cache is None:
         cache = _LOCAL.scorers = {}
-    key = config.signature()
+    key = (config.signature(), id(matcher))
     if key not in cache:
-        cache[key] = Scorer(config)
-    return cache[key]
+        cache[key] = (Scorer(config, matcher), matcher)  # the reference keeps the id unique
+    return cache[key][0]
 
 
-def score_pair_block(block, config: Config, graphs_a, graphs_b):
+def score_pair_block(block, config: Config, graphs_a, graphs_b, matcher=None):
     """Matrix pairs ``(i, j)`` of a block -> :class:`~smatchpp.matrix.PairResult` list."""
     from .matrix import PairResult
 
-    scorer = _scorer(config)
+    scorer = _scorer(config, matcher)
     out = []
     for i, j in (tuple(map(int, p)) for p in block):
         s = scorer.score_pair(graphs_a[i], graphs_b[j])
@@ -90,9 +96,9 @@ def score_pair_block(block, config: Config, graphs_a, graphs_b):
     return out
 
 
-def score_item_block(items, config: Config):
+def score_item_block(items, config: Config, matcher=None):
     """Items of :meth:`~smatchpp.api.Scorer.iter_scores` -> their :class:`~smatchpp.score.PairScore`."""
-    scorer = _scorer(config)
+    scorer = _scorer(config, matcher)
     return [scorer._score_item(item) for item in items]
 
 

@@ -91,3 +91,32 @@ def test_separate_scheduler_and_worker_processes():
                 p.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+def test_dask_s2match_ships_the_table_not_the_vectors(client, tmp_path, monkeypatch):
+    """Workers score S2Match from the client's prepared table: the vectors are gone by then."""
+    import shutil
+
+    from smatchpp.distributed import score_item_block
+    from test_s2match import VECTORS
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("SMATCHPP_CACHE", str(cache))
+    vectors = tmp_path / "tiny.6B.3d.txt"
+    vectors.write_text(VECTORS)
+    texts_a = ["(a / dog :ARG0-of (b / run-01))", "(c / cat)", "(d / puppy :mod (e / ice))"]
+    texts_b = ["(x / puppy :ARG0-of (y / sprint-01))", "(z / dog)", "(w / dog :mod (v / cream))"]
+    config = Config(match="s2match", vectors=str(vectors))
+    scorer = Scorer(config)
+    items = [scorer._item(ea, eb) for ea, eb in zip(read_text("\n\n".join(texts_a)),
+                                                   read_text("\n\n".join(texts_b)))]
+    scorer._prepare(items)
+    local = [(s.matched, s.upper, s.status) for s in (scorer._score_item(i) for i in items)]
+    vectors.unlink()  # a worker that tried to load the vectors would fail now
+    shutil.rmtree(cache, ignore_errors=True)
+    remote = [(s.matched, s.upper, s.status)
+              for block in map_blocks(client, score_item_block, ([i] for i in items), config,
+                                      scorer.matcher)
+              for s in block]
+    assert remote == local
+    assert any(m != int(m) for m, _, _ in local)  # soft matches happened

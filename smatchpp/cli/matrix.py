@@ -86,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
                 stream = score_pairs(rows, cols, blocks, config, workers)
             else:
                 from ..distributed import map_blocks, score_pair_block
-                stream = map_blocks(client, score_pair_block, blocks, config, rows, cols)
+                from ..matrix import _prepared_matcher
+                stream = map_blocks(client, score_pair_block, blocks, config, rows, cols,
+                                    _prepared_matcher(config, rows, cols))
             for results in stream:
                 sink.add(results)
                 for r in results:
