@@ -120,7 +120,9 @@ def map_blocks(client, func: Callable, blocks: Iterable, config: Config, *shared
     most ``window`` blocks are in flight (default: 4 per worker thread).
     """
     distributed = _import()
-    futures_shared = [client.scatter(obj, broadcast=True) for obj in shared]
+    # unique keys (hash=False): a second run that scatters equal objects must not share, and
+    # then lose, the first run's keys when those are released
+    futures_shared = [client.scatter(obj, broadcast=True, hash=False) for obj in shared]
     if window is None:
         threads = sum(client.nthreads().values()) or 1
         window = 4 * threads
