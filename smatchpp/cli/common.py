@@ -68,13 +68,13 @@ def _typed(kind: type, expected: str, valid, rule: str):
     return parse
 
 
-_FINITE = float("inf")  # (nan fails every comparison, so it is refused too)
+_INF = float("inf")  # v < _INF refuses infinity; nan fails every comparison, so it is refused too
 _positive_int = _typed(int, "a whole number", lambda v: v >= 1, "must be at least 1")
 _non_negative_int = _typed(int, "a whole number", lambda v: v >= 0, "must be 0 or more")
-_seconds = _typed(float, "a number of seconds", lambda v: 0 < v < _FINITE,
+_seconds = _typed(float, "a number of seconds", lambda v: 0 < v < _INF,
                   "must be a positive, finite number of seconds")
 _fraction = _typed(float, "a number in [0, 1]", lambda v: 0 <= v <= 1, "must be in [0, 1]")
-_non_negative = _typed(float, "a number", lambda v: 0 <= v < _FINITE, "must be a finite number >= 0")
+_non_negative = _typed(float, "a number", lambda v: 0 <= v < _INF, "must be a finite number >= 0")
 
 
 def add_scoring_options(p: argparse.ArgumentParser) -> None:
