@@ -86,14 +86,9 @@ def _scorer(config: Config, matcher=None):
 
 def score_pair_block(block, config: Config, graphs_a, graphs_b, matcher=None):
     """Matrix pairs ``(i, j)`` of a block -> :class:`~smatchpp.matrix.PairResult` list."""
-    from .matrix import PairResult
+    from .matrix import score_block
 
-    scorer = _scorer(config, matcher)
-    out = []
-    for i, j in (tuple(map(int, p)) for p in block):
-        s = scorer.score_pair(graphs_a[i], graphs_b[j])
-        out.append(PairResult(i, j, s.matched, s.upper, s.test_weight, s.gold_weight, s.status))
-    return out
+    return score_block(_scorer(config, matcher), graphs_a, graphs_b, block)
 
 
 def score_item_block(items, config: Config, matcher=None):

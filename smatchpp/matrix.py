@@ -31,7 +31,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .api import Scorer
-from .compile import label_multiset
+from .compile import label_multiset, make_matcher
 from .config import Config
 from .presets import get_preset
 from .standardize import TripleGraph
@@ -108,24 +108,28 @@ def _init(config: Config, graphs_a, graphs_b, matcher=None) -> None:
 
 def _prepared_matcher(config: Config, graphs_a, graphs_b):
     """A soft matcher with every similarity the collections need (workers get this table only)."""
-    scorer = Scorer(config)
-    similarity = getattr(scorer.matcher, "similarity", None)
+    matcher = make_matcher(config)
+    similarity = getattr(matcher, "similarity", None)
     if similarity is None or not hasattr(similarity, "prepare"):
         return None
     concepts_a = sorted({c for g in graphs_a for c in g.concepts})
     concepts_b = sorted({c for g in graphs_b for c in g.concepts})
     similarity.prepare([(concepts_a, concepts_b)])
-    return scorer.matcher
+    return matcher
+
+
+def score_block(scorer: Scorer, graphs_a, graphs_b, block) -> list[PairResult]:
+    """Score the index pairs ``(i, j)`` of ``block`` (the process pool's and Dask's task)."""
+    out = []
+    for i, j in (tuple(map(int, p)) for p in block):
+        s = scorer.score_pair(graphs_a[i], graphs_b[j])
+        out.append(PairResult(i, j, s.matched, s.upper, s.test_weight, s.gold_weight, s.status))
+    return out
 
 
 def _score_block(block: np.ndarray) -> list[PairResult]:
     assert _GRAPHS is not None and _SCORER is not None
-    ga, gb = _GRAPHS
-    out = []
-    for i, j in block.tolist():
-        s = _SCORER.score_pair(ga[i], gb[j])
-        out.append(PairResult(i, j, s.matched, s.upper, s.test_weight, s.gold_weight, s.status))
-    return out
+    return score_block(_SCORER, *_GRAPHS, block)
 
 
 def pair_blocks(n_a: int, n_b: int | None, block: int) -> Iterator[np.ndarray]:
@@ -155,9 +159,9 @@ def score_pairs(graphs_a: Sequence[TripleGraph], graphs_b: Sequence[TripleGraph]
     """Score blocks of index pairs ``(i, j)``; yields one list per block, in block order."""
     config = config or Config()
     if workers <= 1:
-        _init_local(config, graphs_a, graphs_b)
+        scorer = Scorer(config)
         for b in blocks:
-            yield _score_block(b)
+            yield score_block(scorer, graphs_a, graphs_b, b)
         return
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                       else "spawn")
@@ -170,10 +174,6 @@ def score_pairs(graphs_a: Sequence[TripleGraph], graphs_b: Sequence[TripleGraph]
         pool.terminate()
         pool.join()
 
-
-def _init_local(config: Config, graphs_a, graphs_b) -> None:
-    global _GRAPHS, _SCORER
-    _GRAPHS, _SCORER = (graphs_a, graphs_b), Scorer(config)
 
 
 @dataclass(frozen=True)
