@@ -27,6 +27,7 @@ from .exceptions import InputMismatchError, ReadError
 from .parallel import check_parallel
 from .problem import Problem
 from .read import Entry, Format, RawGraph, read_file, read_text
+from .schedule import Schedule
 from .score import CorpusScore, PairScore
 from .solvers import get_solver
 from .standardize import EMPTY, Preset, TripleGraph, standardize
@@ -73,6 +74,8 @@ class Scorer:
         self.solver = get_solver(self.config.solver, self.config.seed, self.config.restarts,
                                  compression=self.config.compression != "none",
                                  work_limit=self.config.work_limit)
+        #: the corpus deadline of ``config.total_time_limit`` (set by :meth:`iter_scores`)
+        self.schedule: Schedule | None = None
         self.aspects = None
         if self.config.aspects != "none":
             from .aspects import AspectScorer
@@ -108,17 +111,19 @@ class Scorer:
             return score
         a, b = self._graph(a), self._graph(b)
         began = time.perf_counter()
+        time_limit = self.config.time_limit
+        if self.schedule is not None:  # the pair's share of the corpus budget
+            time_limit = self.schedule.limit(index, time_limit)
         rewrite = get_preset(self.config.preset).pair_rewrite
         if rewrite is not None:  # e.g. smatchpp 1.8's concept-as-identity (preset smatchpp18-lossy)
             a, b = rewrite(a, b)
         problem = compile_pair(a, b, self.matcher, self.config.tolerance)
         compiled = time.perf_counter() - began
-        time_limit = self.config.time_limit
         if time_limit is not None:  # the limit covers compiling too
             time_limit = max(time_limit - compiled, 0.01)
         result = self.solver.solve(problem, time_limit)
         status = result.status
-        if status == "time_limit" and self.config.time_limit is None:
+        if status == "time_limit" and self.config.deterministic:
             status = "work_limit"  # the only budget that could stop it
         seconds = time.perf_counter() - began
         stats = {"vars_a": problem.n_a, "vars_b": problem.n_b,
@@ -163,11 +168,15 @@ class Scorer:
         processes at once; the pairs already yielded are complete.  With ``dask``
         (a ``distributed.Client``) the pairs run on its cluster, ``block`` per task.
         """
+        began = time.time()
         mismatch = check_parallel(entries_a, entries_b).mismatch
         if mismatch is not None:
             raise InputMismatchError(mismatch)
         items = [self._item(ea, eb) for ea, eb in zip(entries_a, entries_b)]
         self._prepare(items)
+        if self.config.total_time_limit is not None:  # reading the inputs counts too
+            parallel = workers if dask is None else sum(dask.nthreads().values())
+            self.schedule = Schedule(began + self.config.total_time_limit, len(items), parallel)
         bar = _progress(len(items), progress)
         try:
             scores = self._map(items, workers) if dask is None else self._map_dask(items, dask, block)
@@ -206,7 +215,8 @@ class Scorer:
 
         blocks = (items[k:k + block] for k in range(0, len(items), block))
         # the matcher goes with its prepared similarity table (never the word vectors)
-        for scores in map_blocks(client, score_item_block, blocks, self.config, self.matcher):
+        for scores in map_blocks(client, score_item_block, blocks, self.config, self.matcher,
+                                 schedule=self.schedule):
             yield from scores
 
     def _map(self, items: list[tuple], workers: int) -> Iterator[PairScore]:
@@ -217,7 +227,8 @@ class Scorer:
         chunk = max(1, min(64, len(items) // (workers * 8)))
         # workers ignore SIGINT: the parent decides, and terminates them at once
         pool = multiprocessing.get_context("fork" if _can_fork() else "spawn").Pool(
-            min(workers, len(items)), initializer=_init_worker, initargs=(self.config, self.matcher))
+            min(workers, len(items)), initializer=_init_worker,
+            initargs=(self.config, self.matcher, self.schedule))
         try:
             yield from pool.imap(_worker_score, items, chunksize=chunk)
             pool.close()
@@ -229,11 +240,12 @@ class Scorer:
 _WORKER: Scorer | None = None
 
 
-def _init_worker(config: Config, matcher: TripleMatcher) -> None:
+def _init_worker(config: Config, matcher: TripleMatcher, schedule: Schedule | None = None) -> None:
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _WORKER = Scorer(config, matcher)
+    _WORKER.schedule = schedule
 
 
 def _can_fork() -> bool:

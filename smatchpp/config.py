@@ -242,6 +242,11 @@ class Config:
     compression: str = _setting("exact", "compression", str, _compression)
     #: wall-clock seconds per pair; the pair then reports ``[lower, upper]``
     time_limit: float | None = _setting(None, "timeout", float, _positive_or_none("seconds"))
+    #: wall-clock seconds for a whole corpus: each pair gets its fair share of what is left
+    #: (:mod:`smatchpp.schedule`), at most ``time_limit`` when that is set too
+    total_time_limit: float | None = _setting(None, "total-timeout", float,
+                                              _positive_or_none("seconds"),
+                                              show=lambda c: c.total_time_limit is not None)
     #: a deterministic budget per pair (solver iterations and hill-climber moves)
     work_limit: int | None = _setting(None, "work", int, _int_at_least(1, optional=True))
     seed: int = _setting(1, "seed", int, _int_at_least(0))
@@ -292,7 +297,7 @@ class Config:
     @property
     def deterministic(self) -> bool:
         """False when a wall-clock limit can cut the search (results may then vary)."""
-        return self.time_limit is None
+        return self.time_limit is None and self.total_time_limit is None
 
     def replace(self, **changes: Any) -> "Config":
         """A copy with some fields changed (validated again)."""

@@ -91,9 +91,13 @@ def score_pair_block(block, config: Config, graphs_a, graphs_b, matcher=None):
     return score_block(_scorer(config, matcher), graphs_a, graphs_b, block)
 
 
-def score_item_block(items, config: Config, matcher=None):
-    """Items of :meth:`~smatchpp.api.Scorer.iter_scores` -> their :class:`~smatchpp.score.PairScore`."""
+def score_item_block(items, config: Config, matcher=None, schedule=None):
+    """Items of :meth:`~smatchpp.api.Scorer.iter_scores` -> their :class:`~smatchpp.score.PairScore`.
+
+    ``schedule``: the run's corpus deadline (:mod:`smatchpp.schedule`), if any.
+    """
     scorer = _scorer(config, matcher)
+    scorer.schedule = schedule
     return [scorer._score_item(item) for item in items]
 
 

@@ -13,6 +13,7 @@ from smatchpp.config import Config, SignatureError
 
 #: a value other than the default for every signed field (extend when a field is added)
 OTHER = {"preset": None, "match": None, "solver": "highs", "compression": "none", "time_limit": 2.5,
+         "total_time_limit": 3600.0,
          "work_limit": 700, "seed": 7, "restarts": 0, "on_error": "skip", "aspects": "joint",
          "bootstrap": 200, "bootstrap_seed": 99, "ar_trials": 500, "cutoff": 0.75,
          "diffsense": 0.25, "vectors": "glove.6B.100d.txt@0123456789", "focus_weight": 2.0,

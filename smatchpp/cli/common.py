@@ -189,7 +189,8 @@ def config_from_args(args: argparse.Namespace, **overrides: Any) -> Config:
               "seed": args.seed, "restarts": args.restarts, "on_error": args.on_error,
               "compression": args.compression, "keep_wiki": args.keep_wiki}
     for name in ("preset", "match", "aspects", "bootstrap", "bootstrap_seed", "ar_trials",
-                 "cutoff", "diffsense", "vectors", "focus_weight", "role_weights", "tolerance"):
+                 "cutoff", "diffsense", "vectors", "focus_weight", "role_weights", "tolerance",
+                 "total_time_limit"):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
     values.update(overrides)

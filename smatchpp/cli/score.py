@@ -26,8 +26,8 @@ from ..api import Scorer, read_errors
 from ..aspects import MODES, format_aspects
 from ..score import CorpusScore
 from ..significance import PairStats, bootstrap
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, add_bootstrap_options,
-                     add_dask_option, add_scoring_options, dask_client,
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, _seconds,
+                     add_bootstrap_options, add_dask_option, add_scoring_options, dask_client,
                      check_outputs, config_from_args, emit, interrupts, open_output, plural,
                      read_inputs, warn, workers_from_args)
 
@@ -46,6 +46,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "- for stdout (the summary then goes to stderr)")
     p.add_argument("--alignments", action="store_true",
                    help="include each pair's variable alignment in --pairs-out")
+    p.add_argument("--total-time-limit", type=_seconds, default=None, metavar="SECONDS",
+                   help="wall-clock budget for all pairs together (from the end of reading): each "
+                        "pair gets its fair share of what is left, at most --time-limit if given")
     add_dask_option(p)
     p.add_argument("--stats", action="store_true",
                    help="print problem sizes before/after compression per pair and in total (stderr)")
