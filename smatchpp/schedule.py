@@ -3,9 +3,12 @@
 A user with one hour for a whole evaluation gives ``total_time_limit=3600``.
 When a pair starts, it gets its fair share of the time that is left:
 
-    share = (deadline - now) * min(workers, pairs_left) / pairs_left
+    share = (deadline - now) * workers / (pairs_left + workers - 1)
 
-where ``pairs_left`` counts this pair and every pair after it.  Most pairs
+where ``pairs_left`` counts this pair and every pair after it, and the
+``workers - 1`` pairs that may still be running beside it share the same
+time (one worker: the time left over the pairs left; the last pair gets all
+that is left).  Most pairs
 certify long before their share, and what they leave goes to the pairs
 after them; a hard pair late in the corpus can use everything the others did
 not need.  With ``time_limit`` as well, a pair gets the smaller of the two.
@@ -29,6 +32,9 @@ The clock can be injected, so the rule is tested without waiting:
 >>> now[0] = 170.0                      # past the deadline
 >>> s.limit(3, clock=lambda: now[0]) == MIN_SHARE
 True
+>>> two = Schedule.start(60.0, pairs=3, workers=2, clock=lambda: 0.0)
+>>> [two.limit(i, clock=lambda: 0.0) for i in range(3)]  # pairs 0 and 1 start together
+[30.0, 40.0, 60.0]
 """
 
 from __future__ import annotations
@@ -61,7 +67,7 @@ class Schedule:
               clock: Callable[[], float] = time.time) -> float:
         """Seconds for the pair at ``position`` (0-based, in corpus order), starting now."""
         left = max(1, self.pairs - position)
-        share = max(self.deadline - clock(), 0.0) * min(self.workers, left) / left
+        share = max(self.deadline - clock(), 0.0) * self.workers / (left + self.workers - 1)
         if per_pair is not None:
             share = min(share, per_pair)
         return max(share, MIN_SHARE)
