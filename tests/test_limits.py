@@ -23,7 +23,7 @@ from smatchpp.compile import compile_pair
 from smatchpp.solvers import Portfolio
 from smatchpp.solvers.base import Limits
 from smatchpp.solvers.bounds import sparse_assignment, star_bound
-from smatchpp.solvers.hillclimber import climb
+from smatchpp.solvers.hillclimber import MOVE_PASSES, climb
 from smatchpp.standardize import TripleGraph
 from strategies import graph_pairs, triple_graphs
 
@@ -150,6 +150,46 @@ def test_big_path_with_time_left_is_exact(pair):
         mp.setattr(portfolio_module, "BIG_PAIRS", 0)
         result = Portfolio().solve_within(problem, Limits(deadline=10.0, clock=lambda: 0.0))
     assert result.status == "optimal" and result.objective == optimum
+
+
+@TINY
+@given(graph_pairs())
+def test_big_path_leaves_the_lp_its_turn(pair):
+    """The regression of lp-doc100: a climber that uses every move its limits allow must
+    still leave the LP path its estimated time when that estimate fit before the climb.
+
+    The clock ticks one pass per reading (the calibration pass reads it twice), so the
+    compression + LP estimate is 128 readings; the deadline leaves room for it and the climb.
+    Before the climber ran under :meth:`Limits.reserving`, it ate the time and the LP never started.
+    """
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    real_climb = portfolio_module.climb
+    lp_calls = []
+
+    def hungry_climb(problem, *args, **kwargs):
+        found = real_climb(problem, *args, **kwargs)
+        if kwargs.get("greedy") is False:  # the big path's refining climb: it climbs
+            while kwargs["limits"].affords(MOVE_PASSES * problem.n_pairs):  # until stopped
+                pass
+        return found
+
+    real_lp = portfolio_module.solve_lp
+
+    def counted_lp(*args, **kwargs):
+        lp_calls.append(1)
+        return real_lp(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(portfolio_module, "BIG_PAIRS", 0)
+        mp.setattr(portfolio_module, "climb", hungry_climb)
+        mp.setattr(portfolio_module, "solve_lp", counted_lp)
+        clock = Ticking(1.0)
+        result = Portfolio().solve_within(problem, Limits(deadline=1000.0, clock=clock))
+    _check_interval(result, a, b, optimum)
+    assert result.status == "optimal", (result, lp_calls)
+    assert result.stage in ("star_bound", "lp", "mip")
 
 
 # --- the sparse assignment and the blocks ---------------------------------------------------

@@ -15,7 +15,7 @@ optimum), a proven upper bound, and a status:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Literal, Protocol
 
 import numpy as np
@@ -121,6 +121,22 @@ class Limits:
         if self.expired():
             return False
         return self.deadline is None or self.clock() + self.seconds_per_pair * pair_passes <= self.deadline
+
+    def reserving(self, pair_passes: float) -> "Limits":
+        """These limits with the deadline moved earlier by ``pair_passes``'s estimated time.
+
+        Shares the clock, the budget and the measured rate; a stage run under
+        them leaves that time to the stages after it.
+
+        >>> limits = Limits(deadline=10.0, clock=lambda: 4.0, seconds_per_pair=1e-6)
+        >>> limits.reserving(3e6).deadline, limits.reserving(3e6).time_left()
+        (7.0, 3.0)
+        >>> Limits().reserving(1e12).deadline is None
+        True
+        """
+        if self.deadline is None:
+            return self
+        return replace(self, deadline=self.deadline - self.seconds_per_pair * pair_passes)
 
     def time_left(self) -> float | None:
         """Seconds left (at least 0.01, so that a solver handed it still returns), or ``None``."""

@@ -165,12 +165,18 @@ class Portfolio:
             upper = min(upper, branched)
         if not math.isfinite(branched) and limits.affords(STAR_PASSES * problem.n_pairs):
             upper = min(upper, star_bound(problem, limits=limits))
+        # the LP path gets its turn: if its estimate fits now, the climb stops
+        # early enough to leave it that much time (the climb alone rarely
+        # closes a gap the bounds leave; the LP and elimination can)
+        lp_passes = (COMPRESS_PASSES + LP_PASSES) * problem.n_pairs
+        lp_fits = self.use_lp and limits.affords(lp_passes)
         if not certified(problem, lower, upper):
-            alignment, lower = climb(problem, self.seed, 0, upper, alignment, limits=limits,
+            climb_limits = limits.reserving(lp_passes) if lp_fits else limits
+            alignment, lower = climb(problem, self.seed, 0, upper, alignment, limits=climb_limits,
                                      greedy=False)
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
-        if not limits.affords((COMPRESS_PASSES + LP_PASSES) * problem.n_pairs):
+        if not (lp_fits or limits.affords(lp_passes)):
             return _stopped(alignment, lower, upper, "star_bound")
         stats: Counter = Counter()
         result = self._solve_compressed(problem, alignment, upper, None, limits, stats)
