@@ -287,3 +287,29 @@ def test_climber_with_sparse_pair_lookup_is_unchanged(pair, seed):
         mp.setattr(hc, "DENSE_LIMIT", 0)
         sparse = climb(problem, seed, 2)
     assert dense[1] == sparse[1] and dense[0].tolist() == sparse[0].tolist()
+
+
+def test_lp_stops_early_enough_to_return_by_the_deadline(monkeypatch):
+    """HiGHS is told to stop LP_STOP_PASSES before the deadline (it returns late by up to that)."""
+    import smatchpp.solvers.highs as highs_module
+    from smatchpp.api import compile_strings
+    problem = compile_strings("(a / dog :ARG0-of (b / bark-01) :mod (c / big))",
+                              "(x / bark-01 :ARG0 (y / dog :mod (z / big)))")
+    seen = []
+    real_set = highs_module._set
+
+    def recording_set(h, name, value):
+        if name == "time_limit":
+            seen.append(value)
+        real_set(h, name, value)
+
+    monkeypatch.setattr(highs_module, "_set", recording_set)
+    limits = Limits(deadline=100.0, clock=lambda: 10.0, seconds_per_pair=0.01)
+    assert highs_module.solve_lp(problem, time_limit=limits.time_left(), limits=limits) is not None
+    stop = 0.01 * highs_module.LP_STOP_PASSES * problem.n_pairs
+    assert seen[-1] == pytest.approx(90.0 - stop)
+    # no time for it: HiGHS still gets its minimum and the duals still bound
+    seen.clear()
+    late = Limits(deadline=100.0, clock=lambda: 100.0 - stop / 2, seconds_per_pair=0.01)
+    solved = highs_module.solve_lp(problem, time_limit=late.time_left(), limits=late)
+    assert seen[-1] == 0.01 and (solved is None or solved.bound >= 3.0)
