@@ -140,8 +140,9 @@ class Portfolio:
            :func:`~smatchpp.solvers.bounds.branch_star_bound`), or the plain
            star assignment;
         4. the hill-climber refines the better start across blocks until the
-           deadline, and the compressed LP, elimination and MIP path of
-           :meth:`solve` follows if its estimate fits.
+           deadline (until the compression + LP estimate is left, when it fit
+           before the climb: :meth:`Limits.reserving`), and the compressed LP,
+           elimination and MIP path of :meth:`solve` follows if its estimate fits.
         """
         began = limits.clock()
         upper = min(problem.label_bound, star_bound(problem, assignment=False))
