@@ -22,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from typing import Any, Callable, Iterator, Protocol
 
@@ -61,6 +62,31 @@ class TripleMatcher(Protocol):
         ...
 
 
+def _per_graph(fn: Callable[[TripleGraph], Any]) -> Callable[[TripleGraph], Any]:
+    """Memoize ``fn(g)`` in ``g``'s ``__dict__``: a graph is immutable, and in a matrix or a
+    search each graph meets hundreds of others.  The cached value is shared: callers must
+    not mutate it.
+
+    >>> from smatchpp.api import parse_graph
+    >>> g = parse_graph("(a / dog)")
+    >>> _relation_counts(g) is _relation_counts(g)
+    True
+    """
+    key = "_compiled_" + fn.__name__
+
+    @functools.wraps(fn)
+    def cached(g: TripleGraph) -> Any:
+        store = getattr(g, "__dict__", None)
+        if store is None:
+            return fn(g)
+        value = store.get(key)
+        if value is None:
+            value = store[key] = fn(g)
+        return value
+
+    return cached
+
+
 def _unary_triples(g: TripleGraph) -> Iterator[tuple[int, tuple]]:
     """(var, label) of every instance, attribute and self-loop triple."""
     for i, concept in enumerate(g.concepts):
@@ -72,14 +98,16 @@ def _unary_triples(g: TripleGraph) -> Iterator[tuple[int, tuple]]:
             yield i, ("loop", role)
 
 
+@_per_graph
 def _unary_labels(g: TripleGraph) -> dict[tuple, list[tuple[int, int]]]:
     """label -> [(var, count)] for instance, attribute and self-loop triples."""
     by_label: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
     for (i, label), c in Counter(_unary_triples(g)).items():
         by_label[label].append((i, c))
-    return by_label
+    return dict(by_label)
 
 
+@_per_graph
 def _relation_counts(g: TripleGraph) -> Counter:
     """(role, source, target) -> count, self-loops excluded."""
     return Counter((r, i, k) for i, r, k in g.relations if i != k)
@@ -87,6 +115,11 @@ def _relation_counts(g: TripleGraph) -> Counter:
 
 def label_multiset(g: TripleGraph) -> Counter:
     """Every triple's label, variables left out (self-loops and relations kept apart)."""
+    return Counter(_label_multiset(g))
+
+
+@_per_graph
+def _label_multiset(g: TripleGraph) -> Counter:
     labels = Counter(label for _, label in _unary_triples(g))
     labels.update(("relation", r) for r, _, _ in _relation_counts(g).elements())
     return labels
@@ -110,7 +143,7 @@ class ExactMatcher:
         >>> ExactMatcher().label_bound(parse_graph("(a / dog)"), parse_graph("(b / dog :ARG0 (c / cat))"))
         2.0
         """
-        return float(sum((label_multiset(a) & label_multiset(b)).values()))
+        return float(sum((_label_multiset(a) & _label_multiset(b)).values()))
 
     def unary_terms(self, a: TripleGraph, b: TripleGraph) -> Terms1:
         la, lb = _unary_labels(a), _unary_labels(b)
