@@ -104,6 +104,23 @@ def pair_f1(config: Config, src: Path, tgt: Path, workers: int) -> np.ndarray:
     return np.array([p.f1 for p in corpus.pairs])
 
 
+def cell_score(cell: str, f1: Sequence[float], data: Path = DATA) -> float:
+    """The protocol's value of ``cell`` (``"sts/main"``...) from the F1 of every pair of its files.
+
+    Any metric's pair scores can be put through it (e.g. a peer tool's, see
+    ``experiments/compare_wsmatch.py``).
+    """
+    dataset, subset = cell.split("/")
+    f1 = np.asarray(f1, float)
+    if subset == "role_confusion":
+        return pair_accuracy100(f1[:ROLE_PAIRS[dataset]])
+    lo, hi = PROTOCOL[dataset][0]
+    human = human_scores(dataset, data)
+    if len(f1[lo:hi]) != len(human):
+        raise ValueError(f"{cell}: {len(f1[lo:hi])} scored pairs but {len(human)} human scores")
+    return pearson100(f1[lo:hi], human)
+
+
 def evaluate(config: Config, data: Path = DATA, workers: int = 1, digits: int | None = None,
              log=None) -> dict[str, float]:
     """The 12 cells (and ``amean``) of ``config`` on the BAMBOO copy at ``data``."""
@@ -115,14 +132,7 @@ def evaluate(config: Config, data: Path = DATA, workers: int = 1, digits: int | 
                      data / dataset / subset / "tgt.test.amr", workers)
         if digits is not None:
             f1 = np.round(f1, digits)
-        if subset == "role_confusion":
-            cells[cell] = pair_accuracy100(f1[:ROLE_PAIRS[dataset]])
-        else:
-            lo, hi = PROTOCOL[dataset][0]
-            human = human_scores(dataset, data)
-            if len(f1[lo:hi]) != len(human):
-                raise ValueError(f"{cell}: {len(f1[lo:hi])} scored pairs but {len(human)} human scores")
-            cells[cell] = pearson100(f1[lo:hi], human)
+        cells[cell] = cell_score(cell, f1, data)
         if log:
             log(f"{cell}: {cells[cell]:.2f} ({len(f1)} pairs, {time.perf_counter() - began:.1f} s)")
     cells["amean"] = float(np.mean([cells[c] for c in CELLS]))

@@ -101,7 +101,7 @@ def ours_on_reference_triples(records: list[dict], workers: int) -> tuple[list, 
     scorer = Scorer(Config(match="s2match"))
     pairs = [(reference_graph(r["triples_a"]), reference_graph(r["triples_b"]))
              for r in records if "error" not in r]
-    items = [(k, None, a, b, None) for k, (a, b) in enumerate(pairs)]
+    items = [(k, None, a, b, None, None) for k, (a, b) in enumerate(pairs)]
     began = time.perf_counter()
     scorer._prepare(items)
     scores = list(scorer._map(items, workers))

@@ -1,0 +1,87 @@
+"""Peer driver: the reference WSMATCH (``jcyk/AMR-parser``'s weighted ``smatch.py``) pair by pair.
+
+Run with the peer's own interpreter (stdlib only), pointing ``--peer-src`` at the
+directory that ``experiments/setup_peers.sh`` fills with the reference's
+``smatch.py``, ``amr.py`` and ``AMRGraph.py`` (``amr-evaluation-tool-enhanced/smatch/``
+at e412798, patched to run under python3; nothing of it is in this repository)::
+
+    ~/.cache/wsmatch-peer/venv/bin/python experiments/wsmatch_peer_driver.py A.amr B.amr \
+        --peer-src ~/.cache/wsmatch-peer/src --out pairs.jsonl
+
+For every pair this does what the reference's ``main`` does with ``--weighted``
+(and its defaults ``-r 4``, ``--levels -1``): read both graphs with
+``get_amr_line``, parse them with ``amr.AMR.parse_AMR_line``, take
+``get_triples(-1, True, prefix)`` (nodes renamed ``a0..``/``b0..``, each triple
+with its level weight, and the total weight), align with ``get_best_match``
+(smart start + 4 random restarts, each calling ``random.seed()``: unseeded, as
+the reference) and clear ``match_triple_dict``.  Each JSONL record has the
+matched weight, both total weights, the seconds the alignment took and the
+reference's own weighted triples, so that they can be scored by us unchanged.
+A pair the reference cannot parse (``parse_AMR_line`` returns None and its
+``main`` would crash) gets an ``error`` instead.  The summary line (stdout) has
+the corpus precision/recall/F1 as the reference computes them (``compute_f`` of
+the summed weights), the scoring seconds and this process's peak RSS.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+
+_REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _REPO]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("--peer-src", required=True)
+    ap.add_argument("--restarts", type=int, default=4)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    sys.path.insert(0, args.peer_src)
+    import smatch as ref  # the reference implementation (its amr.py and AMRGraph.py beside it)
+
+    ref.iteration_num = args.restarts + 1
+    total_match = total_test = total_gold = 0.0
+    n = 0
+    t1 = time.perf_counter()
+    with open(args.a, encoding="utf-8") as fa, open(args.b, encoding="utf-8") as fb, \
+            open(args.out, "w") as out:
+        while True:
+            line_a, line_b = ref.get_amr_line(fa), ref.get_amr_line(fb)
+            if line_a == "" and line_b == "":
+                break
+            record: dict = {"index": n}
+            try:
+                amr1 = ref.amr.AMR.parse_AMR_line(line_a)
+                amr2 = ref.amr.AMR.parse_AMR_line(line_b)
+                inst1, attr1, rel1, test = amr1.get_triples(-1, True, prefix="a")
+                inst2, attr2, rel2, gold = amr2.get_triples(-1, True, prefix="b")
+                began = time.perf_counter()
+                _, matched = ref.get_best_match(inst1, attr1, rel1, inst2, attr2, rel2, "a", "b")
+                record["seconds"] = time.perf_counter() - began
+                record.update(matched=float(matched), test_weight=float(test),
+                              gold_weight=float(gold),
+                              triples_a=[inst1, attr1, rel1], triples_b=[inst2, attr2, rel2])
+                total_match += matched
+                total_test += test
+                total_gold += gold
+            except Exception as exc:  # the reference would crash here
+                record["error"] = f"{type(exc).__name__}: {exc}"
+            ref.match_triple_dict.clear()
+            out.write(json.dumps(record) + "\n")
+            n += 1
+    seconds = time.perf_counter() - t1
+    p, r, f = ref.compute_f(total_match, total_test, total_gold)
+    print(json.dumps({"pairs": n, "precision": p, "recall": r, "f1": f, "matched": total_match,
+                      "test_weight": total_test, "gold_weight": total_gold, "seconds": seconds,
+                      "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+
+
+if __name__ == "__main__":
+    main()
