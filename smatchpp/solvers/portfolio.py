@@ -50,6 +50,12 @@ COMPRESS_MIN_PAIRS = 500
 DROP_SHARE = 0.1
 #: a descent step that keeps more than this share of the last step's pairs becomes the last step
 LAST_STEP_SHARE = 0.5
+#: the fractional descent's first step below the upper bound (in matched weight;
+#: one exactly matched triple weighs 1); it doubles after every uncertified step
+FRACTION_STEP = 0.5
+#: added to the LP reduced-cost bounds of fractional problems before they drop a
+#: pair (the LP's float error; integral problems floor ``reach + 1e-6`` instead)
+REACH_SLACK = 1e-6
 #: with a time limit, components above this many pairs get no MIP: the interval
 #: [incumbent, LP bound] is returned (without a limit the MIP always runs)
 MIP_LIMIT_UNDER_DEADLINE = 60_000
@@ -286,23 +292,55 @@ class Portfolio:
                    reach: np.ndarray, limits: Limits, stats: Counter) -> SolveResult:
         """Solve without the pairs that bounds rule out (compression rule 5), else the MIP.
 
-        ``reach[p]`` bounds every solution that uses pair ``p``.  Integral
-        problems descend from the target ``T = upper``: every solution worth
-        ``T`` or more avoids the pairs with ``reach < T``, so the optimum
-        without them is the optimum when it reaches ``T``, and otherwise
-        ``T - 1`` is an upper bound.  Each step certifies or lowers ``upper``
-        by one.  The first steps are small problems (on the first doc100 pair
-        the LP bound's target keeps about 1% of the pairs); the step
-        ``T = lower + 1`` is plain elimination against the incumbent, and a
-        step that would keep most of that one's pairs becomes that step.
-        Problems with other coefficients take only that last step, keeping
-        the incumbent's pairs.  A step that rules out less than
+        ``reach[p]`` bounds every solution that uses pair ``p``.  The descent
+        picks targets ``T`` from ``upper`` down; a step drops the pairs with
+        ``reach < T`` and solves the rest.  Every solution worth ``T`` or more
+        avoids the dropped pairs, so the optimum without them is the optimum
+        when it reaches ``T``; otherwise ``T`` (integral: ``T - 1``) is an
+        upper bound.
+
+        *Integral* problems take ``T = upper`` (after flooring ``reach``):
+        each step certifies or lowers ``upper`` by one.  The first steps are
+        small problems (on the first doc100 pair the LP bound's target keeps
+        about 1% of the pairs); the step ``T = lower + 1`` is plain
+        elimination against the incumbent, and a step that would keep most of
+        that one's pairs becomes that step.
+
+        *Fractional* problems (soft or weighted matching, certified within
+        ``tol = problem.tolerance``) take ``T = upper - delta`` with ``delta``
+        starting at :data:`FRACTION_STEP` and doubling after every step that
+        does not certify, so a gap ``g`` takes about ``log2(g / FRACTION_STEP)``
+        steps; the last step is ``T = lower + tol`` (plain elimination against
+        the incumbent), taken as soon as ``T`` gets there or a step would keep
+        more than :data:`LAST_STEP_SHARE` of its pairs.  Validity, with
+        ``v`` the value a step's solve returns (the incumbent ``lower`` is
+        then at least ``v``):
+
+        * a pair is dropped only if ``reach + REACH_SLACK < T``
+          (:data:`REACH_SLACK` absorbs the LP's float error in ``reach``), so
+          every solution using it is worth less than ``T``; the incumbent's
+          pairs are never dropped, so the solve finds ``v >= lower``;
+        * the step's solve is optimal: the optimum without the dropped pairs is
+          below ``v + tol``, so the global optimum is below ``max(v + tol, T)``.
+          If ``T - lower <= tol`` that is at most ``lower + tol``: ``lower``
+          is certified (this covers ``v >= T`` and the last step).  Else
+          ``v + tol <= lower + tol < T`` and ``T`` is a proven upper bound:
+          ``upper = min(upper, T)``;
+        * the solve stopped early with its own bound ``u``: the global optimum
+          is at most ``max(u, T)``, the descent stops there.
+
+        Each target is below ``upper``, so every uncertified step lowers
+        ``upper`` by at least ``delta``.  A step that rules out less than
         ``drop_share`` of the pairs does not pay for compressing: the whole
         problem goes to the MIP instead.
         """
         integral = problem.integral
         if integral:
             reach = np.floor(reach + 1e-6)
+        else:
+            reach = reach + REACH_SLACK
+            keep = problem.selected(alignment)  # the incumbent's pairs
+            delta = FRACTION_STEP
         stage, dropped = "lp", 0
         while not certified(problem, lower, upper) and not limits.expired():
             if integral:
@@ -312,8 +350,12 @@ class Portfolio:
                     target = lower + 1
                 drop = reach < target
             else:
-                target = lower
-                drop = certified(problem, lower, reach) & ~problem.selected(alignment)
+                last = lower + problem.tolerance
+                target = max(upper - delta, last)
+                if (target > last and np.count_nonzero(reach >= target)
+                        > LAST_STEP_SHARE * np.count_nonzero(reach >= last)):
+                    target = last
+                drop = (reach < target) & ~keep
             if np.count_nonzero(drop) < self.drop_share * problem.n_pairs:
                 result = self._mip(problem, alignment, lower, upper, limits, stats)
                 stage = max(stage, result.stage, key=STAGES.index)
@@ -325,12 +367,18 @@ class Portfolio:
             stage = max(stage, result.stage, key=STAGES.index)
             if result.objective > lower:
                 alignment, lower = result.alignment, result.objective
+                if not integral:
+                    keep = problem.selected(alignment)
             if result.status != "optimal":
-                upper = min(upper, max(result.upper_bound, target - 1 if integral else upper))
+                upper = min(upper, max(result.upper_bound, target - 1 if integral else target))
                 break
-            # the optimum reaches the target (then it is this one) or stays below it;
-            # without integrality the incumbent survived: this one is the optimum
-            upper = min(upper, max(lower, target - 1)) if integral else lower
+            # the optimum reaches the target (then it is this one) or stays below it
+            if integral:
+                upper = min(upper, max(lower, target - 1))
+            elif target <= lower + problem.tolerance:  # the same float sum as ``last``
+                upper = lower  # below max(v + tol, target) <= lower + tol: certified
+            else:
+                upper, delta = min(upper, target), 2 * delta
         stats["pairs_dropped"] += dropped  # by the last step
         done = certified(problem, lower, upper)
         return SolveResult(alignment, lower, lower if done else max(upper, lower),
