@@ -23,11 +23,11 @@ loading vectors and scoring, and this process's peak RSS.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import resource
 import sys
 import time
+
+from peer_driver_loop import run_pairs
 
 _REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _REPO]
@@ -55,47 +55,25 @@ def main() -> None:
     vectors = ref.load_vecs(args.vectors)
     load_seconds = time.perf_counter() - t0
     simfun = ref.get_sim_fun("cosine")
-    total_match = total_test = total_gold = 0.0
-    n = 0
-    t1 = time.perf_counter()
-    with open(args.a) as fa, open(args.b) as fb, open(args.out, "w") as out:
-        while True:
-            line_a, line_b = ref.get_amr_line(fa), ref.get_amr_line(fb)
-            if line_a == "" and line_b == "":
-                break
-            record: dict = {"index": n}
-            try:
-                amr1 = ref.amr.AMR.parse_AMR_line(line_a, False)
-                amr2 = ref.amr.AMR.parse_AMR_line(line_b, False)
-                amr1.rename_node("a")
-                amr2.rename_node("b")
-                inst1, attr1, rel1 = amr1.get_triples()
-                inst2, attr2, rel2 = amr2.get_triples()
-                began = time.perf_counter()
-                _, matched = ref.get_best_match(inst1, attr1, rel1, inst2, attr2, rel2, "a", "b",
-                                                vectors, args.cutoff, args.diffsense, simfun,
-                                                "split")
-                record["seconds"] = time.perf_counter() - began
-                ref.match_triple_dict.clear()
-                test = len(inst1) + len(attr1) + len(rel1)
-                gold = len(inst2) + len(attr2) + len(rel2)
-                record.update(matched=float(matched), test_triples=test, gold_triples=gold,
-                              triples_a=[inst1, attr1, rel1], triples_b=[inst2, attr2, rel2])
-                total_match += matched
-                total_test += test
-                total_gold += gold
-            except Exception as exc:  # the reference would crash here
-                record["error"] = f"{type(exc).__name__}: {exc}"
-                ref.match_triple_dict.clear()
-            out.write(json.dumps(record) + "\n")
-            n += 1
-    seconds = time.perf_counter() - t1
-    p, r, f = ref.compute_f(total_match, total_test, total_gold)
-    print(json.dumps({"pairs": n, "precision": p, "recall": r, "f1": f, "matched": total_match,
-                      "test_triples": total_test, "gold_triples": total_gold,
-                      "load_seconds": load_seconds, "seconds": seconds,
-                      "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
+    def score(line_a: str, line_b: str) -> dict:
+        amr1 = ref.amr.AMR.parse_AMR_line(line_a, False)
+        amr2 = ref.amr.AMR.parse_AMR_line(line_b, False)
+        amr1.rename_node("a")
+        amr2.rename_node("b")
+        inst1, attr1, rel1 = amr1.get_triples()
+        inst2, attr2, rel2 = amr2.get_triples()
+        began = time.perf_counter()
+        _, matched = ref.get_best_match(inst1, attr1, rel1, inst2, attr2, rel2, "a", "b",
+                                        vectors, args.cutoff, args.diffsense, simfun, "split")
+        return {"seconds": time.perf_counter() - began, "matched": float(matched),
+                "test_triples": len(inst1) + len(attr1) + len(rel1),
+                "gold_triples": len(inst2) + len(attr2) + len(rel2),
+                "triples_a": [inst1, attr1, rel1], "triples_b": [inst2, attr2, rel2]}
+
+    with open(args.a) as fa, open(args.b) as fb, open(args.out, "w") as out:
+        run_pairs(ref, (fa, fb), out, score, ("test_triples", "gold_triples"),
+                  {"load_seconds": load_seconds})
 
 if __name__ == "__main__":
     main()

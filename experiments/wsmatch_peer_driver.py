@@ -25,11 +25,11 @@ the summed weights), the scoring seconds and this process's peak RSS.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import resource
 import sys
 import time
+
+from peer_driver_loop import run_pairs
 
 _REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _REPO]
@@ -47,41 +47,21 @@ def main() -> None:
     import smatch as ref  # the reference implementation (its amr.py and AMRGraph.py beside it)
 
     ref.iteration_num = args.restarts + 1
-    total_match = total_test = total_gold = 0.0
-    n = 0
-    t1 = time.perf_counter()
+
+    def score(line_a: str, line_b: str) -> dict:
+        amr1 = ref.amr.AMR.parse_AMR_line(line_a)
+        amr2 = ref.amr.AMR.parse_AMR_line(line_b)
+        inst1, attr1, rel1, test = amr1.get_triples(-1, True, prefix="a")
+        inst2, attr2, rel2, gold = amr2.get_triples(-1, True, prefix="b")
+        began = time.perf_counter()
+        _, matched = ref.get_best_match(inst1, attr1, rel1, inst2, attr2, rel2, "a", "b")
+        return {"seconds": time.perf_counter() - began, "matched": float(matched),
+                "test_weight": float(test), "gold_weight": float(gold),
+                "triples_a": [inst1, attr1, rel1], "triples_b": [inst2, attr2, rel2]}
+
     with open(args.a, encoding="utf-8") as fa, open(args.b, encoding="utf-8") as fb, \
             open(args.out, "w") as out:
-        while True:
-            line_a, line_b = ref.get_amr_line(fa), ref.get_amr_line(fb)
-            if line_a == "" and line_b == "":
-                break
-            record: dict = {"index": n}
-            try:
-                amr1 = ref.amr.AMR.parse_AMR_line(line_a)
-                amr2 = ref.amr.AMR.parse_AMR_line(line_b)
-                inst1, attr1, rel1, test = amr1.get_triples(-1, True, prefix="a")
-                inst2, attr2, rel2, gold = amr2.get_triples(-1, True, prefix="b")
-                began = time.perf_counter()
-                _, matched = ref.get_best_match(inst1, attr1, rel1, inst2, attr2, rel2, "a", "b")
-                record["seconds"] = time.perf_counter() - began
-                record.update(matched=float(matched), test_weight=float(test),
-                              gold_weight=float(gold),
-                              triples_a=[inst1, attr1, rel1], triples_b=[inst2, attr2, rel2])
-                total_match += matched
-                total_test += test
-                total_gold += gold
-            except Exception as exc:  # the reference would crash here
-                record["error"] = f"{type(exc).__name__}: {exc}"
-            ref.match_triple_dict.clear()
-            out.write(json.dumps(record) + "\n")
-            n += 1
-    seconds = time.perf_counter() - t1
-    p, r, f = ref.compute_f(total_match, total_test, total_gold)
-    print(json.dumps({"pairs": n, "precision": p, "recall": r, "f1": f, "matched": total_match,
-                      "test_weight": total_test, "gold_weight": total_gold, "seconds": seconds,
-                      "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
-
+        run_pairs(ref, (fa, fb), out, score, ("test_weight", "gold_weight"))
 
 if __name__ == "__main__":
     main()
