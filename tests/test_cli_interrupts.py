@@ -54,6 +54,17 @@ def slow_input(tmp_path_factory):
     return folder, len(a)
 
 
+def _interruptible() -> None:
+    """Give the child the default SIGINT disposition.
+
+    A shell starts a background job (``cmd &`` without job control, as CI
+    scripts do) with SIGINT ignored, and Python then never installs its
+    KeyboardInterrupt handler: the signal would be lost, as for any program
+    started that way.  The test is about our handling of a delivered Ctrl-C.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _lines(path):
     try:
         return path.read_text().splitlines()
@@ -72,7 +83,7 @@ def test_interrupt_keeps_finished_pairs_and_exits_130(slow_input, tmp_path, sig,
                                           "--workers", workers, "--force-workers", "--quiet",
                                           "--pairs-out", pairs),
                             cwd=tmp_path, env=child_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
     try:
         deadline = time.monotonic() + 300
         while not _lines(pairs) and proc.poll() is None and time.monotonic() < deadline:
