@@ -22,10 +22,22 @@ seconds and this process's peak RSS, plus ``extra``.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import resource
 import time
 from typing import Callable, TextIO
+
+
+def driver_arguments() -> argparse.ArgumentParser:
+    """The options every driver takes: the two files, the reference's folder, restarts, output."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("--peer-src", required=True)
+    ap.add_argument("--restarts", type=int, default=4)
+    ap.add_argument("--out", required=True)
+    return ap
 
 
 def run_pairs(ref, files: tuple, out: TextIO, score: Callable[[str, str], dict],

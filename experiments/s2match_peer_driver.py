@@ -22,27 +22,21 @@ loading vectors and scoring, and this process's peak RSS.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
 
-from peer_driver_loop import run_pairs
+from peer_driver_loop import driver_arguments, run_pairs
 
 _REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _REPO]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("a")
-    ap.add_argument("b")
-    ap.add_argument("--peer-src", required=True)
+    ap = driver_arguments()
     ap.add_argument("--vectors", required=True)
     ap.add_argument("--cutoff", type=float, default=0.5)
     ap.add_argument("--diffsense", type=float, default=0.5)
-    ap.add_argument("--restarts", type=int, default=4)
-    ap.add_argument("--out", required=True)
     args = ap.parse_args()
     sys.path.insert(0, args.peer_src)
     import helpers  # the reference's logging helper

@@ -24,25 +24,18 @@ the summed weights), the scoring seconds and this process's peak RSS.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
 
-from peer_driver_loop import run_pairs
+from peer_driver_loop import driver_arguments, run_pairs
 
 _REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _REPO]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("a")
-    ap.add_argument("b")
-    ap.add_argument("--peer-src", required=True)
-    ap.add_argument("--restarts", type=int, default=4)
-    ap.add_argument("--out", required=True)
-    args = ap.parse_args()
+    args = driver_arguments().parse_args()
     sys.path.insert(0, args.peer_src)
     import smatch as ref  # the reference implementation (its amr.py and AMRGraph.py beside it)
 
