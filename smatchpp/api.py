@@ -174,7 +174,7 @@ class Scorer:
             raise InputMismatchError(mismatch)
         items = [self._item(ea, eb) for ea, eb in zip(entries_a, entries_b)]
         self._prepare(items)
-        if self.config.total_time_limit is not None:  # reading the inputs counts too
+        if self.config.total_time_limit is not None:  # standardizing the graphs counts too
             parallel = workers if dask is None else sum(dask.nthreads().values())
             self.schedule = Schedule(began + self.config.total_time_limit, len(items), parallel)
         bar = _progress(len(items), progress)
@@ -185,6 +185,7 @@ class Scorer:
                 yield score
         finally:
             bar.close()
+            self.schedule = None  # the deadline belongs to this run only
 
     def _prepare(self, items: list[tuple]) -> None:
         """Let a soft matcher compute, once, the similarities the whole corpus needs.

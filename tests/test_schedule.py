@@ -74,6 +74,10 @@ def test_each_pair_gets_its_share_of_what_is_left():
     assert 39.0 < first <= 40.0
     assert 59.0 < second <= 60.0
     assert 118.0 < third <= 120.0
+    # the deadline was this run's: a pair scored afterwards has no limit
+    assert scorer.schedule is None
+    scorer.score_pair(*PAIRS[0])
+    assert recorder.limits[-1] is None
 
 
 def test_a_per_pair_limit_caps_the_share():
