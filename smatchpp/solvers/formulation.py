@@ -26,7 +26,7 @@ from .symmetry import Symmetry, canonical, interchangeable, ordering_rows
 from ..problem import Alignment, Problem
 from .base import Budget, SolveResult, certified, empty_alignment
 
-__all__ = ["Model", "build", "Linking", "start_values", "MipSolver"]
+__all__ = ["Model", "build", "linking_keys", "link_key", "Linking", "start_values", "MipSolver"]
 
 Linking = Literal["aggregated", "pairwise"]
 
@@ -60,6 +60,31 @@ def _rows_from_groups(group: np.ndarray, cols: np.ndarray, vals: np.ndarray):
     return counts, cols, vals
 
 
+def linking_keys(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
+    """Owner pair and row key of each edge's four places in the aggregated linking rows.
+
+    Edge ``e = (p, q)`` sits in the rows ``(p, A, a(q))``, ``(p, B, b(q))``,
+    ``(q, A, a(p))`` and ``(q, B, b(p))``, in that order of blocks of length
+    ``n_edges``; the key of row ``(owner, side, variable)`` is ``(owner * 2 +
+    side) * width + variable`` with ``width = max(n_a, n_b) + 1``
+    (:func:`link_key`), and :func:`build` makes one row per distinct key, in
+    increasing key order.
+    """
+    p, q = problem.edge_p, problem.edge_q
+    pa, pb = problem.pair_a, problem.pair_b
+    owner = np.concatenate([p, p, q, q])
+    side_b = np.repeat(np.array([0, 1, 0, 1], dtype=np.int64), len(p))
+    other = np.concatenate([pa[q], pb[q], pa[p], pb[p]])
+    return owner, link_key(problem, owner, side_b, other)
+
+
+def link_key(problem: Problem, owner: np.ndarray, side_b: np.ndarray,
+             other: np.ndarray) -> np.ndarray:
+    """The row key of linking row ``(owner pair, side (0: A, 1: B), other variable)``."""
+    width = max(problem.n_a, problem.n_b) + 1
+    return (np.asarray(owner, dtype=np.int64) * 2 + side_b) * width + other
+
+
 def build(problem: Problem, linking: Linking = "aggregated",
           symmetry: Symmetry | None = None) -> Model:
     """Build the MIP of ``problem`` (see module docstring).
@@ -81,12 +106,7 @@ def build(problem: Problem, linking: Linking = "aggregated",
         e = np.arange(Q, dtype=np.int64) + P
         p, q = problem.edge_p, problem.edge_q
         if linking == "aggregated":
-            # group key: (owner pair, side, other variable); one row per group
-            owner = np.concatenate([p, p, q, q])
-            side_b = np.concatenate([np.zeros(Q), np.ones(Q), np.zeros(Q), np.ones(Q)]).astype(np.int64)
-            other = np.concatenate([pa[q], pb[q], pa[p], pb[p]])
-            width = max(problem.n_a, problem.n_b) + 1
-            key = (owner * 2 + side_b) * width + other
+            owner, key = linking_keys(problem)
         else:
             owner = np.concatenate([p, q])
             key = np.arange(2 * Q, dtype=np.int64)

@@ -197,8 +197,12 @@ LP_STOP_PASSES = 44
 
 def solve_lp(problem: Problem, linking: Linking = "aggregated",
              time_limit: float | None = None, budget: Budget | None = None,
-             limits: Limits | None = None) -> LpSolution | None:
+             limits: Limits | None = None, central: bool = False) -> LpSolution | None:
     """Solve the LP relaxation of the MIP (``None`` if HiGHS gives no duals).
+
+    ``central``: by the interior-point method without crossover (up to
+    :data:`PDLP_COLUMNS` columns): among the optimal duals, central ones
+    rather than a vertex (what :mod:`.pricing` extends best).
 
     Stopped by ``time_limit`` or by the work ``budget`` (its iterations are
     paid from it), its duals still give a valid, if weaker, bound (see
@@ -209,8 +213,10 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     model = build(problem, linking)
     if problem.n_pairs == 0:
         return LpSolution(model, np.zeros(0), np.zeros(0), np.zeros(0), problem.constant)
-    h = _highs(model, False, time_limit, 1e-9, "pdlp" if model.n_cols > PDLP_COLUMNS else "choose",
+    method = ("pdlp" if model.n_cols > PDLP_COLUMNS else "ipm" if central else "choose")
+    h = _highs(model, False, time_limit, 1e-9, method,
                work_limit=None if budget is None else budget.left())
+    _set(h, "run_crossover", "off" if method == "ipm" else "on")
     if limits is not None and limits.deadline is not None:
         # HiGHS returns up to LP_STOP_PASSES after its own time limit: stop it that much earlier
         stop = limits.seconds_per_pair * LP_STOP_PASSES * problem.n_pairs

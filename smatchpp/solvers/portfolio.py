@@ -36,6 +36,7 @@ from .base import Budget, Limits, SolveResult, certified
 from .bounds import branch_star_bound, star_bound
 from ..blocks import block_drop, block_parts
 from .highs import HighsSolver, solve_lp
+from .pricing import PRICING_MIN_PAIRS, priced_lp
 from .hillclimber import climb
 
 __all__ = ["Portfolio", "STAGES"]
@@ -74,6 +75,8 @@ STAR_PASSES = 8
 BRANCH_PASSES = 20
 COMPRESS_PASSES = 8
 LP_PASSES = 120
+#: a pricing round's passes outside its (small) restricted LP: restricting, extending the duals
+PRICING_PASSES = 6
 #: limits that have expired: a climb under them takes its first start and stops
 _EXPIRED = Limits(deadline=-math.inf)
 
@@ -250,7 +253,12 @@ class Portfolio:
             return self._done(alignment, lower, "star_bound")
         if self.use_lp and use_lp:
             lp = None
-            if not limits.exhausted and limits.affords(LP_PASSES * problem.n_pairs):
+            if problem.n_pairs >= PRICING_MIN_PAIRS:
+                # most pairs are zero in a big LP's solution: priced in as needed
+                if not limits.exhausted and limits.affords(PRICING_PASSES * problem.n_pairs):
+                    lp = priced_lp(problem, problem.selected(alignment), limits, limits.budget,
+                                   lower=lower)
+            elif not limits.exhausted and limits.affords(LP_PASSES * problem.n_pairs):
                 lp = solve_lp(problem, time_limit=limits.time_left(), budget=limits.budget,
                               limits=limits)
             if lp is not None:

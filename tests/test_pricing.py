@@ -1,0 +1,149 @@
+"""The priced LP bound (``smatchpp.solvers.pricing``): valid from any start, the LP's value when priced out.
+
+Brute force over every alignment of small compiled problems (integral and
+fractional) gives the optimum and, for every candidate pair, the best value of
+the alignments that use it: the bound and every pair's reduced-cost bound must
+stay at or above them, after one round (no pricing: the restricted LP's duals
+extended to the whole LP) and after pricing to the end, from random start
+sets; by weak duality they must also stay at or above the LP's value (with the
+pair chosen, for its reduced-cost bound).  Priced out, the bound must equal the
+whole LP's.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import highspy
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from smatchpp.compile import compile_pair
+from smatchpp.solvers.formulation import build
+from smatchpp.solvers import highs as highs_module
+from smatchpp.solvers.highs import lp_bound, solve_lp
+from smatchpp.solvers.pricing import priced_lp, restrict
+from strategies import graph_pairs
+from test_matchers import SMALL, _prepare, matchers
+
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True)
+TOL = 1e-6
+
+
+def _alignments(n_a: int, n_b: int):
+    """Every injective partial map as an alignment array (-1: unmapped)."""
+    for image in itertools.product(range(-1, n_b), repeat=n_a):
+        used = [j for j in image if j >= 0]
+        if len(used) == len(set(used)):
+            yield np.array(image, dtype=np.int64)
+
+
+def _best_with_each_pair(problem):
+    """The optimum, and for each pair the best value of the alignments that use it."""
+    best = -np.inf
+    per_pair = np.full(problem.n_pairs, -np.inf)
+    for alignment in _alignments(problem.n_a, problem.n_b):
+        value = problem.objective(alignment)
+        best = max(best, value)
+        used = problem.selected(alignment)
+        per_pair[used] = np.maximum(per_pair[used], value)
+    return best, per_pair
+
+
+def _lp_value(problem, fixed: int | None = None) -> float:
+    """The LP relaxation's value, with pair ``fixed`` chosen (``x = 1``) if given."""
+    h = highs_module._highs(build(problem), False, None, 1e-9)
+    if fixed is not None:
+        h.changeColBounds(fixed, 1.0, 1.0)
+    h.run()
+    if h.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
+        return -np.inf
+    return problem.constant + h.getInfo().objective_function_value
+
+
+def _check(problem, result, best, per_pair):
+    """Weak duality: at or above the LP's value, and each pair's reach above the LP with it chosen."""
+    scale = TOL * (1.0 + np.abs(problem.unary).sum() + np.abs(problem.weight).sum())
+    assert result.bound >= _lp_value(problem) - scale >= best - 2 * scale
+    reach = result.bound + np.minimum(result.reduced, 0.0)
+    assert np.all(reach >= per_pair - scale)
+    for p in range(problem.n_pairs):
+        assert reach[p] >= _lp_value(problem, p) - scale
+
+
+@SETTINGS
+@given(st.tuples(graph_pairs(**SMALL), matchers(), st.booleans()), st.data())
+def test_priced_bound_is_valid_from_any_start(args, data):
+    pair, matcher, legacy = args
+    a, b = _prepare(pair, legacy)
+    problem = compile_pair(a, b, matcher)
+    if problem.n_pairs == 0:
+        return
+    # a random set, or the LP solution's support with one of its pairs left out:
+    # then the restricted LP is below the whole LP, and only the extended duals
+    # of the pairs outside keep the bound above it
+    if data.draw(st.booleans()):
+        start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
+                                            max_size=problem.n_pairs)), dtype=bool)
+    else:
+        start = solve_lp(problem).x > 1e-9
+        support = np.flatnonzero(start)
+        if len(support):
+            start[support[data.draw(st.integers(0, len(support) - 1))]] = False
+    best, per_pair = _best_with_each_pair(problem)
+    one = priced_lp(problem, start, max_rounds=1)  # no pricing: extended duals only
+    _check(problem, one, best, per_pair)
+    full = priced_lp(problem, start)
+    _check(problem, full, best, per_pair)
+    assert full.exact
+    assert abs(full.bound - lp_bound(problem)) <= TOL * (1.0 + abs(full.bound))
+
+
+def _all_but_some_of_the_support(problem, which: int, count: int) -> np.ndarray:
+    """Every pair but ``count`` of the LP solution's support (from its ``which``-th on).
+
+    The restricted LP is then often below the whole LP, and only the extended
+    duals of the pairs left out (their binary terms' cover above all, split
+    between two pairs left out) keep the bound at or above it.
+    """
+    start = np.ones(problem.n_pairs, dtype=bool)
+    support = np.flatnonzero(solve_lp(problem).x > 1e-9)
+    if len(support):
+        start[support[(which + np.arange(count)) % len(support)]] = False
+    return start
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(graph_pairs(max_vars=12, min_vars=8, max_attributes=8, max_relations=16),
+       st.integers(0, 3), st.sampled_from([0, 1, 2]))
+def test_priced_bounds_on_bigger_pairs(pair, seed, near):
+    """Above the LP (with each pair chosen, for its reach) after one round; the LP once priced out."""
+    problem = compile_pair(*pair)
+    if problem.n_pairs == 0:
+        return
+    if near:
+        start = _all_but_some_of_the_support(problem, seed, near)
+    else:
+        start = np.random.default_rng(seed).random(problem.n_pairs) < 0.2
+    scale = TOL * (1.0 + problem.unary.sum() + problem.weight.sum())
+    one = priced_lp(problem, start, max_rounds=1)
+    assert one.bound >= _lp_value(problem) - scale
+    reach = one.bound + np.minimum(one.reduced, 0.0)
+    for p in np.flatnonzero(~start):
+        assert reach[p] >= _lp_value(problem, p) - scale
+    result = priced_lp(problem, start)
+    assert result.exact
+    assert abs(result.bound - lp_bound(problem)) <= 1e-6 * (1.0 + abs(result.bound))
+
+
+def test_restrict_keeps_the_terms_among_kept_pairs():
+    from smatchpp.api import compile_strings
+    p = compile_strings("(a / dog :ARG0-of (b / bark-01))", "(x / bark-01 :ARG0 (y / dog))")
+    keep = np.ones(p.n_pairs, dtype=bool)
+    sub, index = restrict(p, keep)
+    assert sub.n_edges == p.n_edges and index.tolist() == list(range(p.n_pairs))
+    keep[index[0]] = False
+    sub, _ = restrict(p, keep)
+    assert sub.n_pairs == p.n_pairs - 1
+    assert sub.n_edges == int((keep[p.edge_p] & keep[p.edge_q]).sum())
