@@ -147,3 +147,41 @@ def test_restrict_keeps_the_terms_among_kept_pairs():
     sub, _ = restrict(p, keep)
     assert sub.n_pairs == p.n_pairs - 1
     assert sub.n_edges == int((keep[p.edge_p] & keep[p.edge_q]).sum())
+
+
+def _bigger_problem():
+    from smatchpp.api import compile_strings
+    return compile_strings(
+        "(a / want-01 :ARG0 (b / boy) :ARG1 (c / go-02 :ARG0 b :ARG4 (d / city :name (n / name"
+        " :op1 \"Rome\"))) :time (t / today))",
+        "(x / want-01 :ARG0 (y / girl) :ARG1 (z / go-02 :ARG0 y :ARG4 (w / city :name (m / name"
+        " :op1 \"Paris\"))) :time (u / today) :ARG2 (v / boy))")
+
+
+def test_expired_limits_give_no_round():
+    from smatchpp.solvers.base import Limits
+    problem = _bigger_problem()
+    start = np.zeros(problem.n_pairs, dtype=bool)
+    assert priced_lp(problem, start, Limits(deadline=0.0, clock=lambda: 1.0)) is None
+
+
+def test_a_deadline_during_a_round_ends_pricing_with_that_round(monkeypatch):
+    """An injected clock passes the deadline while the first restricted LP runs."""
+    from smatchpp.solvers import pricing
+    from smatchpp.solvers.base import Limits
+    problem = _bigger_problem()
+    now = [0.0]
+    real = pricing.solve_lp
+    calls = []
+
+    def late_lp(sub, **kwargs):
+        calls.append(sub.n_pairs)
+        result = real(sub, **kwargs)
+        now[0] = 100.0  # the LP "took" past the deadline
+        return result
+
+    monkeypatch.setattr(pricing, "solve_lp", late_lp)
+    start = np.zeros(problem.n_pairs, dtype=bool)
+    result = priced_lp(problem, start, Limits(deadline=10.0, clock=lambda: now[0]))
+    assert len(calls) == 1 and result.rounds == 1 and not result.exact
+    assert result.bound >= lp_bound(problem) - 1e-6

@@ -36,7 +36,7 @@ from .base import Budget, Limits, SolveResult, certified
 from .bounds import branch_star_bound, star_bound
 from ..blocks import block_drop, block_parts
 from .highs import HighsSolver, solve_lp
-from .pricing import PRICING_MIN_PAIRS, priced_lp
+from .pricing import PRICING_MIN_PAIRS, PRICING_PASSES, priced_lp
 from .hillclimber import climb
 
 __all__ = ["Portfolio", "STAGES"]
@@ -75,8 +75,6 @@ STAR_PASSES = 8
 BRANCH_PASSES = 20
 COMPRESS_PASSES = 8
 LP_PASSES = 120
-#: a pricing round's passes outside its (small) restricted LP: restricting, extending the duals
-PRICING_PASSES = 6
 #: limits that have expired: a climb under them takes its first start and stops
 _EXPIRED = Limits(deadline=-math.inf)
 

@@ -55,7 +55,7 @@ from .bounds import _group_max_sum
 from .formulation import link_key, linking_keys
 from .highs import LpSolution, solve_lp
 
-__all__ = ["PricedLp", "priced_lp", "restrict", "PRICING_MIN_PAIRS", "entering"]
+__all__ = ["PricedLp", "priced_lp", "restrict", "entering", "PRICING_MIN_PAIRS", "PRICING_PASSES"]
 
 #: problems with at least this many candidate pairs get their LP bound by pricing
 PRICING_MIN_PAIRS = 30_000
@@ -63,6 +63,9 @@ PRICING_MIN_PAIRS = 30_000
 PRICE_TOLERANCE = 1e-7
 #: at most this many rounds
 MAX_ROUNDS = 100
+#: a round's linear passes over the whole problem's pairs, outside its (small)
+#: restricted LP: restricting, extending the duals, choosing the pairs that enter
+PRICING_PASSES = 6
 
 
 @dataclass
@@ -178,9 +181,13 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
     keep = np.asarray(start, dtype=bool).copy()
     best: PricedLp | None = None
     for rounds in range(1, max_rounds + 1):
+        if limits is not None and not limits.affords(PRICING_PASSES * problem.n_pairs):
+            break
         sub, index = restrict(problem, keep)
-        lp = solve_lp(sub, time_limit=None if limits is None else limits.time_left(),
-                      budget=budget, limits=limits, central=True)
+        # the restricted LP leaves the time of extending its duals to the whole problem
+        sub_limits = None if limits is None else limits.reserving(PRICING_PASSES * problem.n_pairs)
+        lp = solve_lp(sub, time_limit=None if sub_limits is None else sub_limits.time_left(),
+                      budget=budget, limits=sub_limits, central=True)
         if lp is None:
             break
         bound, reduced = extend(problem, keep, index, sub, lp)
