@@ -22,7 +22,7 @@ from ..problem import Alignment, Problem
 from .base import Budget, Limits, deadline_after, empty_alignment, time_left
 from .formulation import Linking, MipSolver, Model, build, start_values
 
-__all__ = ["HighsSolver", "lp_bound"]
+__all__ = ["HighsSolver", "lp_bound", "solve_lp", "highs_time_limit"]
 
 
 #: one reusable instance per thread (a Dask worker runs pairs in several threads)
@@ -195,6 +195,17 @@ PDLP_COLUMNS = 30_000
 LP_STOP_PASSES = 44
 
 
+def highs_time_limit(limits: Limits, n_pairs: int) -> float:
+    """HiGHS's own time limit under ``limits``: :data:`LP_STOP_PASSES` before their deadline.
+
+    HiGHS returns up to that long after its time limit, with the LP and with
+    the MIP (a MIP of 43,297 pairs on doc100 returned 0.45 s late; 44 passes
+    over its pairs were 0.43 s).
+    """
+    stop = limits.seconds_per_pair * LP_STOP_PASSES * n_pairs
+    return float(max(limits.time_left() - stop, 0.01))
+
+
 def solve_lp(problem: Problem, linking: Linking = "aggregated",
              time_limit: float | None = None, budget: Budget | None = None,
              limits: Limits | None = None, central: bool = False) -> LpSolution | None:
@@ -218,9 +229,7 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
                work_limit=None if budget is None else budget.left())
     _set(h, "run_crossover", "off" if method == "ipm" else "on")
     if limits is not None and limits.deadline is not None:
-        # HiGHS returns up to LP_STOP_PASSES after its own time limit: stop it that much earlier
-        stop = limits.seconds_per_pair * LP_STOP_PASSES * problem.n_pairs
-        _set(h, "time_limit", float(max(limits.time_left() - stop, 0.01)))
+        _set(h, "time_limit", highs_time_limit(limits, problem.n_pairs))
     h.run()
     if budget is not None:
         info = h.getInfo()

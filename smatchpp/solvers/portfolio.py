@@ -35,7 +35,7 @@ from ..problem import Alignment, Problem
 from .base import Budget, Limits, SolveResult, certified
 from .bounds import branch_star_bound, star_bound
 from ..blocks import block_drop, block_parts
-from .highs import HighsSolver, solve_lp
+from .highs import HighsSolver, highs_time_limit, solve_lp
 from .pricing import PRICING_MIN_PAIRS, PRICING_PASSES, priced_lp
 from .hillclimber import climb
 
@@ -288,7 +288,8 @@ class Portfolio:
         stats["mip_components"] += 1
         stats["mip_pairs"] += problem.n_pairs
         stats["mip_edges"] += problem.n_edges
-        result = _tighten(problem, self.mip.solve(problem, limits.time_left(), alignment,
+        time_limit = None if limits.deadline is None else highs_time_limit(limits, problem.n_pairs)
+        result = _tighten(problem, self.mip.solve(problem, time_limit, alignment,
                                                    limits.budget), upper)
         stats.update(result.stats)
         result.stage = "mip"
