@@ -12,8 +12,9 @@ its worker processes (the largest ``VmHWM`` among its descendants, polled every
     # search: the first Q graphs as queries against the first N graphs, --top K, beside
     # `matrix` of the same Q x N pairs
     python3 experiments/bench_scale.py search --queries 100 --graphs 1562 --top 10
-    # client memory at N and 2N graphs (matrix writes as it goes: the client's peak must stay flat)
-    python3 experiments/bench_scale.py memory --graphs 400 800 --workers 2 [--dask]
+    # client memory at N and 2N graphs (matrix writes as it goes: the client's peak must stay flat;
+    # with --output npz the dense n x n output arrays themselves grow with n^2)
+    python3 experiments/bench_scale.py memory --graphs 400 800 --workers 2 --output parquet [--dask]
 
 The 500-graph row beside smatch 1.0.4 (1 worker, Dask 2 workers) is
 ``python3 experiments/bench_matrix.py --graphs 500``.  Try each on small sizes
@@ -93,13 +94,16 @@ def _write(path: Path, gs: list[str]) -> Path:
 
 
 def _matrix(args, tmp: Path, first: Path, second: Path | None = None) -> tuple[dict, int]:
-    out = tmp / "m.npz"
+    out = tmp / f"m.{args.output}"
     argv = [sys.executable, "-m", "smatchpp", "matrix", str(first), *([str(second)] if second else []),
             "-o", str(out), "--all", "--quiet", "--workers", str(args.workers),
             *(["--dask"] if args.dask else [])]
     run = measured(argv)
     certified = 0
-    if run["code"] == 0:
+    if run["code"] == 0 and args.output == "parquet":  # one row per solved pair
+        import pyarrow.parquet as pq
+        certified = sum(s == "optimal" for s in pq.read_table(out, columns=["status"])["status"].to_pylist())
+    elif run["code"] == 0:
         cert = np.load(out)["certified"]
         certified = int(cert[np.triu_indices(cert.shape[0], 1)].sum() if second is None else cert.sum())
     return run, certified
@@ -170,6 +174,9 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=10)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--dask", action="store_true", help="a Dask LocalCluster of --workers workers")
+    ap.add_argument("--output", choices=("npz", "parquet"), default="npz",
+                    help="matrix output: npz holds the dense n x n arrays in the client (they are "
+                         "the output); parquet streams one row per pair as blocks finish")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         RUNS[args.run](args, Path(tmp))

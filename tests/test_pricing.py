@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import itertools
 
-import highspy
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -185,3 +185,43 @@ def test_a_deadline_during_a_round_ends_pricing_with_that_round(monkeypatch):
     result = priced_lp(problem, start, Limits(deadline=10.0, clock=lambda: now[0]))
     assert len(calls) == 1 and result.rounds == 1 and not result.exact
     assert result.bound >= lp_bound(problem) - 1e-6
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(graph_pairs(max_vars=12, min_vars=8, max_attributes=8, max_relations=16))
+def test_portfolio_with_priced_lps_stays_exact(pair):
+    """Every component's LP priced (the size threshold lowered to 0): the HiGHS MIP's optimum."""
+    from unittest import mock
+
+    from smatchpp.solvers import HighsSolver, Portfolio
+    from smatchpp.solvers import portfolio as portfolio_module
+    from oracle import rescore_array
+
+    a, b = pair
+    problem = compile_pair(a, b)
+    expected = HighsSolver().solve(problem)
+    calls = []
+    real = portfolio_module.priced_lp
+
+    def counted(*args, **kwargs):
+        calls.append(args[0].n_pairs)
+        return real(*args, **kwargs)
+
+    with mock.patch.object(portfolio_module, "PRICING_MIN_PAIRS", 0), \
+            mock.patch.object(portfolio_module, "priced_lp", counted):
+        result = Portfolio().solve(problem)
+    assert result.status == "optimal" and result.objective == expected.objective
+    assert rescore_array(a, b, result.alignment) == result.objective
+    if result.stage in ("lp", "mip"):
+        assert calls  # the LP stage was reached: it was priced
+
+
+def test_terms_between_two_pairs_outside_are_covered_by_halves():
+    """Nothing in ``S``: each pair covers half of its binary term, and the bound is the LP's."""
+    from smatchpp.api import compile_strings
+    problem = compile_strings("(x / want-01 :ARG0 (y / boy))", "(u / want-01 :ARG0 (v / boy))")
+    assert problem.n_pairs == 2 and problem.n_edges == 1
+    one = priced_lp(problem, np.zeros(2, dtype=bool), max_rounds=1)
+    total = problem.unary.sum() + problem.weight.sum()  # both pairs and the term: the optimum
+    assert one.bound == pytest.approx(total) == pytest.approx(lp_bound(problem))
+    assert one.reduced.tolist() == pytest.approx((problem.unary + 0.5 * problem.weight[0]).tolist())
