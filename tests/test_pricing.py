@@ -57,7 +57,7 @@ def _lp_value(problem, fixed: int | None = None) -> float:
     if fixed is not None:
         h.changeColBounds(fixed, 1.0, 1.0)
     h.run()
-    if h.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
+    if h.getModelStatus() == highs_module.highspy.HighsModelStatus.kInfeasible:
         return -np.inf
     return problem.constant + h.getInfo().objective_function_value
 
