@@ -23,12 +23,14 @@ Example:
 from __future__ import annotations
 
 import functools
+import threading
 from collections import Counter, defaultdict
 from typing import Any, Callable, Iterator, Protocol
 
 import numpy as np
 
 from .blocks import sentence_blocks
+from .jit import lazy_jit
 from .matchers import MATCHERS as _MATCHERS
 from .problem import CERTIFY_TOLERANCE, Problem
 from .standardize import TripleGraph
@@ -62,6 +64,9 @@ class TripleMatcher(Protocol):
         ...
 
 
+_MISSING = object()
+
+
 def _per_graph(fn: Callable[[TripleGraph], Any]) -> Callable[[TripleGraph], Any]:
     """Memoize ``fn(g)`` in ``g``'s ``__dict__``: a graph is immutable, and in a matrix or a
     search each graph meets hundreds of others.  The cached value is shared: callers must
@@ -79,8 +84,8 @@ def _per_graph(fn: Callable[[TripleGraph], Any]) -> Callable[[TripleGraph], Any]
         store = getattr(g, "__dict__", None)
         if store is None:
             return fn(g)
-        value = store.get(key)
-        if value is None:
+        value = store.get(key, _MISSING)
+        if value is _MISSING:
             value = store[key] = fn(g)
         return value
 
@@ -183,6 +188,175 @@ class ExactMatcher:
                 np.minimum(ea[ia, 3], eb[ib, 3]).astype(np.float64))
 
 
+_blocks = _per_graph(sentence_blocks)
+
+#: label -> integer id, for every graph this process encodes.  The ids never leave
+#: the process: an encoding carries :data:`_TOKEN`, which a graph pickled into
+#: another process (a new token there) does not match, so it is encoded again.
+_LABEL_IDS: dict[tuple, int] = {}
+_TOKEN = object()
+#: new ids are handed out under this lock (Dask workers encode graphs in threads)
+_IDS_LOCK = threading.Lock()
+#: the kernel's dense ``n_a x n_b`` scratch: larger pairs take the numpy path
+FAST_CELLS = 1_000_000
+
+
+def _label_id(label: tuple) -> int:
+    found = _LABEL_IDS.get(label)
+    if found is None:
+        with _IDS_LOCK:
+            found = _LABEL_IDS.setdefault(label, len(_LABEL_IDS))
+    return found
+
+
+def _table(rows: list[tuple[int, ...]], width: int) -> tuple[np.ndarray, ...]:
+    """Columns of ``rows`` sorted (the first column is a label id), as int64 arrays."""
+    table = np.array(sorted(rows), dtype=np.int64).reshape(-1, width)
+    return tuple(np.ascontiguousarray(table[:, c]) for c in range(width))
+
+
+def _encoding(g: TripleGraph) -> tuple[np.ndarray, ...]:
+    """``g``'s unary rows (label, var, count), relation rows (role, source, target,
+    count) and label multiset (label, count) as integer arrays, memoized on ``g``."""
+    store = g.__dict__
+    cached = store.get("_compiled_encoding")
+    if cached is not None and cached[0] is _TOKEN:
+        return cached[1]
+    unary = [(_label_id(label), i, c) for label, rows in _unary_labels(g).items() for i, c in rows]
+    relations = [(_label_id(("relation", r)), i, k, c) for (r, i, k), c in _relation_counts(g).items()]
+    labels = [(_label_id(label), c) for label, c in _label_multiset(g).items()]
+    value = _table(unary, 3) + _table(relations, 4) + _table(labels, 2)
+    store["_compiled_encoding"] = (_TOKEN, value)
+    return value
+
+
+def _exact_terms(a: TripleGraph, b: TripleGraph) -> tuple:
+    """:func:`compile_pair`'s arrays under :class:`ExactMatcher`, by the compiled kernel."""
+    return _compile_exact(len(a.variables), len(b.variables), *_encoding(a), *_encoding(b))
+
+
+@lazy_jit
+def _compile_exact(n_a, n_b, ua_lab, ua_var, ua_cnt, ra_role, ra_src, ra_tgt, ra_cnt, ma_lab,
+                   ma_cnt, ub_lab, ub_var, ub_cnt, rb_role, rb_src, rb_tgt, rb_cnt, mb_lab,
+                   mb_cnt):
+    """Candidate pairs (in key order ``i * n_b + j``), unary sums, edges (in key
+    order ``p * n + q``, duplicates summed) and the label-count bound: the
+    numpy path of :func:`compile_pair` for the exact matcher, without its
+    per-pair overhead.  Rows of a side are sorted by label id."""
+    nb = max(n_b, 1)
+    cells = n_a * nb
+    uval = np.zeros(cells)
+    used = np.zeros(cells, dtype=np.bool_)
+    # unary terms: every row of A meets the rows of B with its label
+    x = 0
+    y = 0
+    while x < len(ua_lab) and y < len(ub_lab):
+        if ua_lab[x] < ub_lab[y]:
+            x += 1
+        elif ua_lab[x] > ub_lab[y]:
+            y += 1
+        else:
+            x2 = x
+            while x2 < len(ua_lab) and ua_lab[x2] == ua_lab[x]:
+                x2 += 1
+            y2 = y
+            while y2 < len(ub_lab) and ub_lab[y2] == ub_lab[y]:
+                y2 += 1
+            for s in range(x, x2):
+                for t in range(y, y2):
+                    key = ua_var[s] * nb + ub_var[t]
+                    uval[key] += min(ua_cnt[s], ub_cnt[t])
+                    used[key] = True
+            x = x2
+            y = y2
+    # binary terms: the same join on relation roles, counted first
+    m = 0
+    for phase in range(2):
+        if phase == 1:
+            k1 = np.empty(m, dtype=np.int64)
+            k2 = np.empty(m, dtype=np.int64)
+            bw = np.empty(m)
+            m = 0
+        x = 0
+        y = 0
+        while x < len(ra_role) and y < len(rb_role):
+            if ra_role[x] < rb_role[y]:
+                x += 1
+            elif ra_role[x] > rb_role[y]:
+                y += 1
+            else:
+                x2 = x
+                while x2 < len(ra_role) and ra_role[x2] == ra_role[x]:
+                    x2 += 1
+                y2 = y
+                while y2 < len(rb_role) and rb_role[y2] == rb_role[y]:
+                    y2 += 1
+                if phase == 0:
+                    m += (x2 - x) * (y2 - y)
+                else:
+                    for s in range(x, x2):
+                        for t in range(y, y2):
+                            k1[m] = ra_src[s] * nb + rb_src[t]
+                            k2[m] = ra_tgt[s] * nb + rb_tgt[t]
+                            bw[m] = min(ra_cnt[s], rb_cnt[t])
+                            used[k1[m]] = True
+                            used[k2[m]] = True
+                            m += 1
+                x = x2
+                y = y2
+    n = 0
+    for key in range(cells):
+        if used[key]:
+            n += 1
+    index = np.full(cells, -1, dtype=np.int64)
+    pair_a = np.empty(n, dtype=np.int64)
+    pair_b = np.empty(n, dtype=np.int64)
+    unary = np.empty(n)
+    p = 0
+    for key in range(cells):
+        if used[key]:
+            index[key] = p
+            pair_a[p] = key // nb
+            pair_b[p] = key % nb
+            unary[p] = uval[key]
+            p += 1
+    width = max(n, 1)
+    ekey = np.empty(m, dtype=np.int64)
+    for e in range(m):
+        p1 = index[k1[e]]
+        p2 = index[k2[e]]
+        ekey[e] = min(p1, p2) * width + max(p1, p2)
+    order = np.argsort(ekey, kind="mergesort")
+    n_e = 0
+    for t in range(m):
+        if t == 0 or ekey[order[t]] != ekey[order[t - 1]]:
+            n_e += 1
+    edge_p = np.empty(n_e, dtype=np.int64)
+    edge_q = np.empty(n_e, dtype=np.int64)
+    weight = np.zeros(n_e)
+    e = -1
+    for t in range(m):
+        k = ekey[order[t]]
+        if t == 0 or k != ekey[order[t - 1]]:
+            e += 1
+            edge_p[e] = k // width
+            edge_q[e] = k % width
+        weight[e] += bw[order[t]]
+    bound = 0.0
+    x = 0
+    y = 0
+    while x < len(ma_lab) and y < len(mb_lab):
+        if ma_lab[x] < mb_lab[y]:
+            x += 1
+        elif ma_lab[x] > mb_lab[y]:
+            y += 1
+        else:
+            bound += min(ma_cnt[x], mb_cnt[y])
+            x += 1
+            y += 1
+    return pair_a, pair_b, unary, edge_p, edge_q, weight, bound
+
+
 #: matcher name -> factory taking the :class:`~smatchpp.config.Config` (for its parameters);
 #: the registry lives in :mod:`smatchpp.matchers` (exact, s2match, wsmatch, ...)
 MATCHERS: dict[str, Callable[[Any], TripleMatcher]] = _MATCHERS
@@ -203,6 +377,17 @@ def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None =
     (:attr:`Problem.tolerance`).
     """
     matcher = matcher or ExactMatcher()
+    constant = 0.0
+    if a.free and b.free:
+        constant = float(sum((Counter(a.free) & Counter(b.free)).values()))
+    block_a, block_b = _blocks(a), _blocks(b)
+    if block_a is None or block_b is None:
+        block_a = block_b = None
+    if type(matcher) is ExactMatcher and len(a.variables) * len(b.variables) <= FAST_CELLS:
+        pair_a, pair_b, unary, edge_p, edge_q, weight, bound = _exact_terms(a, b)
+        return Problem(len(a.variables), len(b.variables), pair_a, pair_b, unary, edge_p, edge_q,
+                       weight, constant=constant, label_bound=bound + constant,
+                       block_a=block_a, block_b=block_b, tolerance=tolerance)
     ui, uj, uw = matcher.unary_terms(a, b)
     bi, bj, bk, bl, bw = matcher.binary_terms(a, b)
     keep = (bw > 0) & (bi != bk) & (bj != bl)
@@ -222,10 +407,6 @@ def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None =
     n = max(len(keys), 1)
     ekeys, inverse = np.unique(lo * n + hi, return_inverse=True)
     weight = np.bincount(inverse.ravel(), weights=bw, minlength=len(ekeys)) if len(ekeys) else np.zeros(0)
-    constant = float(sum((Counter(a.free) & Counter(b.free)).values()))
-    block_a, block_b = sentence_blocks(a), sentence_blocks(b)
-    if block_a is None or block_b is None:
-        block_a = block_b = None
     return Problem(len(a.variables), len(b.variables), keys // nb, keys % nb, unary,
                    ekeys // n, ekeys % n, weight, constant=constant,
                    label_bound=matcher.label_bound(a, b) + constant,

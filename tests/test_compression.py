@@ -60,8 +60,11 @@ def test_portfolio_with_and_without_compression_equals_plain_mip(pair):
     a, b = pair
     problem = compile_pair(a, b)
     optimum = HighsSolver().solve(problem).objective
-    for solver in (Portfolio(), Portfolio(compression=False), Portfolio(use_lp=False),
-                   Portfolio(compress_min_pairs=0), Portfolio(use_lp=False, compress_min_pairs=0)):
+    # bnb_max_pairs=0: the general path, which bigger pairs take
+    for solver in (Portfolio(), Portfolio(compression=False, bnb_max_pairs=0),
+                   Portfolio(use_lp=False, bnb_max_pairs=0),
+                   Portfolio(compress_min_pairs=0, bnb_max_pairs=0),
+                   Portfolio(use_lp=False, compress_min_pairs=0, bnb_max_pairs=0)):
         result = solver.solve(problem)
         assert result.status == "optimal"
         assert result.objective == optimum == problem.objective(result.alignment)
@@ -98,7 +101,8 @@ def test_portfolio_on_non_integer_coefficients_equals_plain_mip(pair):
                       p.weight * 1.3)
     assert not problem.integral
     optimum = HighsSolver().solve(problem).objective
-    for solver in (Portfolio(), Portfolio(drop_share=0.0), Portfolio(drop_share=0.0, compress_min_pairs=0)):
+    for solver in (Portfolio(), Portfolio(drop_share=0.0, bnb_max_pairs=0),
+                   Portfolio(drop_share=0.0, compress_min_pairs=0, bnb_max_pairs=0)):
         result = solver.solve(problem)
         assert result.status == "optimal"
         assert abs(result.objective - optimum) < 1e-6

@@ -209,7 +209,7 @@ def test_portfolio_with_priced_lps_stays_exact(pair):
 
     with mock.patch.object(portfolio_module, "PRICING_MIN_PAIRS", 0), \
             mock.patch.object(portfolio_module, "priced_lp", counted):
-        result = Portfolio().solve(problem)
+        result = Portfolio(bnb_max_pairs=0).solve(problem)
     assert result.status == "optimal" and result.objective == expected.objective
     assert rescore_array(a, b, result.alignment) == result.objective
     if result.stage in ("lp", "mip"):

@@ -93,6 +93,8 @@ def test_exact_solvers_match_oracle(pair):
     _check_exact(HighsSolver().solve(problem), a, b, optimum)
     _check_exact(HighsSolver(linking="pairwise").solve(problem), a, b, optimum)
     _check_exact(Portfolio(use_lp=False).solve(problem), a, b, optimum)
+    _check_exact(Portfolio(bnb_max_pairs=0).solve(problem), a, b, optimum)
+    _check_exact(Portfolio(use_lp=False, bnb_max_pairs=0).solve(problem), a, b, optimum)
 
 
 @TINY
@@ -181,10 +183,12 @@ def test_portfolio_mip_stage():
     assert optimum == 5
     problem = compile_pair(a, b)
     assert problem.label_bound == 6
-    result = get_solver("exact").solve(problem)
+    _check_exact(get_solver("exact").solve(problem), a, b, optimum)  # branch and bound first
+    # the general path (what pairs above the compiled search's size take)
+    result = Portfolio(bnb_max_pairs=0).solve(problem)
     _check_exact(result, a, b, optimum)
     assert result.stage == "lp"
-    result = Portfolio(use_lp=False).solve(problem)
+    result = Portfolio(use_lp=False, bnb_max_pairs=0).solve(problem)
     _check_exact(result, a, b, optimum)
     assert result.stage == "mip", "the climber now finds 5: pick another instance to cover the MIP stage"
     _check_exact(CbcSolver().solve(problem), a, b, optimum)
@@ -290,6 +294,8 @@ def test_compressed_solvers_match_oracle(pair):
     _check_exact(get_solver("highs", compression=True).solve(problem), a, b, optimum)
     _check_exact(Portfolio(compression=True).solve(problem), a, b, optimum)
     _check_exact(Portfolio(compression=False).solve(problem), a, b, optimum)
+    _check_exact(Portfolio(compression=True, bnb_max_pairs=0).solve(problem), a, b, optimum)
+    _check_exact(Portfolio(compression=False, bnb_max_pairs=0).solve(problem), a, b, optimum)
     _check_exact(get_solver("exact", compression=False).solve(problem), a, b, optimum)
 
 
@@ -307,7 +313,8 @@ def test_compression_keeps_optimum_on_bigger_pairs(pair):
     a, b = pair
     problem = compile_pair(a, b)
     plain = HighsSolver().solve(problem)
-    for solver in (Compressing(HighsSolver()), Portfolio(compression=True), Portfolio(compression=False)):
+    for solver in (Compressing(HighsSolver()), Portfolio(compression=True), Portfolio(compression=False),
+                   Portfolio(bnb_max_pairs=0), Portfolio(compression=False, bnb_max_pairs=0)):
         r = solver.solve(problem)
         assert r.status == "optimal"
         assert r.objective == plain.objective

@@ -54,8 +54,8 @@ class Budget:
     """A deterministic work budget shared by every stage of one solve.
 
     One unit is one LP iteration (simplex, interior point or PDLP) or one
-    branch-and-bound node.  Each HiGHS call may use what is left and then pays
-    what it used, as HiGHS counts it; the counts do not depend on the machine,
+    branch-and-bound node (HiGHS's, or :mod:`.bnb`'s).  Each call may use what
+    is left and then pays what it used, as the solver counts it; the counts do not depend on the machine,
     so a solve under a work limit stops at the same place everywhere.  The
     hill-climber and the combinatorial bounds are not counted: they always
     run to the end, deterministically.

@@ -1,5 +1,9 @@
 """The default ``exact`` solver: hill-climb, bounds in increasing cost, compression, then MIP.
 
+0. small problems (at most :data:`~.bnb.MAX_PAIRS` candidate pairs, most
+   sentence pairs) are first searched by the compiled branch and bound
+   (:mod:`.bnb`), which proves its answer or, after its node limit, hands
+   its incumbent to the steps below as a warm start;
 1. the hill-climber from its greedy start gives an alignment (lower bound
    ``L``); random restarts are not used: where the bounds below do not
    certify the greedy climb, the LP is cheaper than restarts and stronger;
@@ -20,7 +24,9 @@ The stage that closed the gap is recorded in :attr:`SolveResult.stage`
 >>> p = compile_strings("(a / dog :ARG0-of (b / bark-01))", "(x / bark-01 :ARG0 (y / dog))")
 >>> r = Portfolio().solve(p)
 >>> r.status, r.objective, r.stage
-('optimal', 3.0, 'star_bound')
+('optimal', 3.0, 'branch_and_bound')
+>>> Portfolio(bnb_max_pairs=0).solve(p).stage  # without it: the climb, then the star bound
+'star_bound'
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import numpy as np
 from ..compression.exact import compress
 from ..problem import Alignment, Problem
 from .base import Budget, Limits, SolveResult, certified
+from .bnb import MAX_PAIRS as BNB_MAX_PAIRS, branch_and_bound
 from .bounds import branch_star_bound, star_bound
 from ..blocks import block_drop, block_parts
 from .highs import HighsSolver, highs_time_limit, solve_lp
@@ -42,7 +49,7 @@ from .hillclimber import climb
 __all__ = ["Portfolio", "STAGES"]
 
 #: stages in increasing cost
-STAGES = ("label_bound", "star_bound", "compression", "lp", "mip")
+STAGES = ("label_bound", "star_bound", "branch_and_bound", "compression", "lp", "mip")
 
 #: problems with fewer candidate pairs go to the LP without structural compression
 #: (measured on BAMBOO: compressing them first costs more than it saves)
@@ -90,8 +97,10 @@ class Portfolio:
     def __init__(self, seed: int = 1, compression: bool = True, use_lp: bool = True,
                  mip: HighsSolver | None = None,
                  compress_min_pairs: int = COMPRESS_MIN_PAIRS,
-                 drop_share: float = DROP_SHARE, work_limit: int | None = None) -> None:
+                 drop_share: float = DROP_SHARE, work_limit: int | None = None,
+                 bnb_max_pairs: int = BNB_MAX_PAIRS) -> None:
         self.seed = seed
+        self.bnb_max_pairs = bnb_max_pairs
         self.compression = compression
         self.compress_min_pairs = compress_min_pairs
         self.drop_share = drop_share
@@ -115,6 +124,16 @@ class Portfolio:
         """
         if limits.deadline is not None and problem.n_pairs >= BIG_PAIRS:
             return self._solve_big(problem, limits, warm_start)
+        if problem.n_pairs <= self.bnb_max_pairs and not limits.expired():
+            # its nodes are branch-and-bound nodes: paid from the work budget
+            left = limits.budget.left()
+            found = branch_and_bound(problem, None if left is None else max(left, 1))
+            limits.budget.spend(found.nodes if left is None else min(found.nodes, left))
+            if found.complete:
+                return self._done(found.alignment, found.objective,
+                                  "label_bound" if found.capped else "branch_and_bound")
+            if warm_start is None or found.objective > problem.objective(warm_start):
+                warm_start = found.alignment
         upper = problem.label_bound
         # greedy start first: it is often optimal, and the bounds can tell
         alignment, lower = climb(problem, self.seed, 0, upper, warm_start, limits=limits)
