@@ -137,7 +137,7 @@ def test_portfolio_takes_over_after_the_node_limit(monkeypatch):
     b = parse_graph("(a / and :op1 (x / dog :mod (s / big)) :op2 (y / cat :mod (r / red)) :op3 (z / dog))")
     problem = compile_pair(a, b)
     monkeypatch.setattr(portfolio_module, "branch_and_bound",
-                        lambda p: branch_and_bound(p, node_limit=2))
+                        lambda p, limit=None: branch_and_bound(p, node_limit=2))
     result = Portfolio().solve(problem)
     assert result.status == "optimal"
     assert result.stage not in ("branch_and_bound",)

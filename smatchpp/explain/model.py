@@ -15,7 +15,7 @@ they match (:func:`smatchpp.matching.triple_match`).
 >>> [e.a.triples()[t] for t in e.unmatched_a()], [e.b.triples()[t] for t in e.unmatched_b()]
 ([('d', 'top', 'top')], [('x', 'top', 'top')])
 >>> e.hc_gap, e.certificate()
-(0.0, 'optimal (proved by the star_bound stage)')
+(0.0, 'optimal (proved by the branch_and_bound stage)')
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ hill-climber lost.
 >>> e = explain_pair("(d / dog :ARG0-of (b / bark-01))", "(x / bark-01 :ARG0 (y / dog))")
 >>> print(render(e, color=False))  # doctest: +NORMALIZE_WHITESPACE
 pair 0: P 75.00  R 75.00  F1 75.00  (matched 3 of test 4 / gold 4 triples)
-certificate: optimal (proved by the star_bound stage)
+certificate: optimal (proved by the branch_and_bound stage)
 A (test):
 (d[1] / dog
    :ARG0-of (b[2] / bark-01))
