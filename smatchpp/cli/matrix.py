@@ -17,7 +17,7 @@ import sys
 import numpy as np
 
 from ..exceptions import UsageError
-from ..matrix import PairResult, pair_blocks, score_pairs
+from ..matrix import PairBlock, pair_blocks, score_pairs
 from ..read import read_file
 from ..presets import Options
 from ..standardize import EMPTY, standardize
@@ -93,10 +93,11 @@ def run(args: argparse.Namespace) -> int:
                                     _prepared_matcher(config, rows, cols))
             for results in stream:
                 sink.add(results)
-                for r in results:
-                    if r.status != "optimal":
-                        uncertified.write(json.dumps({"i": r.i, "j": r.j, "lower": r.matched,
-                                                      "upper": r.upper, "status": r.status}) + "\n")
+                for k in np.flatnonzero(~results.certified):
+                    uncertified.write(json.dumps({"i": int(results.i[k]), "j": int(results.j[k]),
+                                                  "lower": float(results.matched[k]),
+                                                  "upper": float(results.upper[k]),
+                                                  "status": str(results.status[k])}) + "\n")
                 done += len(results)
                 bar.update(len(results))
         except (KeyboardInterrupt, Interrupted):
@@ -151,16 +152,12 @@ class _Dense:
                     self.arrays[k][i, i] = v
                 self.certified_mask[i, i] = True
 
-    def add(self, results: list[PairResult]) -> None:
-        if not results:
+    def add(self, results: PairBlock) -> None:
+        if not len(results):
             return
-        i = np.array([r.i for r in results])
-        j = np.array([r.j for r in results])
-        matched = np.array([r.matched for r in results], dtype=np.float64)
-        upper = np.array([r.upper for r in results], dtype=np.float64)
-        test = np.array([r.test for r in results], dtype=np.float64)
-        gold = np.array([r.gold for r in results], dtype=np.float64)
-        ok = np.array([r.status == "optimal" for r in results])
+        i, j, matched, upper = results.i, results.j, results.matched, results.upper
+        test, gold = results.test.astype(np.float64), results.gold.astype(np.float64)
+        ok = results.certified
         self.certified += int(ok.sum())
         with np.errstate(divide="ignore", invalid="ignore"):
             p = np.where((test > 0) & (gold > 0), matched / np.maximum(test, 1), 0.0)
@@ -193,18 +190,17 @@ class _Parquet:
         self.writer = None
         self.certified = 0
 
-    def add(self, results: list[PairResult]) -> None:
+    def add(self, results: PairBlock) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        if not results:
+        if not len(results):
             return
         table = pa.table({
-            "i": [r.i for r in results], "j": [r.j for r in results],
-            "matched": [float(r.matched) for r in results], "upper": [float(r.upper) for r in results],
-            "test_triples": [r.test for r in results], "gold_triples": [r.gold for r in results],
-            "f1": [r.f1 for r in results], "status": [r.status for r in results]})
-        self.certified += sum(r.status == "optimal" for r in results)
+            "i": results.i, "j": results.j, "matched": results.matched, "upper": results.upper,
+            "test_triples": results.test, "gold_triples": results.gold,
+            "f1": results.f1, "status": results.status})
+        self.certified += int(results.certified.sum())
         if self.writer is None:
             self.writer = pq.ParquetWriter(self.path, table.schema)
         self.writer.write_table(table)
