@@ -39,6 +39,18 @@ def test_dask_matrix_equals_local(client, block):
     assert got == _local_matrix()
 
 
+def _dependencies(block, config, *shared):
+    worker = distributed.get_worker()
+    return [len(worker.state.tasks[worker.get_current_task()].dependencies)]
+
+
+def test_shared_objects_are_one_dependency_each(client):
+    """A list of graphs is scattered as one object: a task depends on each shared object once,
+    not on every graph (thousands of dependencies per task made big matrices slow)."""
+    got = list(map_blocks(client, _dependencies, [[(0, 1)], [(1, 2)]], Config(), GRAPHS, GRAPHS, None))
+    assert got == [[3], [3]]
+
+
 def test_dask_score_equals_local(client):
     a = read_text("\n\n".join(TEXTS))
     b = read_text("\n\n".join(reversed(TEXTS)))
