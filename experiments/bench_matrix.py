@@ -12,7 +12,7 @@ The first N graphs of The Little Prince, every pair ``i < j``:
 * smatch 1.0.4 (4 restarts, its default) on two parallel files that list the same pairs,
   through experiments/peers.py.
 
-    python3 experiments/bench_matrix.py --graphs 150 [--skip-peer] [--skip-dask]
+    python3 experiments/bench_matrix.py --graphs 150 [--repeat 3] [--skip-peer] [--skip-dask]
 
 Prints a Markdown table: pairs, seconds, pairs/s, ratio to smatch 1.0.4, peak MB, certified.
 """
@@ -49,13 +49,14 @@ def graphs(n: int) -> list[str]:
 
 
 def measured(argv: list[str]) -> tuple[float, float, int]:
-    """Wall seconds, peak RSS in MB (the process or any of its children), exit code."""
+    """Wall seconds, peak RSS in MB (the largest of the process and its descendants), exit code."""
     began = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - began
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return seconds, max(usage.ru_maxrss / 1024, children), os.waitstatus_to_exitcode(status)
+    # wait4's usage covers this child and the descendants it waited for (pool workers, Dask
+    # workers); RUSAGE_CHILDREN would also keep the peak of every earlier row
+    return seconds, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
 
 
 def measured_together(argvs: list[list[str]]) -> tuple[float, int]:
@@ -72,6 +73,8 @@ def main() -> None:
     ap.add_argument("--skip-peer", action="store_true")
     ap.add_argument("--skip-dask", action="store_true")
     ap.add_argument("--peer-timeout", type=float, default=3600)
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="rounds of our rows (each row once per round); the table gives the median")
     args = ap.parse_args()
     gs = graphs(args.graphs)
     n = len(gs)
@@ -83,16 +86,30 @@ def main() -> None:
         runs = [("ours, 1 worker", ["--workers", "1"]), ("ours, 2 workers", ["--workers", "2"])]
         if not args.skip_dask:
             runs.append(("ours, Dask 2 workers", ["--workers", "2", "--dask"]))
-        for label, options in runs:
-            out = Path(tmp, "m.npz")
-            seconds, mb, code = measured([sys.executable, "-m", "smatchpp", "matrix", str(first),
-                                          "-o", str(out), "--all", "--quiet", *options])
-            certified = int(np.load(out)["certified"][np.triu_indices(n, 1)].sum()) if code == 0 else 0
-            rows.append((label, seconds, mb, certified, code))
-        twice = [[sys.executable, "-m", "smatchpp", "matrix", str(first), "-o", str(Path(tmp, f"m{k}.npz")),
-                  "--all", "--quiet", "--workers", "1"] for k in (0, 1)]
-        together, code = measured_together(twice)
-        rows.append(("ceiling: two 1-worker runs at once, wall / 2", together / 2, None, None, code))
+        ceiling = "ceiling: two 1-worker runs at once, wall / 2"
+        seen: dict[str, list] = {label: [] for label, _ in runs + [(ceiling, None)]}
+        # rounds: every row once per round, so that a drift of the machine's speed meets all rows
+        for _ in range(args.repeat):
+            for label, options in runs:
+                out = Path(tmp, "m.npz")
+                seconds, mb, code = measured([sys.executable, "-m", "smatchpp", "matrix", str(first),
+                                              "-o", str(out), "--all", "--quiet", *options])
+                certified = int(np.load(out)["certified"][np.triu_indices(n, 1)].sum()) if code == 0 else 0
+                seen[label].append((seconds, mb, certified, code))
+            twice = [[sys.executable, "-m", "smatchpp", "matrix", str(first), "-o", str(Path(tmp, f"m{k}.npz")),
+                      "--all", "--quiet", "--workers", "1"] for k in (0, 1)]
+            together, code = measured_together(twice)
+            seen[ceiling].append((together / 2, None, None, code))
+        for label, runs_seen in seen.items():
+            times = sorted(r[0] for r in runs_seen)
+            mbs = [r[1] for r in runs_seen if r[1] is not None]
+            certs = [r[2] for r in runs_seen if r[2] is not None]
+            rows.append((label, float(np.median(times)), max(mbs) if mbs else None,
+                         min(certs) if certs else None, max((r[3] for r in runs_seen), key=abs), times))
+        # speed-up of each row over 1 worker within a round (same machine state), then the median
+        one_worker = [r[0] for r in seen["ours, 1 worker"]]
+        speedups = {label: float(np.median([o / r[0] for o, r in zip(one_worker, runs_seen)]))
+                    for label, runs_seen in seen.items() if label != "ours, 1 worker"}
         if not args.skip_peer:
             a, b = Path(tmp, "a.amr"), Path(tmp, "b.amr")
             with open(a, "w", encoding="utf-8") as fa, open(b, "w", encoding="utf-8") as fb:
@@ -102,19 +119,19 @@ def main() -> None:
                         fb.write(gs[j] + "\n\n")
             peer = run_smatch104(a, b, timeout=args.peer_timeout)
             rows.append(("smatch 1.0.4 (4 restarts)", peer.wall_seconds, peer.peak_rss_mb or 0.0,
-                         None, 0 if peer.status == "ok" else peer.status))
+                         None, 0 if peer.status == "ok" else peer.status, [peer.wall_seconds]))
     base = next((r[1] for r in rows if r[0].startswith("smatch 1.0.4")), None)
     print(f"First {n} Little Prince graphs, {pairs} pairs (i < j)\n")
-    print("| tool | seconds | pairs/s | speed vs smatch 1.0.4 | peak MB | certified optimal | exit |")
-    print("|---|---|---|---|---|---|---|")
-    for label, seconds, mb, certified, code in rows:
+    print(f"Seconds: the median of {args.repeat} run(s), each run in the last column\n")
+    print("| tool | seconds | pairs/s | speed vs smatch 1.0.4 | peak MB | certified optimal | exit | runs (s) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, seconds, mb, certified, code, times in rows:
         ratio = f"{base / seconds:.2f}x" if base else "-"
         cert = "-" if certified is None else f"{certified}/{pairs}"
         peak = "-" if mb is None else f"{mb:.0f}"
-        print(f"| {label} | {seconds:.1f} | {pairs / seconds:.0f} | {ratio} | {peak} | {cert} | {code} |")
-    one = rows[0][1]
-    speedups = {label: one / seconds for label, seconds, *_ in rows[1:] if not label.startswith("smatch")}
-    print("\nspeed-up over 1 worker: " + ", ".join(f"{label} {x:.2f}x" for label, x in speedups.items()))
+        each = ", ".join(f"{t:.1f}" for t in times)
+        print(f"| {label} | {seconds:.1f} | {pairs / seconds:.0f} | {ratio} | {peak} | {cert} | {code} | {each} |")
+    print("\nspeed-up over 1 worker (median over rounds of the ratio within a round): " + ", ".join(f"{label} {x:.2f}x" for label, x in speedups.items()))
 
 
 if __name__ == "__main__":

@@ -123,3 +123,23 @@ def test_matrix_parquet_streams_the_same_pairs(tmp_path: Path):
     assert len(table["i"]) == len(GRAPHS) * (len(GRAPHS) - 1) // 2
     for i, j, m in zip(table["i"], table["j"], table["matched"]):
         assert i < j and m == scorer.score_pair(GRAPHS[i], GRAPHS[j]).matched
+
+
+def test_parquet_sink_groups_blocks_and_flushes_the_rest_on_close(tmp_path: Path, monkeypatch):
+    """Blocks are written in row groups of at least ROW_GROUP rows, in order; the rest at close."""
+    pq = pytest.importorskip("pyarrow.parquet", reason="Parquet output needs the matrix extra (pyarrow)")
+    from smatchpp.cli.matrix import _Parquet
+    from smatchpp.matrix import PairBlock, PairResult
+
+    monkeypatch.setattr(_Parquet, "ROW_GROUP", 5)
+    sink = _Parquet(str(tmp_path / "m.parquet"))
+    pairs = [(i, j) for i in range(7) for j in range(i + 1, 7)][:19]
+    for start in range(0, len(pairs), 4):  # blocks of 4, 4, 4, 4, 3
+        sink.add(PairBlock.of([PairResult(i, j, 1.0, 2.0, 3, 4, "optimal" if j % 2 else "time_limit")
+                               for i, j in pairs[start:start + 4]]))
+    sink.close(False, "sig")
+    f = pq.ParquetFile(tmp_path / "m.parquet")
+    assert [f.metadata.row_group(g).num_rows for g in range(f.metadata.num_row_groups)] == [8, 8, 3]
+    table = f.read().to_pydict()
+    assert list(zip(table["i"], table["j"])) == pairs
+    assert sink.certified == sum(j % 2 for _, j in pairs)

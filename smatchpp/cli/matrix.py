@@ -177,7 +177,14 @@ class _Dense:
 
 
 class _Parquet:
-    """Rows ``(i, j, matched, upper, test, gold, f1, status)`` streamed as blocks finish."""
+    """Rows ``(i, j, matched, upper, test, gold, f1, status)`` streamed as blocks finish.
+
+    Blocks are written in row groups of at least :attr:`ROW_GROUP` rows: the writer
+    keeps every row group's metadata until it closes, and one group per block of 256
+    pairs grew the client by about 50 MB on a million pairs.
+    """
+
+    ROW_GROUP = 1 << 16
 
     def __init__(self, path: str) -> None:
         try:
@@ -188,22 +195,36 @@ class _Parquet:
         self.path = path
         self.writer = None
         self.certified = 0
+        self.pending: list = []
+        self.rows = 0
 
     def add(self, results: PairBlock) -> None:
         import pyarrow as pa
-        import pyarrow.parquet as pq
 
         if not len(results):
             return
-        table = pa.table({
+        self.pending.append(pa.table({
             "i": results.i, "j": results.j, "matched": results.matched, "upper": results.upper,
             "test_triples": results.test, "gold_triples": results.gold,
-            "f1": results.f1, "status": results.status})
+            "f1": results.f1, "status": results.status}))
+        self.rows += len(results)
         self.certified += int(results.certified.sum())
+        if self.rows >= self.ROW_GROUP:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if not self.pending:
+            return
+        table = pa.concat_tables(self.pending)
+        self.pending, self.rows = [], 0
         if self.writer is None:
             self.writer = pq.ParquetWriter(self.path, table.schema)
-        self.writer.write_table(table)
+        self.writer.write_table(table, row_group_size=len(table))
 
     def close(self, everything: bool, signature: str) -> None:
+        self._flush()
         if self.writer is not None:
             self.writer.close()
