@@ -199,9 +199,10 @@ _TOKEN = object()
 _IDS_LOCK = threading.Lock()
 #: pairs of at most this many ``n_a x n_b`` cells (every sentence pair) take the compile
 #: kernel; it saves about 0.25 ms a pair, which only matters where pairs are many and small.
-#: Larger pairs take the numpy path, so that a run of documents never loads numba (about
-#: 120 MB of resident memory per process: lp-doc50 peaked at 270 MB with the kernel, 163 MB
-#: without)
+#: Larger pairs take the numpy path: compiling a document does not load numba (about 120 MB
+#: of resident memory per process: lp-doc50 peaked at 270 MB with the kernel, 163 MB without;
+#: under a deadline the sentence-block warm start of a big problem still searches its small
+#: blocks with the compiled branch and bound, at the same fixed cost)
 FAST_CELLS = 10_000
 
 
