@@ -180,8 +180,8 @@ class _Parquet:
     """Rows ``(i, j, matched, upper, test, gold, f1, status)`` streamed as blocks finish.
 
     Blocks are written in row groups of at least :attr:`ROW_GROUP` rows: the writer
-    keeps every row group's metadata until it closes, and one group per block of 256
-    pairs grew the client by about 50 MB on a million pairs.
+    keeps every row group's metadata until it closes: with one group per block of 256
+    pairs the client grew from 109 to 163 MB between 800 and 1,562 graphs.
     """
 
     ROW_GROUP = 1 << 16
