@@ -143,3 +143,47 @@ def test_parquet_sink_groups_blocks_and_flushes_the_rest_on_close(tmp_path: Path
     table = f.read().to_pydict()
     assert list(zip(table["i"], table["j"])) == pairs
     assert sink.certified == sum(j % 2 for _, j in pairs)
+
+
+def test_matrix_parquet_of_a_single_graph_is_a_file_with_no_rows(tmp_path: Path):
+    """No pair to score still writes the Parquet file the summary names (once nothing was written)."""
+    pq = pytest.importorskip("pyarrow.parquet", reason="Parquet output needs the matrix extra (pyarrow)")
+    path = tmp_path / "one.amr"
+    path.write_text("(a / dog)\n")
+    out = tmp_path / "m.parquet"
+    run = _run("matrix", str(path), "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "0 of 0 pairs scored" in run.stdout
+    table = pq.read_table(out)
+    assert table.num_rows == 0
+    assert table.schema.names == ["i", "j", "matched", "upper", "test_triples", "gold_triples", "f1",
+                                  "status"]
+
+
+def test_matrix_cli_with_dask_and_the_default_block_writes_the_local_numbers(tmp_path: Path):
+    """`matrix --dask` in a fresh process (its block size chosen from the cluster) = the local run."""
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    path = tmp_path / "g.amr"
+    path.write_text("\n\n".join(TEXTS) + "\n")
+    runs = {}
+    for name, options in (("local", ["--workers", "1"]), ("dask", ["--workers", "2", "--dask"])):
+        out = tmp_path / f"{name}.npz"
+        run = _run("matrix", str(path), "-o", str(out), "--all", *options)
+        assert run.returncode == 0, run.stderr
+        runs[name] = np.load(out)
+    for key in ("f1", "precision", "recall", "matched", "upper", "certified"):
+        assert np.array_equal(runs["dask"][key], runs["local"][key]), key
+    scorer = Scorer()
+    assert runs["dask"]["matched"][4, 5] == scorer.score_pair(GRAPHS[4], GRAPHS[5]).matched
+
+
+@pytest.mark.parametrize("total, threads, block", [(10, 2, 256), (124_750, 2, 3898), (10**8, 4, 8192)])
+def test_default_block(total, threads, block):
+    from smatchpp.cli.matrix import default_block
+
+    class Client:
+        def nthreads(self):
+            return {f"w{k}": 1 for k in range(threads)}
+
+    assert default_block(total, None) == 256
+    assert default_block(total, Client()) == block

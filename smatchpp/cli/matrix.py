@@ -199,14 +199,9 @@ class _Parquet:
         self.rows = 0
 
     def add(self, results: PairBlock) -> None:
-        import pyarrow as pa
-
         if not len(results):
             return
-        self.pending.append(pa.table({
-            "i": results.i, "j": results.j, "matched": results.matched, "upper": results.upper,
-            "test_triples": results.test, "gold_triples": results.gold,
-            "f1": results.f1, "status": results.status}))
+        self.pending.append(self._table(results))
         self.rows += len(results)
         self.certified += int(results.certified.sum())
         if self.rows >= self.ROW_GROUP:
@@ -222,9 +217,20 @@ class _Parquet:
         self.pending, self.rows = [], 0
         if self.writer is None:
             self.writer = pq.ParquetWriter(self.path, table.schema)
-        self.writer.write_table(table, row_group_size=len(table))
+        self.writer.write_table(table, row_group_size=max(len(table), 1))
+
+    @staticmethod
+    def _table(results: PairBlock):
+        import pyarrow as pa
+
+        return pa.table({
+            "i": results.i, "j": results.j, "matched": results.matched, "upper": results.upper,
+            "test_triples": results.test, "gold_triples": results.gold,
+            "f1": results.f1, "status": results.status})
 
     def close(self, everything: bool, signature: str) -> None:
+        if self.writer is None and not self.pending:  # no pair at all: still a file, with no rows
+            self.pending.append(self._table(PairBlock.of([])))
         self._flush()
         if self.writer is not None:
             self.writer.close()
