@@ -117,13 +117,17 @@ class PairBlock:
 
     @classmethod
     def of(cls, results: Sequence[PairResult]) -> "PairBlock":
-        """Empty lists give arrays of the right dtypes."""
-        def column(name: str, dtype=None) -> np.ndarray:
-            return np.array([getattr(r, name) for r in results], dtype=dtype)
+        return cls.of_rows([(r.i, r.j, r.matched, r.upper, r.test, r.gold, r.status) for r in results])
 
-        return cls(column("i", np.int64), column("j", np.int64), column("matched", np.float64),
-                   column("upper", np.float64), column("test", np.float64 if not results else None),
-                   column("gold", np.float64 if not results else None), column("status", str))
+    @classmethod
+    def of_rows(cls, rows: Sequence[tuple]) -> "PairBlock":
+        """From ``(i, j, matched, upper, test, gold, status)`` tuples; no rows give empty
+        arrays of the right dtypes (``test`` and ``gold`` keep theirs: counts or weights)."""
+        i, j, matched, upper, test, gold, status = zip(*rows) if rows else ((),) * 7
+        return cls(np.array(i, dtype=np.int64), np.array(j, dtype=np.int64),
+                   np.array(matched, dtype=np.float64), np.array(upper, dtype=np.float64),
+                   np.array(test, dtype=None if rows else np.float64),
+                   np.array(gold, dtype=None if rows else np.float64), np.array(status, dtype=str))
 
     def __len__(self) -> int:
         return len(self.i)
@@ -167,11 +171,11 @@ def _prepared_matcher(config: Config, graphs_a, graphs_b):
 
 def score_block(scorer: Scorer, graphs_a, graphs_b, block) -> PairBlock:
     """Score the index pairs ``(i, j)`` of ``block`` (the process pool's and Dask's task)."""
-    out = []
+    rows = []
     for i, j in (tuple(map(int, p)) for p in block):
         s = scorer.score_pair(graphs_a[i], graphs_b[j])
-        out.append(PairResult(i, j, s.matched, s.upper, s.test_weight, s.gold_weight, s.status))
-    return PairBlock.of(out)
+        rows.append((i, j, s.matched, s.upper, s.test_weight, s.gold_weight, s.status))
+    return PairBlock.of_rows(rows)
 
 
 def _score_block(block: np.ndarray) -> PairBlock:
