@@ -177,7 +177,8 @@ def test_matrix_cli_with_dask_and_the_default_block_writes_the_local_numbers(tmp
     assert runs["dask"]["matched"][4, 5] == scorer.score_pair(GRAPHS[4], GRAPHS[5]).matched
 
 
-@pytest.mark.parametrize("total, threads, block", [(10, 2, 256), (124_750, 2, 3898), (10**8, 4, 8192)])
+@pytest.mark.parametrize("total, threads, block", [(10, 2, 256), (124_750, 2, 3898), (10**8, 4, 8192),
+                                                  (124_750, 1, 7796)])
 def test_default_block(total, threads, block):
     from smatchpp.cli.matrix import default_block
 
@@ -185,5 +186,5 @@ def test_default_block(total, threads, block):
         def nthreads(self):
             return {f"w{k}": 1 for k in range(threads)}
 
-    assert default_block(total, None) == 256
-    assert default_block(total, Client()) == block
+    assert default_block(total, None, threads) == block  # the process pool: its workers
+    assert default_block(total, Client()) == block  # Dask: the cluster's threads
