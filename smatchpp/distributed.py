@@ -9,6 +9,11 @@ their results come back in submission order, so the client holds only a
 window of results and the output never depends on the number of workers, the
 block size or where a task ran.
 
+Workers started with ``--preload smatchpp.distributed`` (``dask worker ADDRESS
+--preload smatchpp.distributed``, or dask-jobqueue's ``worker_extra_args``) import
+smatchpp and load its compiled kernels when they start (:func:`dask_setup`), so no
+run pays that start on its first tasks.
+
 Each worker thread keeps its own :class:`~smatchpp.api.Scorer` (and its own
 HiGHS instance, see :mod:`smatchpp.solvers.highs`), so workers with several
 threads are safe too.
@@ -32,7 +37,8 @@ from typing import Any, Callable, Iterable, Iterator
 from .config import Config
 from .exceptions import UsageError
 
-__all__ = ["connect", "map_blocks", "score_pair_block", "score_item_block", "top_k_block"]
+__all__ = ["connect", "map_blocks", "score_pair_block", "score_item_block", "top_k_block", "warm_up",
+           "dask_setup"]
 
 _LOCAL = threading.local()
 
@@ -64,6 +70,23 @@ def connect(address: str | None, workers: int = 1, processes: bool = True) -> It
     finally:
         client.close()
         cluster.close()
+
+
+def warm_up() -> None:
+    """Import the scoring code and load the compiled kernels (numba: the compile kernel and
+    the branch and bound) of this process, by scoring one small pair that needs both: about
+    0.6 s once per process, otherwise paid by its first task."""
+    from .api import Scorer, parse_graph
+
+    a = parse_graph("(a / dog :ARG0 (b / cat) :ARG1 (c / mouse))")
+    b = parse_graph("(a / dog :ARG0 (b / mouse) :ARG1 (c / cat))")
+    Scorer(Config()).score_pair(a, b)
+
+
+def dask_setup(worker=None) -> None:
+    """Dask's preload hook (``dask worker ADDRESS --preload smatchpp.distributed``): warm up
+    the worker process before it takes tasks (:func:`warm_up`)."""
+    warm_up()
 
 
 def _scorer(config: Config, matcher=None):

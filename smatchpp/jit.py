@@ -24,6 +24,7 @@ def lazy_jit(fn: Callable) -> Callable:
             compiled.append(njit(cache=True, nogil=True)(fn))
         return compiled[0](*args)
 
+    call.compiled = compiled  # type: ignore[attr-defined]  # empty until the first call
     call.__wrapped__ = fn  # type: ignore[attr-defined]
     call.__doc__ = fn.__doc__
     call.__name__ = fn.__name__

@@ -76,6 +76,20 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+KERNELS_LOADED = ("from smatchpp.compile import _compile_exact\n"
+                  "from smatchpp.solvers.bnb import _search\n"
+                  "loaded = (bool(_compile_exact.compiled), bool(_search.compiled))\n")
+
+
+def test_warm_up_loads_both_kernels_in_a_fresh_process():
+    code = (KERNELS_LOADED + "before = loaded\n"
+            "from smatchpp.distributed import dask_setup\n"
+            "dask_setup(None)\n" + KERNELS_LOADED + "print(before, loaded)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["(False,", "False)", "(True,", "True)"]
+
+
 def test_separate_scheduler_and_worker_processes():
     """A scheduler and a worker started as their own processes on loopback, as on a cluster."""
     port = _free_port()
@@ -85,11 +99,19 @@ def test_separate_scheduler_and_worker_processes():
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
                                "--nworkers", "1", "--nthreads", "2", "--host", "127.0.0.1",
-                               "--dashboard-address", ":0"],
+                               "--dashboard-address", ":0", "--preload", "smatchpp.distributed"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         with distributed.Client(address, timeout=60) as c:
             c.wait_for_workers(1, timeout=60)
+
+            def kernels_loaded():
+                scope: dict = {}
+                exec(KERNELS_LOADED, scope)
+                return scope["loaded"]
+
+            # the preload loaded the compiled kernels when the worker started, before any task
+            assert list(c.run(kernels_loaded).values()) == [(True, True)]
             got = [(r.i, r.j, r.matched, r.upper, r.status)
                    for results in map_blocks(c, score_pair_block, pair_blocks(len(GRAPHS), None, 4),
                                              Config(), GRAPHS, GRAPHS)
