@@ -2,9 +2,15 @@
 
 The first N graphs of The Little Prince, every pair ``i < j``:
 
-* ours: ``smatchpp matrix FIRST_N.amr`` with 1 worker, 2 workers (process pool) and 2 Dask
-  workers (a LocalCluster), each a measured subprocess (wall time, peak RSS of the client
-  and of its workers);
+* ours: ``smatchpp matrix FIRST_N.amr`` with 1 worker, 2 workers (process pool), 2 Dask
+  workers of a LocalCluster that the command starts and stops, and 2 Dask workers of a
+  running scheduler (``--dask ADDRESS``: a scheduler and two single-threaded workers with
+  ``--preload smatchpp.distributed``, started before the timed command and stopped after it,
+  as on a cluster), each a measured subprocess (wall time, peak RSS of the client and of the
+  workers it started; a running scheduler's workers are not the client's, so not counted);
+* the start-up of each of our rows: the same command on the first 2 graphs (1 pair), so that
+  what splits between workers (the scoring) can be told from what does not (interpreter,
+  imports, reading, loading the compiled kernels, a LocalCluster's start and stop, writing);
 * the machine's own ceiling for 2 workers: two independent 1-worker runs started together
   (no shared work, no communication, each paying its own start-up in parallel); twice the
   1-worker time over their joint wall time is what two cores give this workload here (on this
@@ -15,7 +21,8 @@ The first N graphs of The Little Prince, every pair ``i < j``:
 
     python3 experiments/bench_matrix.py --graphs 150 [--repeat 3] [--skip-peer] [--skip-dask]
 
-Prints a Markdown table: pairs, seconds, pairs/s, ratio to smatch 1.0.4, peak MB, certified.
+Prints two Markdown tables: pairs, seconds, pairs/s, ratio to smatch 1.0.4, peak MB,
+certified; then each row's start-up and the speed-up of what is left (the scoring).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -67,6 +75,45 @@ def measured_together(argvs: list[list[str]]) -> tuple[float, int]:
     return time.perf_counter() - began, max(codes, key=abs)
 
 
+class RunningCluster:
+    """A Dask scheduler and ``workers`` single-threaded, preloaded workers, each its own
+    process on loopback (as ``dask scheduler`` and ``dask worker`` on a cluster)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.procs: list[subprocess.Popen] = []
+
+    def __enter__(self) -> str:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        address = f"tcp://127.0.0.1:{port}"
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        self.procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                                            "127.0.0.1", "--port", str(port), "--dashboard-address", ":0"],
+                                           **quiet))
+        self.procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                                            "--nworkers", str(self.workers), "--nthreads", "1", "--host",
+                                            "127.0.0.1", "--dashboard-address", ":0", "--preload",
+                                            "smatchpp.distributed"], **quiet))
+        wait = ("import distributed, sys\n"
+                "with distributed.Client(sys.argv[1], timeout=120) as c:\n"
+                "    c.wait_for_workers(int(sys.argv[2]), timeout=120)\n")
+        subprocess.run([sys.executable, "-c", wait, address, str(self.workers)], check=True, **quiet)
+        time.sleep(1.0)  # the workers' first heartbeats settle
+        return address
+
+    def __exit__(self, *exc) -> None:
+        for p in reversed(self.procs):
+            p.terminate()
+        for p in reversed(self.procs):
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--graphs", type=int, default=150)
@@ -83,21 +130,32 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-matrix-") as tmp:
         first = Path(tmp, "first.amr")
         first.write_text("\n\n".join(gs) + "\n", encoding="utf-8")
-        runs = [("ours, 1 worker", ["--workers", "1"]), ("ours, 2 workers", ["--workers", "2"])]
+        two = Path(tmp, "two.amr")
+        two.write_text("\n\n".join(gs[:2]) + "\n", encoding="utf-8")
+        # (label, options, on a running scheduler)
+        runs = [("ours, 1 worker", ["--workers", "1"], False), ("ours, 2 workers", ["--workers", "2"], False)]
         if not args.skip_dask:
-            runs.append(("ours, Dask 2 workers", ["--workers", "2", "--dask"]))
+            runs.append(("ours, Dask 2 workers (LocalCluster)", ["--workers", "2", "--dask"], False))
+            runs.append(("ours, Dask 2 workers (running scheduler)", ["--dask"], True))
         ceiling = "ceiling: two 1-worker runs at once, wall / 2"
-        seen: dict[str, list] = {label: [] for label, _ in runs + [(ceiling, None)]}
+        seen: dict[str, list] = {label: [] for label, *_ in runs + [(ceiling,)]}
+        startup: dict[str, list] = {label: [] for label, *_ in runs}
+
+        def ours(path: Path, out: Path, options: list[str]) -> list[str]:
+            return [sys.executable, "-m", "smatchpp", "matrix", str(path), "-o", str(out), "--all", "--quiet",
+                    *options]
+
         # rounds: every row once per round, so that a drift of the machine's speed meets all rows
         for _ in range(args.repeat):
-            for label, options in runs:
+            for label, options, running in runs:
                 out = Path(tmp, "m.npz")
-                seconds, mb, code = measured([sys.executable, "-m", "smatchpp", "matrix", str(first),
-                                              "-o", str(out), "--all", "--quiet", *options])
+                with (RunningCluster(2) if running else _nothing()) as address:
+                    options = options + ([address] if running else [])
+                    startup[label].append(measured(ours(two, Path(tmp, "s.npz"), options))[0])
+                    seconds, mb, code = measured(ours(first, out, options))
                 certified = int(np.load(out)["certified"][np.triu_indices(n, 1)].sum()) if code == 0 else 0
                 seen[label].append((seconds, mb, certified, code))
-            twice = [[sys.executable, "-m", "smatchpp", "matrix", str(first), "-o", str(Path(tmp, f"m{k}.npz")),
-                      "--all", "--quiet", "--workers", "1"] for k in (0, 1)]
+            twice = [ours(first, Path(tmp, f"m{k}.npz"), ["--workers", "1"]) for k in (0, 1)]
             together, code = measured_together(twice)
             seen[ceiling].append((together / 2, None, None, code))
         for label, runs_seen in seen.items():
@@ -110,6 +168,9 @@ def main() -> None:
         one_worker = [r[0] for r in seen["ours, 1 worker"]]
         speedups = {label: float(np.median([o / r[0] for o, r in zip(one_worker, runs_seen)]))
                     for label, runs_seen in seen.items() if label != "ours, 1 worker"}
+        # the same for what is left after the start-up (the part that can split between workers)
+        one_rest = [r[0] - s for r, s in zip(seen["ours, 1 worker"], startup["ours, 1 worker"])]
+        rest = {label: [r[0] - s for r, s in zip(seen[label], startup[label])] for label in startup}
         if not args.skip_peer:
             a, b = Path(tmp, "a.amr"), Path(tmp, "b.amr")
             with open(a, "w", encoding="utf-8") as fa, open(b, "w", encoding="utf-8") as fb:
@@ -133,6 +194,22 @@ def main() -> None:
         print(f"| {label} | {seconds:.1f} | {pairs / seconds:.0f} | {ratio} | {peak} | {cert} | {code} | {each} |")
     print("\nspeed-up over 1 worker (median over rounds of the ratio within a round): "
           + ", ".join(f"{label} {x:.2f}x" for label, x in speedups.items()))
+    print("\nStart-up: the same command on the first 2 graphs (1 pair); medians over rounds\n")
+    print("| run | seconds | start-up (1 pair) | seconds - start-up | speed-up of seconds - start-up |")
+    print("|---|---|---|---|---|")
+    for label in startup:
+        total = float(np.median([r[0] for r in seen[label]]))
+        speed = float(np.median([o / r for o, r in zip(one_rest, rest[label])]))
+        print(f"| {label} | {total:.2f} | {np.median(startup[label]):.2f} | {np.median(rest[label]):.2f} "
+              f"| {speed:.2f}x |")
+
+
+class _nothing:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return None
 
 
 if __name__ == "__main__":
