@@ -81,6 +81,15 @@ KERNELS_LOADED = ("from smatchpp.compile import _compile_exact\n"
                   "loaded = (bool(_compile_exact.compiled), bool(_search.compiled))\n")
 
 
+def _callbacks(dask_worker) -> list[str]:
+    return sorted(dask_worker.periodic_callbacks)
+
+
+def test_local_cluster_workers_run_without_the_statistical_profiler(client):
+    for callbacks in client.run(_callbacks).values():
+        assert "heartbeat" in callbacks and "profile" not in callbacks
+
+
 def test_warm_up_loads_both_kernels_in_a_fresh_process():
     code = (KERNELS_LOADED + "before = loaded\n"
             "from smatchpp.distributed import dask_setup\n"
@@ -112,6 +121,11 @@ def test_separate_scheduler_and_worker_processes():
 
             # the preload loaded the compiled kernels when the worker started, before any task
             assert list(c.run(kernels_loaded).values()) == [(True, True)]
+            # and stopped the statistical profiler before the worker started it
+            def callbacks(dask_worker):
+                return sorted(dask_worker.periodic_callbacks)
+
+            assert "profile" not in list(c.run(callbacks).values())[0]
             got = [(r.i, r.j, r.matched, r.upper, r.status)
                    for results in map_blocks(c, score_pair_block, pair_blocks(len(GRAPHS), None, 4),
                                              Config(), GRAPHS, GRAPHS)
