@@ -36,7 +36,8 @@ from .config import Config
 from .presets import get_preset
 from .standardize import TripleGraph
 
-__all__ = ["label_bound_matrix", "f1_bound", "PairResult", "PairBlock", "score_pairs", "pair_blocks",
+__all__ = ["label_bound_matrix", "f1_bound", "PairResult", "PairBlock", "score_pairs", "block_sizes",
+           "pair_blocks",
            "Hit", "QueryResult", "top_k"]
 
 
@@ -183,25 +184,38 @@ def _score_block(block: np.ndarray) -> PairBlock:
     return score_block(_SCORER, *_GRAPHS, block)
 
 
-def pair_blocks(n_a: int, n_b: int | None, block: int) -> Iterator[np.ndarray]:
-    """Index pairs in row-major order, ``block`` at a time; ``n_b=None``: ``i < j`` of one collection."""
+def block_sizes(total: int, block: int, workers: int = 1) -> Iterator[int]:
+    """Sizes of the blocks that cover ``total`` pairs: ``block`` at a time, and with
+    several workers a shrinking tail (a quarter of what is left, down to 64 pairs), so
+    that the workers finish together instead of one waiting on the other's last block."""
+    left = total
+    while left > 0:
+        size = block if workers <= 1 else min(block, max(-(-left // (2 * workers)), min(block, 64)))
+        size = min(size, left)
+        yield size
+        left -= size
+
+
+def pair_blocks(n_a: int, n_b: int | None, block: int, workers: int = 1) -> Iterator[np.ndarray]:
+    """Index pairs in row-major order, in blocks of :func:`block_sizes`; ``n_b=None``:
+    ``i < j`` of one collection."""
+    total = n_a * (n_a - 1) // 2 if n_b is None else n_a * n_b
+    sizes = block_sizes(total, block, workers)
+    want = next(sizes, 0)
     buffer: list[np.ndarray] = []
     size = 0
     for i in range(n_a):
         cols = np.arange(i + 1, n_a) if n_b is None else np.arange(n_b)
-        if not len(cols):
-            continue
         rows = np.column_stack([np.full(len(cols), i), cols])
         while len(rows):
-            take = rows[: block - size]
+            take = rows[: want - size]
             rows = rows[len(take):]
             buffer.append(take)
             size += len(take)
-            if size == block:
+            if size == want:
                 yield np.concatenate(buffer)
                 buffer, size = [], 0
-    if size:
-        yield np.concatenate(buffer)
+                want = next(sizes, 0)
 
 
 def score_pairs(graphs_a: Sequence[TripleGraph], graphs_b: Sequence[TripleGraph],

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from smatchpp.api import Scorer, parse_graph
 from smatchpp.compile import ExactMatcher
-from smatchpp.matrix import label_bound_matrix, pair_blocks, score_pairs, top_k
+from smatchpp.matrix import block_sizes, label_bound_matrix, pair_blocks, score_pairs, top_k
 from strategies import triple_graphs
 
 # a small collection with exact duplicates (ties) and an empty-ish variety
@@ -37,12 +37,29 @@ def test_label_bound_matrix_is_the_matchers_bound_and_bounds_the_optimum(ga, gb)
             assert scorer.score_pair(a, b).matched <= bounds[i, j] + 1e-9
 
 
+@pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("block", [1, 3, 100])
 @pytest.mark.parametrize("square", [True, False])
-def test_pair_blocks_cover_every_pair_once_in_order(block, square):
-    pairs = np.concatenate(list(pair_blocks(5, None if square else 4, block)))
+def test_pair_blocks_cover_every_pair_once_in_order(block, square, workers):
+    blocks = list(pair_blocks(5, None if square else 4, block, workers))
+    pairs = np.concatenate(blocks)
     expected = [(i, j) for i in range(5) for j in (range(i + 1, 5) if square else range(4))]
     assert [tuple(p) for p in pairs.tolist()] == expected
+    assert [len(b) for b in blocks] == list(block_sizes(len(expected), block, workers))
+
+
+@pytest.mark.parametrize("total, block, workers", [(124_750, 3898, 2), (1000, 256, 4), (7, 3, 2), (0, 5, 2)])
+def test_block_sizes_cover_the_total_and_shrink_only_in_the_tail(total, block, workers):
+    sizes = list(block_sizes(total, block, workers))
+    assert sum(sizes) == total and all(0 < s <= block for s in sizes)
+    assert sizes == sorted(sizes, reverse=True)  # full blocks first, then the tail shrinks
+    left = total
+    for s in sizes:  # a block short of full takes at most a quarter of what is left (64 pairs at least)
+        assert s == block or s <= max(-(-left // (2 * workers)), 64)
+        left -= s
+    assert list(block_sizes(total, block, 1)) == [block] * (total // block) + ([total % block] if total % block else [])
+    if total == 124_750:  # the tail: the last blocks of a 2-worker run are about 64 pairs
+        assert sizes[:28] == [block] * 28 and sizes[-1] <= 64 and len(sizes) < 50
 
 
 @pytest.mark.parametrize("workers, block", [(1, 5), (2, 2), (2, 50)])

@@ -83,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
     with interrupts(), open_output(intervals) as uncertified, dask_client(args, workers) as client:
         try:
             block = args.block or default_block(total, client, workers)
-            blocks = pair_blocks(n, None if square else m, block)
+            slots = workers if client is None else sum(client.nthreads().values())
+            blocks = pair_blocks(n, None if square else m, block, slots)
             if client is None:
                 stream = score_pairs(rows, cols, blocks, config, workers)
             else:
