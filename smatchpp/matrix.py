@@ -37,8 +37,7 @@ from .presets import get_preset
 from .standardize import TripleGraph
 
 __all__ = ["label_bound_matrix", "f1_bound", "PairResult", "PairBlock", "score_pairs", "block_sizes",
-           "pair_blocks",
-           "Hit", "QueryResult", "top_k"]
+           "pair_blocks", "Hit", "QueryResult", "top_k"]
 
 
 def _indicators(graphs: Sequence[TripleGraph], vocabulary: dict) -> tuple[list[int], list[int]]:
@@ -186,8 +185,9 @@ def _score_block(block: np.ndarray) -> PairBlock:
 
 def block_sizes(total: int, block: int, workers: int = 1) -> Iterator[int]:
     """Sizes of the blocks that cover ``total`` pairs: ``block`` at a time, and with
-    several workers a shrinking tail (a quarter of what is left, down to 64 pairs), so
-    that the workers finish together instead of one waiting on the other's last block."""
+    several workers a shrinking tail (what is left over twice the workers: a quarter
+    with 2; down to 64 pairs), so that the workers finish together instead of one
+    waiting on another's last block."""
     left = total
     while left > 0:
         size = block if workers <= 1 else min(block, max(-(-left // (2 * workers)), min(block, 64)))
