@@ -37,7 +37,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_matrix import graphs  # noqa: E402
+from bench_matrix import byte_compile, graphs  # noqa: E402
 
 
 def _hwm_mb(pid: int) -> float:
@@ -178,6 +178,7 @@ def main() -> None:
                     help="matrix output: npz holds the dense n x n arrays in the client (they are "
                          "the output); parquet streams one row per pair as blocks finish")
     args = ap.parse_args()
+    byte_compile()  # as an installed package (see bench_matrix.py)
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         RUNS[args.run](args, Path(tmp))
 
