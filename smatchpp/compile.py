@@ -240,7 +240,11 @@ def _exact_terms(a: TripleGraph, b: TripleGraph) -> tuple:
     return _compile_exact(len(a.variables), len(b.variables), *_encoding(a), *_encoding(b))
 
 
-@lazy_jit
+_I = "int64[::1]"  # an array of int64; _F of float64
+
+
+@lazy_jit(f"Tuple(({_I}, {_I}, float64[::1], {_I}, {_I}, float64[::1], float64))(int64, int64, "
+          + ", ".join([_I] * 18) + ")")
 def _compile_exact(n_a, n_b, ua_lab, ua_var, ua_cnt, ra_role, ra_src, ra_tgt, ra_cnt, ma_lab,
                    ma_cnt, ub_lab, ub_var, ub_cnt, rb_role, rb_src, rb_tgt, rb_cnt, mb_lab,
                    mb_cnt):

@@ -69,12 +69,13 @@ class Problem:
     tolerance: float = CERTIFY_TOLERANCE
 
     def __post_init__(self) -> None:
-        self.pair_a = np.asarray(self.pair_a, dtype=np.int64)
-        self.pair_b = np.asarray(self.pair_b, dtype=np.int64)
-        self.unary = np.asarray(self.unary, dtype=np.float64)
-        self.edge_p = np.asarray(self.edge_p, dtype=np.int64)
-        self.edge_q = np.asarray(self.edge_q, dtype=np.int64)
-        self.weight = np.asarray(self.weight, dtype=np.float64)
+        # contiguous: the compiled kernels (smatchpp.jit) take C arrays of these dtypes
+        self.pair_a = np.ascontiguousarray(self.pair_a, dtype=np.int64)
+        self.pair_b = np.ascontiguousarray(self.pair_b, dtype=np.int64)
+        self.unary = np.ascontiguousarray(self.unary, dtype=np.float64)
+        self.edge_p = np.ascontiguousarray(self.edge_p, dtype=np.int64)
+        self.edge_q = np.ascontiguousarray(self.edge_q, dtype=np.int64)
+        self.weight = np.ascontiguousarray(self.weight, dtype=np.float64)
 
     @property
     def n_pairs(self) -> int:

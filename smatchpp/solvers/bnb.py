@@ -103,7 +103,9 @@ def branch_and_bound(problem: Problem, node_limit: int | None = None,
                      bool(capped), int(nodes))
 
 
-@lazy_jit
+@lazy_jit("Tuple((int64[::1], float64, float64, int64, boolean, boolean, boolean))(int64, int64, "
+          "int64[::1], int64[::1], float64[::1], int64[::1], int64[::1], float64[::1], float64, float64, "
+          "float64, int64)")
 def _search(n_a, n_b, pair_a, pair_b, unary, edge_p, edge_q, weight, constant, cap, tolerance,
             node_limit):
     n = len(pair_a)
