@@ -140,7 +140,8 @@ def _build(name: str, where: Path) -> None:
         run = subprocess.run([sys.executable, "-m", "smatchpp.jit", name, tmp], capture_output=True,
                              text=True, timeout=900)
         if run.returncode != 0:
-            raise RuntimeError(f"building failed: {run.stderr.strip().splitlines()[-1:] or run.returncode}")
+            last = (run.stderr.strip().splitlines() or [f"exit code {run.returncode}"])[-1]
+            raise RuntimeError(f"building failed: {last}")
         for so in Path(tmp).glob(f"{name}*.so"):
             os.replace(so, where / so.name)
 
