@@ -33,8 +33,10 @@ the same result everywhere.
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__
@@ -382,3 +384,12 @@ def _parse(text: str, kind: type) -> Any:
         return kind(text)
     except (ValueError, KeyError):
         raise SignatureError(f"cannot read {text!r} as {kind.__name__}") from None
+
+
+def cache_root() -> Path:
+    """smatchpp's cache directory: ``$SMATCHPP_CACHE``, else ``$XDG_CACHE_HOME/smatchpp``,
+    else ``~/.cache/smatchpp`` (converted word vectors, the built kernels)."""
+    if os.environ.get("SMATCHPP_CACHE"):
+        return Path(os.environ["SMATCHPP_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "smatchpp"

@@ -3,14 +3,14 @@
 A kernel is a module-level function of numpy arrays and numbers, decorated
 with :func:`lazy_jit` and its numba signature.  At the first call of any
 kernel, every kernel is compiled ahead of time (``numba.pycc``, in a
-subprocess, about 15 s) into one extension module in a cache directory
-(``$SMATCHPP_CACHE_DIR``, else ``$XDG_CACHE_HOME/smatchpp`` or
-``~/.cache/smatchpp``), keyed by the kernels' source files, numba's and
-Python's versions and the machine.  Later processes import that module in
-about a millisecond, without importing numba: loading numba and its JIT cache
-cost every process about 0.6 s (0.26 s of it ``scipy.linalg``, which numba
-imports to look for BLAS), which a run of 124,750 sentence pairs with two
-workers could not split.
+subprocess, about 15 s) into one extension module in ``kernels`` of the
+cache directory (:func:`smatchpp.config.cache_root`: ``$SMATCHPP_CACHE``,
+else ``$XDG_CACHE_HOME/smatchpp`` or ``~/.cache/smatchpp``), keyed by the
+kernels' source files, numba's and Python's versions and the machine.
+Later processes import that module in about a millisecond, without importing
+numba: loading numba and its JIT cache cost every process about 0.6 s (0.26 s
+of it ``scipy.linalg``, which numba imports to look for BLAS), which a run of
+124,750 sentence pairs with two workers could not split.
 
 If the module cannot be built (no C compiler, numba without ``pycc``, a cache
 directory that cannot be written) or ``SMATCHPP_AOT=0`` is set, kernels are
@@ -73,11 +73,10 @@ def lazy_jit(signature: str) -> Callable[[Callable], Callable]:
 
 
 def cache_dir() -> Path:
-    """Where the built module is kept."""
-    if os.environ.get("SMATCHPP_CACHE_DIR"):
-        return Path(os.environ["SMATCHPP_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "smatchpp"
+    """Where the built module is kept: ``kernels`` in smatchpp's cache directory."""
+    from .config import cache_root
+
+    return cache_root() / "kernels"
 
 
 def _key() -> str:

@@ -72,15 +72,15 @@ def test_the_built_module_equals_numbas_jit_array_for_array():
 
 
 def test_a_new_cache_is_built_once_and_then_no_process_imports_numba(tmp_path: Path):
-    env = {"SMATCHPP_CACHE_DIR": str(tmp_path), "SMATCHPP_AOT": "1"}
-    first = _fresh(env)  # builds the module into tmp_path (about 15 s)
+    env = {"SMATCHPP_CACHE": str(tmp_path), "SMATCHPP_AOT": "1"}
+    first = _fresh(env)  # builds the module into tmp_path / kernels (about 15 s)
     if "not built" in first["stderr"]:
         pytest.skip(f"the kernels could not be built here: {first['stderr'].strip()[-300:]}")
-    built = sorted(p.name for p in tmp_path.glob("smatchpp_kernels_*.so"))
+    built = sorted(p.name for p in (tmp_path / "kernels").glob("smatchpp_kernels_*.so"))
     assert len(built) == 1
     second = _fresh(env)
     assert second["numba"] is False  # the point: no numba, no scipy.linalg, in a later process
-    assert sorted(p.name for p in tmp_path.glob("smatchpp_kernels_*.so")) == built  # not built again
+    assert sorted(p.name for p in (tmp_path / "kernels").glob("smatchpp_kernels_*.so")) == built  # not built again
     assert first["scores"] == second["scores"] == _expected()
 
 
@@ -93,7 +93,7 @@ def test_without_the_built_module_numbas_jit_gives_the_same_scores():
 def test_a_cache_that_cannot_be_written_falls_back_to_the_jit(tmp_path: Path):
     blocked = tmp_path / "file"
     blocked.write_text("a file, not a directory")
-    run = _fresh({"SMATCHPP_CACHE_DIR": str(blocked / "cache"), "SMATCHPP_AOT": "1"})
+    run = _fresh({"SMATCHPP_CACHE": str(blocked / "cache"), "SMATCHPP_AOT": "1"})
     assert "using numba's JIT instead" in run["stderr"]
     assert run["numba"] is True
     assert run["scores"] == _expected()

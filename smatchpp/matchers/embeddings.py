@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from ..exceptions import SmatchppError
+from ..config import cache_root  # converted vectors go in cache_root() / 'vectors'
 
 __all__ = ["Vectors", "MissingVectorsError", "load_vectors", "cache_root", "PACKAGED",
            "vectors_identity"]
@@ -94,14 +95,6 @@ class Vectors:
         assert self._matrix is not None and self._vocab is not None
         rows = [self._vocab.get(w) for w in words]
         return [None if r is None else np.array(self._matrix[r], dtype=np.float64) for r in rows]
-
-
-def cache_root() -> Path:
-    """Where converted vector files are kept."""
-    if os.environ.get("SMATCHPP_CACHE"):
-        return Path(os.environ["SMATCHPP_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "smatchpp"
 
 
 def _packaged() -> Vectors:
