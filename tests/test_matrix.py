@@ -205,3 +205,24 @@ def test_default_block(total, threads, block):
 
     assert default_block(total, None, threads) == block  # the process pool: its workers
     assert default_block(total, Client()) == block  # Dask: the cluster's threads
+
+
+def test_matrix_and_search_warn_about_a_file_with_no_graph(tmp_path: Path):
+    """An empty input is scored as nothing (exit 0, as `score`), but never silently."""
+    empty = tmp_path / "empty.amr"
+    empty.write_text("# only a comment\n")
+    graphs = tmp_path / "g.amr"
+    graphs.write_text("\n\n".join(TEXTS[:3]) + "\n")
+    out = tmp_path / "m.npz"
+    run = _run("matrix", str(empty), "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    assert f"{empty} holds no graph" in run.stderr
+    assert "0 of 0 pairs scored" in run.stdout and np.load(out)["f1"].shape == (0, 0)
+    run = _run("matrix", str(empty), str(graphs), "-o", str(out))
+    assert run.returncode == 0 and f"{empty} holds no graph" in run.stderr
+    assert np.load(out)["f1"].shape == (0, 3)
+    run = _run("search", str(graphs), str(empty), "--top", "2")
+    assert run.returncode == 0, run.stderr
+    assert f"{empty} holds no graph" in run.stderr and f"{graphs} holds" not in run.stderr
+    run = _run("matrix", str(graphs), "-o", str(out))  # a file with graphs: no warning
+    assert "holds no graph" not in run.stderr

@@ -50,6 +50,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def read_graphs(path: str, args: argparse.Namespace, config) -> list:
     """Every graph of ``path``, standardized once (unreadable ones: by ``--on-error``)."""
     entries = read_file(path, args.input_format)
+    if not entries:
+        warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
     errors = [e.error for e in entries if e.error is not None]
     if report_unreadable(errors, config.on_error):
         raise UsageError(f"{plural(len(errors), 'unreadable graph')} in {path}")
