@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from contextlib import nullcontext
 import re
 import socket
 import subprocess
@@ -161,7 +162,7 @@ def main() -> None:
         for _ in range(args.repeat):
             for label, options, running in runs:
                 out = Path(tmp, "m.npz")
-                with (RunningCluster(2) if running else _nothing()) as address:
+                with (RunningCluster(2) if running else nullcontext()) as address:
                     options = options + ([address] if running else [])
                     startup[label].append(measured(ours(two, Path(tmp, "s.npz"), options))[0])
                     seconds, mb, code = measured(ours(first, out, options))
@@ -214,14 +215,6 @@ def main() -> None:
         speed = float(np.median([o / r for o, r in zip(one_rest, rest[label])]))
         print(f"| {label} | {total:.2f} | {np.median(startup[label]):.2f} | {np.median(rest[label]):.2f} "
               f"| {speed:.2f}x |")
-
-
-class _nothing:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return None
 
 
 if __name__ == "__main__":

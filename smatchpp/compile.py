@@ -240,7 +240,7 @@ def _exact_terms(a: TripleGraph, b: TripleGraph) -> tuple:
     return _compile_exact(len(a.variables), len(b.variables), *_encoding(a), *_encoding(b))
 
 
-_I = "int64[::1]"  # an array of int64; _F of float64
+_I = "int64[::1]"  # a C-contiguous array of int64, in numba's signature syntax
 
 
 @lazy_jit(f"Tuple(({_I}, {_I}, float64[::1], {_I}, {_I}, float64[::1], float64))(int64, int64, "

@@ -85,8 +85,7 @@ def run(args: argparse.Namespace) -> int:
     with interrupts(), open_output(intervals) as uncertified, dask_client(args, workers) as client:
         try:
             block = args.block or default_block(total, client, workers)
-            slots = workers if client is None else sum(client.nthreads().values())
-            blocks = pair_blocks(n, None if square else m, block, slots)
+            blocks = pair_blocks(n, None if square else m, block, _slots(client, workers))
             if client is None:
                 stream = score_pairs(rows, cols, blocks, config, workers)
             else:
@@ -127,8 +126,12 @@ def default_block(total: int, client, workers: int = 1) -> int:
     256 pairs 10.4 s, of 1024 9.1 s, of 3898 (this default there) 8.0 s; 2 pool
     workers: 4.99, 4.84 and 4.81 s (the client's CPU 0.82 s with blocks of 256, 0.53 s
     with 4096)."""
-    slots = sum(client.nthreads().values()) if client is not None else workers
-    return int(min(max(total // (16 * max(slots, 1)), 256), 8192))
+    return int(min(max(total // (16 * _slots(client, workers)), 256), 8192))
+
+
+def _slots(client, workers: int) -> int:
+    """How many blocks run at once: the Dask cluster's threads, else the pool's workers."""
+    return max(sum(client.nthreads().values()) if client is not None else workers, 1)
 
 
 def _bar(total: int, enabled: bool):
