@@ -47,8 +47,19 @@ def _dependencies(block, config, *shared):
 def test_shared_objects_are_one_dependency_each(client):
     """A list of graphs is scattered as one object: a task depends on each shared object once,
     not on every graph (thousands of dependencies per task made big matrices slow)."""
-    got = list(map_blocks(client, _dependencies, [[(0, 1)], [(1, 2)]], Config(), GRAPHS, GRAPHS, None))
+    got = list(map_blocks(client, _dependencies, [[(0, 1)], [(1, 2)]], Config(), GRAPHS, GRAPHS[:], None))
     assert got == [[3], [3]]
+
+
+def _same_object(block, config, a, b):
+    return [a is b]
+
+
+def test_an_object_shared_twice_is_shipped_once(client):
+    """Rows and columns of a matrix of a collection against itself: one future, one object."""
+    assert list(map_blocks(client, _dependencies, [[(0, 1)]], Config(), GRAPHS, GRAPHS, None)) == [[2]]
+    assert list(map_blocks(client, _same_object, [[(0, 1)]], Config(), GRAPHS, GRAPHS)) == [[True]]
+    assert list(map_blocks(client, _same_object, [[(0, 1)]], Config(), GRAPHS, GRAPHS[:])) == [[False]]
 
 
 def test_dask_score_equals_local(client):
