@@ -226,3 +226,26 @@ def test_matrix_and_search_warn_about_a_file_with_no_graph(tmp_path: Path):
     assert f"{empty} holds no graph" in run.stderr and f"{graphs} holds" not in run.stderr
     run = _run("matrix", str(graphs), "-o", str(out))  # a file with graphs: no warning
     assert "holds no graph" not in run.stderr
+
+
+def test_npz_output_is_compressed_and_reads_back(tmp_path):
+    """``matrix`` writes its ``.npz`` at deflate level 1 (faster than numpy's level 6):
+    still deflated, and ``np.load`` gives back every array, dtype and the signature."""
+    import zipfile
+
+    from smatchpp.cli.matrix import _savez
+
+    arrays = {"signature": np.array("smatchpp:x|preset:smatch"), "f1": np.linspace(0, 1, 12).reshape(3, 4),
+              "certified": np.eye(3, 4, dtype=bool), "matched": np.full((3, 4), np.nan)}
+    path = tmp_path / "m.npz"
+    _savez(str(path), arrays)
+    with zipfile.ZipFile(path) as z:
+        assert {i.filename for i in z.infolist()} == {k + ".npy" for k in arrays}
+        assert all(i.compress_type == zipfile.ZIP_DEFLATED for i in z.infolist())
+    back = np.load(path)
+    for key, value in arrays.items():
+        assert back[key].dtype == value.dtype
+        assert np.array_equal(back[key], value, equal_nan=value.dtype.kind == "f"), key
+    big = np.zeros((300, 300))
+    _savez(str(path), {"f1": big})
+    assert path.stat().st_size < big.nbytes / 50  # compressed, not stored
