@@ -111,13 +111,22 @@ class Scorer:
             return score
         a, b = self._graph(a), self._graph(b)
         began = time.perf_counter()
+        return self._solve_compiled(*self._compile(a, b), began, index, id)
+
+    def _compile(self, a: TripleGraph, b: TripleGraph) -> tuple[TripleGraph, TripleGraph, Problem]:
+        """The pair as :meth:`score_pair` solves it: the preset's pair rewrite (e.g. smatchpp
+        1.8's concept-as-identity, preset smatchpp18-lossy), if any, then its problem."""
+        rewrite = get_preset(self.config.preset).pair_rewrite
+        if rewrite is not None:
+            a, b = rewrite(a, b)
+        return a, b, compile_pair(a, b, self.matcher, self.config.tolerance)
+
+    def _solve_compiled(self, a: TripleGraph, b: TripleGraph, problem: Problem, began: float,
+                        index: int = 0, id: str | None = None) -> PairScore:
+        """:meth:`score_pair` after :meth:`_compile` (``began``: when compiling began)."""
         time_limit = self.config.time_limit
         if self.schedule is not None:  # the pair's share of the corpus budget
             time_limit = self.schedule.limit(index, time_limit)
-        rewrite = get_preset(self.config.preset).pair_rewrite
-        if rewrite is not None:  # e.g. smatchpp 1.8's concept-as-identity (preset smatchpp18-lossy)
-            a, b = rewrite(a, b)
-        problem = compile_pair(a, b, self.matcher, self.config.tolerance)
         compiled = time.perf_counter() - began
         if time_limit is not None:  # the limit covers compiling too
             time_limit = max(time_limit - compiled, 0.01)

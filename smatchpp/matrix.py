@@ -25,6 +25,7 @@ from __future__ import annotations
 import heapq
 import multiprocessing
 import signal
+import time
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
@@ -34,6 +35,7 @@ from .api import Scorer
 from .compile import label_multiset, make_matcher
 from .config import Config
 from .presets import get_preset
+from .solvers.bounds import star_bound
 from .standardize import TripleGraph
 
 __all__ = ["label_bound_matrix", "f1_bound", "PairResult", "PairBlock", "score_pairs", "block_sizes",
@@ -256,9 +258,12 @@ class QueryResult:
 
     query: int
     hits: list[Hit] = field(default_factory=list)
+    #: pairs solved; pairs compiled whose star bound kept them out (never solved); pairs whose
+    #: label bound kept them out (never compiled): together, the whole corpus
     solved: int = 0
     pruned: int = 0
     certified: int = 0
+    bounded: int = 0
 
 
 def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
@@ -267,15 +272,21 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
 
     Pairs are solved in decreasing order of their label-bound F1; the search
     stops as soon as no unsolved pair's bound can beat the current ``k``-th hit
-    (``f1 > kth`` or ``f1 == kth`` with a lower index).  A pair that a time or
-    work limit leaves uncertified ranks by its lower bound (its status says so).
+    (``f1 > kth`` or ``f1 == kth`` with a lower index).  Once there are ``k``
+    hits, a pair is compiled and its star bound (an assignment bound,
+    :func:`~smatchpp.solvers.bounds.star_bound`) tried before it is solved; a
+    pair it keeps out is counted as ``bounded``.  Both bounds are upper bounds
+    on the optimum, and a pair's score never exceeds its optimum, so the hits are
+    those of solving every pair.  A pair that a time or work limit leaves
+    uncertified ranks by its lower bound (its status says so).
     """
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
     config = config or Config()
     scorer = Scorer(config)
-    if (config.match == "exact" and config.role_weights is None
-            and get_preset(config.preset).pair_rewrite is None):
+    exact = (config.match == "exact" and config.role_weights is None
+             and get_preset(config.preset).pair_rewrite is None)
+    if exact:
         bounds = label_bound_matrix(queries, corpus).toarray()
     else:  # soft or weighted matches, or a pair rewrite (smatchpp18-lossy) that changes the
         # triples after standardization: the label counts bound nothing; solve every pair
@@ -289,12 +300,17 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
         best: list[tuple[float, int, Hit]] = []  # min-heap on (f1, -index): the k-th is best[0]
         result = QueryResult(q)
         for position, j in enumerate(order.tolist()):
-            if len(best) == k:
-                kth_f1, kth_neg_index, _ = best[0]
-                if ub[j] < kth_f1 or (ub[j] == kth_f1 and j > -kth_neg_index):
-                    result.pruned = len(order) - position
-                    break
-            s = scorer.score_pair(query, corpus[j])
+            if len(best) == k and _kept_out(ub[j], j, best[0]):
+                result.pruned = len(order) - position
+                break
+            began = time.perf_counter()
+            a, b, problem = scorer._compile(query, corpus[j])
+            # exact matches only: integral problems, denominators the triple counts of ub
+            if exact and len(best) == k and _kept_out(
+                    float(f1_bound(np.float64(star_bound(problem, assignment=True)), size_q[q], size_c[j])), j, best[0]):
+                result.bounded += 1
+                continue
+            s = scorer._solve_compiled(a, b, problem, began)
             result.solved += 1
             result.certified += s.status == "optimal"
             f1 = float(f1_bound(np.float64(s.matched), s.test_weight, s.gold_weight))
@@ -306,3 +322,10 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
         result.hits = [h for _, _, h in sorted(best, key=lambda x: (-x[0], -x[1]))]
         results.append(result)
     return results
+
+
+def _kept_out(f1_upper: float, index: int, kth: tuple) -> bool:
+    """Whether a pair whose F1 is at most ``f1_upper`` cannot displace the ``k``-th hit
+    ``kth`` (``(f1, -index, hit)``): a lower F1, or the same F1 with a higher index."""
+    kth_f1, kth_neg_index, _ = kth
+    return f1_upper < kth_f1 or (f1_upper == kth_f1 and index > -kth_neg_index)

@@ -77,8 +77,8 @@ def test_dask_search_equals_local(client):
     local = top_k(GRAPHS, GRAPHS, 3)
     remote = [r for block in map_blocks(client, top_k_block, ([q] for q in range(len(GRAPHS))),
                                         Config(), GRAPHS, GRAPHS, k=3) for r in block]
-    assert [(r.query, [h.index for h in r.hits], r.solved) for r in remote] == \
-        [(r.query, [h.index for h in r.hits], r.solved) for r in local]
+    assert [(r.query, [h.index for h in r.hits], r.solved, r.bounded, r.pruned) for r in remote] == \
+        [(r.query, [h.index for h in r.hits], r.solved, r.bounded, r.pruned) for r in local]
 
 
 def _free_port() -> int:

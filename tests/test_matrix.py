@@ -83,8 +83,37 @@ def test_top_k_equals_sorting_the_full_matrix(k):
               for g in GRAPHS]
         expected = sorted(range(len(GRAPHS)), key=lambda j: (-f1[j], j))[:k]
         assert [h.index for h in result.hits] == expected
-        assert result.solved + result.pruned == len(GRAPHS)
+        assert result.solved + result.bounded + result.pruned == len(GRAPHS)
         assert result.certified == result.solved
+
+
+def _sorted_hits(query, corpus, k, config=None):
+    """The top ``k`` by solving every pair: indices and F1, ties to the lower index."""
+    scorer = Scorer(config)
+    f1 = [scorer.score_pair(query, g).f1 for g in corpus]
+    order = sorted(range(len(corpus)), key=lambda j: (-f1[j], j))[:k]
+    return [(j, f1[j]) for j in order]
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(triple_graphs(max_vars=4), st.lists(triple_graphs(max_vars=4), min_size=1, max_size=7),
+       st.integers(1, 4))
+def test_top_k_with_both_bounds_equals_solving_every_pair(query, corpus, k):
+    result = top_k([query], corpus, k)[0]
+    assert [(h.index, h.f1) for h in result.hits] == _sorted_hits(query, corpus, k)
+    assert result.solved + result.bounded + result.pruned == len(corpus)
+    assert result.solved >= min(k, len(corpus))
+
+
+def test_top_k_star_bound_keeps_out_a_pair_the_label_bound_lets_in():
+    """Roles swapped: the label counts cannot tell (same concepts, same roles), the star
+    bound can; the pair is compiled, never solved, and the hits are unchanged."""
+    texts = ["(a / dog :ARG0 (b / cat) :ARG1 (c / mouse))", "(a / dog :ARG1 (b / cat) :ARG0 (c / mouse))",
+             "(a / cat :ARG0 (b / dog) :ARG1 (c / mouse))"]
+    corpus = [parse_graph(t) for t in texts]
+    result = top_k(corpus[:1], corpus, 2)[0]
+    assert (result.solved, result.bounded, result.pruned) == (2, 1, 0)
+    assert [(h.index, h.f1) for h in result.hits] == _sorted_hits(corpus[0], corpus, 2)
 
 
 def test_top_k_prunes_with_bounds():
@@ -125,7 +154,11 @@ def test_search_cli_matches_top_k(tmp_path: Path):
     rows = [json.loads(line) for line in run.stdout.splitlines()]
     expected = top_k(GRAPHS, GRAPHS, 2)
     assert [[h["index"] for h in r["hits"]] for r in rows] == [[h.index for h in e.hits] for e in expected]
-    assert "pruned by bounds" in run.stderr
+    assert [(r["solved"], r["bounded"], r["pruned"]) for r in rows] == \
+        [(e.solved, e.bounded, e.pruned) for e in expected]
+    solved, bounded, pruned = (sum(getattr(e, key) for e in expected) for key in ("solved", "bounded", "pruned"))
+    assert (f"{solved} pairs solved ({solved} certified), {bounded + pruned} pruned by bounds "
+            f"({pruned} by label counts, {bounded} by the star bound)") in run.stderr
 
 
 def test_matrix_parquet_streams_the_same_pairs(tmp_path: Path):

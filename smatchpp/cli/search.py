@@ -1,8 +1,11 @@
 """``smatchpp search QUERIES CORPUS --top K``: the K corpus graphs of highest exact F1 per query.
 
 Pairs are solved in decreasing order of their label-count F1 bound, and a pair
-whose bound cannot enter the top K is never solved (:func:`smatchpp.matrix.top_k`).
-Ties rank the lower corpus index first.
+whose bound cannot enter the top K is never solved; once there are K hits, a pair
+whose star bound cannot enter is not solved either (:func:`smatchpp.matrix.top_k`).
+Ties rank the lower corpus index first.  Each query's line says how many pairs
+were ``solved``, kept out by the star bound (``bounded``) and by the label bound
+(``pruned``).
 """
 
 from __future__ import annotations
@@ -52,15 +55,16 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - began
     with open_output(args.out or "-") as out:
         for r in results:
-            out.write(json.dumps({"query": r.query, "solved": r.solved, "pruned": r.pruned,
-                                  "certified": r.certified,
+            out.write(json.dumps({"query": r.query, "solved": r.solved, "bounded": r.bounded,
+                                  "pruned": r.pruned, "certified": r.certified,
                                   "hits": [{"index": h.index, "f1": h.f1, "matched": h.matched,
                                             "upper": h.upper, "status": h.status} for h in r.hits]})
                       + "\n")
     solved = sum(r.solved for r in results)
+    bounded = sum(r.bounded for r in results)
     pruned = sum(r.pruned for r in results)
     certified = sum(r.certified for r in results)
     print(f"{config.signature()}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}: "
-          f"{solved} pairs solved ({certified} certified), {pruned} pruned by bounds; "
-          f"{seconds:.2f} s", file=sys.stderr)
+          f"{solved} pairs solved ({certified} certified), {bounded + pruned} pruned by bounds "
+          f"({pruned} by label counts, {bounded} by the star bound); {seconds:.2f} s", file=sys.stderr)
     return EXIT_OK
