@@ -138,14 +138,12 @@ def score_item_block(items, config: Config, matcher=None, schedule=None):
     return [scorer._score_item(item) for item in items]
 
 
-def top_k_block(queries, config: Config, query_graphs, corpus, k: int):
-    """The top ``k`` of each query index in ``queries`` against the whole corpus."""
-    from .matrix import top_k
+def top_k_block(queries, config: Config, query_graphs, corpus, matcher=None, *, k: int):
+    """The top ``k`` of each query index in ``queries`` against the whole corpus
+    (:func:`smatchpp.matrix.top_k_block`; ``matcher``: a scattered, prepared one)."""
+    from .matrix import top_k_block as block
 
-    results = top_k([query_graphs[q] for q in queries], corpus, k, config)
-    for q, r in zip(queries, results):
-        r.query = q
-    return results
+    return block(queries, config, query_graphs, corpus, matcher, k=k)
 
 
 def map_blocks(client, func: Callable, blocks: Iterable, config: Config, *shared: Any,

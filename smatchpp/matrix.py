@@ -27,7 +27,7 @@ import multiprocessing
 import signal
 import time
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -39,7 +39,7 @@ from .solvers.bounds import star_bound
 from .standardize import TripleGraph
 
 __all__ = ["label_bound_matrix", "f1_bound", "PairResult", "PairBlock", "score_pairs", "block_sizes",
-           "pair_blocks", "Hit", "QueryResult", "top_k"]
+           "pair_blocks", "Hit", "QueryResult", "top_k", "top_k_block", "search"]
 
 
 def _indicators(graphs: Sequence[TripleGraph], vocabulary: dict) -> tuple[list[int], list[int]]:
@@ -230,12 +230,18 @@ def score_pairs(graphs_a: Sequence[TripleGraph], graphs_b: Sequence[TripleGraph]
         for b in blocks:
             yield score_block(scorer, graphs_a, graphs_b, b)
         return
+    yield from _pooled(_score_block, blocks, config, graphs_a, graphs_b, workers)
+
+
+def _pooled(func, tasks: Iterable, config: Config, graphs_a, graphs_b, workers: int) -> Iterator:
+    """``func(task)`` for every task, by a process pool of ``workers`` that hold the graphs
+    and a :class:`Scorer` (:func:`_init`; shipped once per worker); results in task order."""
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                       else "spawn")
     matcher = _prepared_matcher(config, graphs_a, graphs_b)
     pool = ctx.Pool(workers, initializer=_init, initargs=(config, graphs_a, graphs_b, matcher))
     try:
-        yield from pool.imap(_score_block, blocks)
+        yield from pool.imap(func, tasks)
         pool.close()
     finally:
         pool.terminate()
@@ -267,7 +273,7 @@ class QueryResult:
 
 
 def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
-          config: Config | None = None) -> list[QueryResult]:
+          config: Config | None = None, matcher=None) -> list[QueryResult]:
     """For each query, the ``k`` corpus graphs of highest exact F1 (ties: lower corpus index first).
 
     Pairs are solved in decreasing order of their label-bound F1; the search
@@ -283,7 +289,7 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
     config = config or Config()
-    scorer = Scorer(config)
+    scorer = Scorer(config, matcher)
     exact = (config.match == "exact" and config.role_weights is None
              and get_preset(config.preset).pair_rewrite is None)
     if exact:
@@ -322,6 +328,40 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
         result.hits = [h for _, _, h in sorted(best, key=lambda x: (-x[0], -x[1]))]
         results.append(result)
     return results
+
+
+def top_k_block(queries: Sequence[int], config: Config, query_graphs: Sequence[TripleGraph],
+                corpus: Sequence[TripleGraph], matcher=None, *, k: int) -> list[QueryResult]:
+    """:func:`top_k` of the query indices ``queries`` (a task of the process pool and of Dask;
+    ``matcher``: prepared by the client, :func:`_prepared_matcher`)."""
+    results = top_k([query_graphs[q] for q in queries], corpus, k, config, matcher)
+    for q, r in zip(queries, results):
+        r.query = q
+    return results
+
+
+def _search_block(task: tuple[list[int], int]) -> list[QueryResult]:
+    assert _GRAPHS is not None and _SCORER is not None
+    queries, k = task
+    return top_k_block(queries, _SCORER.config, *_GRAPHS, _SCORER.matcher, k=k)
+
+
+def search(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
+           config: Config | None = None, workers: int = 1) -> Iterator[QueryResult]:
+    """:func:`top_k` of every query, in query order; with ``workers > 1`` by a process pool,
+    blocks of queries at a time (the graphs shipped once per worker).  The results do not
+    depend on the number of workers."""
+    config = config or Config()
+    if workers <= 1 or len(queries) < 2:
+        yield from top_k(queries, corpus, k, config)
+        return
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    size = max(len(queries) // (8 * workers), 1)  # eight blocks a worker: they finish together
+    blocks = [(list(range(start, min(start + size, len(queries)))), k)
+              for start in range(0, len(queries), size)]
+    for results in _pooled(_search_block, blocks, config, queries, corpus, workers):
+        yield from results
 
 
 def _kept_out(f1_upper: float, index: int, kth: tuple) -> bool:

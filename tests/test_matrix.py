@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from smatchpp.api import Scorer, parse_graph
 from smatchpp.compile import ExactMatcher
-from smatchpp.matrix import block_sizes, label_bound_matrix, pair_blocks, score_pairs, top_k
+from smatchpp.matrix import block_sizes, label_bound_matrix, pair_blocks, score_pairs, search, top_k
 from strategies import triple_graphs
 
 # a small collection with exact duplicates (ties) and an empty-ish variety
@@ -116,6 +116,18 @@ def test_top_k_star_bound_keeps_out_a_pair_the_label_bound_lets_in():
     assert [(h.index, h.f1) for h in result.hits] == _sorted_hits(corpus[0], corpus, 2)
 
 
+@pytest.mark.parametrize("k", [1, 3, 8])
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_search_by_a_pool_equals_top_k(k, workers):
+    expected = [(r.query, [(h.index, h.f1, h.status) for h in r.hits], r.solved, r.bounded, r.pruned)
+                for r in top_k(GRAPHS, GRAPHS, k)]
+    got = [(r.query, [(h.index, h.f1, h.status) for h in r.hits], r.solved, r.bounded, r.pruned)
+           for r in search(GRAPHS, GRAPHS, k, workers=workers)]
+    assert got == expected
+    with pytest.raises(ValueError):
+        list(search(GRAPHS, GRAPHS, 0, workers=workers))
+
+
 def test_top_k_prunes_with_bounds():
     results = top_k(GRAPHS[:1], GRAPHS, 1)
     assert results[0].hits[0].index == 0 and results[0].hits[0].f1 == 1.0
@@ -151,6 +163,8 @@ def test_search_cli_matches_top_k(tmp_path: Path):
     path.write_text("\n\n".join(TEXTS) + "\n")
     run = _run("search", str(path), str(path), "--top", "2")
     assert run.returncode == 0, run.stderr
+    pooled = _run("search", str(path), str(path), "--top", "2", "--workers", "2", "--force-workers")
+    assert pooled.returncode == 0 and pooled.stdout == run.stdout, pooled.stderr
     rows = [json.loads(line) for line in run.stdout.splitlines()]
     expected = top_k(GRAPHS, GRAPHS, 2)
     assert [[h["index"] for h in r["hits"]] for r in rows] == [[h.index for h in e.hits] for e in expected]

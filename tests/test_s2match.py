@@ -285,3 +285,10 @@ def test_matrix_and_search_under_soft_and_weighted_matchers(vectors_file, cache)
                       reverse=True)[:2]
     assert [h.index for h in hits.hits] == [-j for _, j in expected]
     assert [h.f1 for h in hits.hits] == pytest.approx([f for f, _ in expected])
+    # the process pool gets the client's similarity table: the same hits as in one process
+    from smatchpp.matrix import search
+    for cfg in (config, weighted):
+        pooled = list(search(graphs, graphs, 2, cfg, workers=2))
+        alone = top_k(graphs, graphs, 2, cfg)
+        assert [[(h.index, h.f1) for h in r.hits] for r in pooled] == \
+            [[(h.index, h.f1) for h in r.hits] for r in alone]

@@ -16,7 +16,7 @@ import sys
 import time
 
 from ..exceptions import UsageError
-from ..matrix import top_k
+from ..matrix import search
 from .common import (EXIT_OK, add_dask_option, add_scoring_options, check_outputs, config_from_args,
                      dask_client, name_inputs, one_stdin, open_output, plural, workers_from_args)
 from .matrix import read_graphs
@@ -44,14 +44,17 @@ def run(args: argparse.Namespace) -> int:
     queries = read_graphs(args.test, args, config)
     corpus = read_graphs(args.gold, args, config)
     began = time.perf_counter()
-    with dask_client(args, workers_from_args(args)) as client:
+    workers = workers_from_args(args)
+    with dask_client(args, workers) as client:
         if client is None:
-            results = top_k(queries, corpus, args.top, config)
+            results = list(search(queries, corpus, args.top, config, workers))
         else:
             from ..distributed import map_blocks, top_k_block
+            from ..matrix import _prepared_matcher
             blocks = ([q] for q in range(len(queries)))
-            results = [r for block in map_blocks(client, top_k_block, blocks, config, queries,
-                                                 corpus, k=args.top) for r in block]
+            results = [r for block in map_blocks(client, top_k_block, blocks, config, queries, corpus,
+                                                 _prepared_matcher(config, queries, corpus), k=args.top)
+                       for r in block]
     seconds = time.perf_counter() - began
     with open_output(args.out or "-") as out:
         for r in results:
