@@ -151,8 +151,7 @@ def map_blocks(client, func: Callable, blocks: Iterable, config: Config, *shared
     """``func(block, config, *shared, **kwargs)`` for every block, results in block order.
 
     ``shared`` objects (the graphs) are scattered to every worker once (an object given
-    twice, once).  At
-    most ``window`` blocks are in flight (default: 4 per worker thread).
+    twice, once).  At most ``window`` blocks are in flight (default: 4 per worker thread).
     """
     distributed = _import()
     # unique keys (hash=False): a second run that scatters equal objects must not share, and

@@ -264,10 +264,11 @@ class QueryResult:
 
     query: int
     hits: list[Hit] = field(default_factory=list)
-    #: pairs solved; pairs compiled whose star bound kept them out (never solved); pairs whose
-    #: label bound kept them out (never compiled): together, the whole corpus
+    #: pairs solved, ``pruned`` (the label bound kept them out: never compiled) and ``bounded``
+    #: (compiled, then the star bound kept them out: never solved) cover the corpus
     solved: int = 0
     pruned: int = 0
+    #: solved pairs whose optimum is proven
     certified: int = 0
     bounded: int = 0
 
@@ -278,8 +279,8 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
 
     Pairs are solved in decreasing order of their label-bound F1; the search
     stops as soon as no unsolved pair's bound can beat the current ``k``-th hit
-    (``f1 > kth`` or ``f1 == kth`` with a lower index).  Once there are ``k``
-    hits, a pair is compiled and its star bound (an assignment bound,
+    (``f1 > kth`` or ``f1 == kth`` with a lower index).  Under exact matching,
+    once there are ``k`` hits, a pair is compiled and its star bound (an assignment bound,
     :func:`~smatchpp.solvers.bounds.star_bound`) tried before it is solved; a
     pair it keeps out is counted as ``bounded``.  Both bounds are upper bounds
     on the optimum, and a pair's score never exceeds its optimum, so the hits are
@@ -311,11 +312,11 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
                 break
             began = time.perf_counter()
             a, b, problem = scorer._compile(query, corpus[j])
-            # exact matches only: integral problems, denominators the triple counts of ub
-            if exact and len(best) == k and _kept_out(
-                    float(f1_bound(np.float64(star_bound(problem, assignment=True)), size_q[q], size_c[j])), j, best[0]):
-                result.bounded += 1
-                continue
+            if exact and len(best) == k:  # integral problems; F1 over the triple counts, as ub
+                star = np.float64(star_bound(problem, assignment=True))
+                if _kept_out(float(f1_bound(star, size_q[q], size_c[j])), j, best[0]):
+                    result.bounded += 1
+                    continue
             s = scorer._solve_compiled(a, b, problem, began)
             result.solved += 1
             result.certified += s.status == "optimal"
