@@ -275,12 +275,12 @@ class _NoBar:
         pass
 
 
-def _progress(total: int, enabled: bool):
+def _progress(total: int, enabled: bool, unit: str = "pair"):
     if not enabled or not sys.stderr.isatty():
         return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="pair", file=sys.stderr, smoothing=0.05)
+    return tqdm(total=total, unit=unit, file=sys.stderr, smoothing=0.05)
 
 
 def read_errors(*files: Iterable[Entry]) -> list[ReadError]:

@@ -39,7 +39,8 @@ from .solvers.bounds import star_bound
 from .standardize import TripleGraph
 
 __all__ = ["label_bound_matrix", "f1_bound", "PairResult", "PairBlock", "score_pairs", "block_sizes",
-           "pair_blocks", "Hit", "QueryResult", "top_k", "top_k_block", "search"]
+           "pair_blocks", "Hit", "QueryResult", "top_k", "iter_top_k",
+           "top_k_block", "search"]
 
 
 def _indicators(graphs: Sequence[TripleGraph], vocabulary: dict) -> tuple[list[int], list[int]]:
@@ -287,6 +288,12 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
     those of solving every pair.  A pair that a time or work limit leaves
     uncertified ranks by its lower bound (its status says so).
     """
+    return list(iter_top_k(queries, corpus, k, config, matcher))
+
+
+def iter_top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
+               config: Config | None = None, matcher=None) -> Iterator[QueryResult]:
+    """:func:`top_k`, each query's result as soon as it is done."""
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
     config = config or Config()
@@ -300,7 +307,6 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
         bounds = np.full((len(queries), len(corpus)), np.inf)
     size_q = np.array([g.n_triples for g in queries], dtype=np.float64)
     size_c = np.array([g.n_triples for g in corpus], dtype=np.float64)
-    results = []
     for q, query in enumerate(queries):
         ub = f1_bound(bounds[q], size_q[q], size_c)
         order = np.lexsort((np.arange(len(corpus)), -ub))
@@ -327,8 +333,7 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
             elif item[:2] > best[0][:2]:
                 heapq.heapreplace(best, item)
         result.hits = [h for _, _, h in sorted(best, key=lambda x: (-x[0], -x[1]))]
-        results.append(result)
-    return results
+        yield result
 
 
 def top_k_block(queries: Sequence[int], config: Config, query_graphs: Sequence[TripleGraph],
@@ -354,7 +359,7 @@ def search(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int
     depend on the number of workers."""
     config = config or Config()
     if workers <= 1 or len(queries) < 2:
-        yield from top_k(queries, corpus, k, config)
+        yield from iter_top_k(queries, corpus, k, config)
         return
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")

@@ -112,6 +112,46 @@ def test_interrupt_keeps_finished_pairs_and_exits_130(slow_input, tmp_path, sig,
     assert all(0 <= r["matched"] <= r["upper"] <= r["test_triples"] for r in rows)
 
 
+@pytest.mark.parametrize("sig, workers", [(signal.SIGINT, "2"), (signal.SIGTERM, "2"),
+                                          (signal.SIGTERM, "1")],
+                         ids=["SIGINT-2-workers", "SIGTERM-2-workers", "SIGTERM-1-worker"])
+def test_interrupted_search_keeps_finished_queries_and_exits_130(slow_input, tmp_path, sig, workers):
+    """``search`` writes each query's line as it finishes; a signal ends it at once, with the
+    finished queries written (in order) and counted."""
+    folder, total = slow_input
+    hits = tmp_path / "hits.jsonl"
+    proc = subprocess.Popen(smatchpp_argv("search", folder / "a.amr", folder / "b.amr", "--top", "1",
+                                          "--solver", "hillclimber", "--restarts", "100000",
+                                          "--workers", workers, "--force-workers", "--quiet",
+                                          "--out", hits),
+                            cwd=tmp_path, env=child_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
+    try:
+        deadline = time.monotonic() + 300
+        while not _lines(hits) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, ("finished before it could be interrupted", proc.communicate())
+        assert _lines(hits), "no query finished within 300 s"
+        sent = time.monotonic()
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=120)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert took < PROMPT, f"took {took:.1f} s after the signal: it waited for running queries"
+    assert "Traceback" not in err
+    found = re.search(r"interrupted: (\d+) of (\d+) queries finished", err)
+    assert found, err
+    n, m = int(found.group(1)), int(found.group(2))
+    assert m == total and 1 <= n < total
+    rows = [json.loads(line) for line in _lines(hits)]
+    assert [r["query"] for r in rows] == list(range(n))
+    assert rows[0]["hits"][0]["index"] == 0 and rows[0]["hits"][0]["f1"] == 1.0
+
+
 def test_closed_stdout_exits_141_quietly(tmp_path):
     # enough output to fill any pipe buffer: 3000 pairs with their alignments on stdout
     (tmp_path / "a.amr").write_text("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b))\n\n" * 3000)

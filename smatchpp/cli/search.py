@@ -15,10 +15,12 @@ import json
 import sys
 import time
 
+from ..api import _progress
 from ..exceptions import UsageError
 from ..matrix import search
-from .common import (EXIT_OK, add_dask_option, add_scoring_options, check_outputs, config_from_args,
-                     dask_client, name_inputs, one_stdin, open_output, plural, workers_from_args)
+from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, add_scoring_options,
+                     check_outputs, config_from_args, dask_client, interrupts, name_inputs, one_stdin,
+                     open_output, plural, workers_from_args)
 from .matrix import read_graphs
 
 __all__ = ["add_parser", "run"]
@@ -45,29 +47,48 @@ def run(args: argparse.Namespace) -> int:
     corpus = read_graphs(args.gold, args, config)
     began = time.perf_counter()
     workers = workers_from_args(args)
-    with dask_client(args, workers) as client:
-        if client is None:
-            results = list(search(queries, corpus, args.top, config, workers))
-        else:
-            from ..distributed import map_blocks, top_k_block
-            from ..matrix import _prepared_matcher
-            blocks = ([q] for q in range(len(queries)))
-            results = [r for block in map_blocks(client, top_k_block, blocks, config, queries, corpus,
-                                                 _prepared_matcher(config, queries, corpus), k=args.top)
-                       for r in block]
+    counts = dict.fromkeys(("solved", "bounded", "pruned", "certified"), 0)
+    done = 0
+    interrupted = False
+    bar = _progress(len(queries), not args.quiet, unit="query")
+    # each query's line is written as soon as it and every query before it are done
+    with interrupts(), open_output(args.out or "-") as out, dask_client(args, workers) as client:
+        try:
+            for r in _results(client, queries, corpus, args.top, config, workers):
+                out.write(json.dumps({"query": r.query, "solved": r.solved, "bounded": r.bounded,
+                                      "pruned": r.pruned, "certified": r.certified,
+                                      "hits": [{"index": h.index, "f1": h.f1, "matched": h.matched,
+                                                "upper": h.upper, "status": h.status} for h in r.hits]})
+                          + "\n")
+                out.flush()
+                for key in counts:
+                    counts[key] += getattr(r, key)
+                done += 1
+                bar.update(1)
+        except (KeyboardInterrupt, Interrupted):
+            interrupted = True
+    bar.close()
     seconds = time.perf_counter() - began
-    with open_output(args.out or "-") as out:
-        for r in results:
-            out.write(json.dumps({"query": r.query, "solved": r.solved, "bounded": r.bounded,
-                                  "pruned": r.pruned, "certified": r.certified,
-                                  "hits": [{"index": h.index, "f1": h.f1, "matched": h.matched,
-                                            "upper": h.upper, "status": h.status} for h in r.hits]})
-                      + "\n")
-    solved = sum(r.solved for r in results)
-    bounded = sum(r.bounded for r in results)
-    pruned = sum(r.pruned for r in results)
-    certified = sum(r.certified for r in results)
+    solved, bounded, pruned = counts["solved"], counts["bounded"], counts["pruned"]
     print(f"{config.signature()}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}: "
-          f"{solved} pairs solved ({certified} certified), {bounded + pruned} pruned by bounds "
+          f"{solved} pairs solved ({counts['certified']} certified), {bounded + pruned} pruned by bounds "
           f"({pruned} by label counts, {bounded} by the star bound); {seconds:.2f} s", file=sys.stderr)
+    if interrupted:
+        print(f"smatchpp: interrupted: {done} of {plural(len(queries), 'query', 'queries')} finished",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _results(client, queries, corpus, k: int, config, workers: int):
+    """Every query's :class:`~smatchpp.matrix.QueryResult`, in query order: on Dask, else in
+    this process or its pool (:func:`~smatchpp.matrix.search`)."""
+    if client is None:
+        yield from search(queries, corpus, k, config, workers)
+        return
+    from ..distributed import map_blocks, top_k_block
+    from ..matrix import _prepared_matcher
+    blocks = ([q] for q in range(len(queries)))
+    for block in map_blocks(client, top_k_block, blocks, config, queries, corpus,
+                            _prepared_matcher(config, queries, corpus), k=k):
+        yield from block
