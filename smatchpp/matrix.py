@@ -280,10 +280,11 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
 
     Pairs are solved in decreasing order of their label-bound F1; the search
     stops as soon as no unsolved pair's bound can beat the current ``k``-th hit
-    (``f1 > kth`` or ``f1 == kth`` with a lower index).  Under exact matching,
-    once there are ``k`` hits, a pair is compiled and its star bound (an assignment bound,
+    (``f1 > kth`` or ``f1 == kth`` with a lower index).  Once there are ``k``
+    hits, a pair is compiled and its star bound (an assignment bound,
     :func:`~smatchpp.solvers.bounds.star_bound`) tried before it is solved; a
-    pair it keeps out is counted as ``bounded``.  Both bounds are upper bounds
+    pair it keeps out is counted as ``bounded``.  Under soft or weighted
+    matchers (no label bound) the star bound is the only one.  Both bounds are upper bounds
     on the optimum, and a pair's score never exceeds its optimum, so the hits are
     those of solving every pair.  A pair that a time or work limit leaves
     uncertified ranks by its lower bound (its status says so).
@@ -318,11 +319,9 @@ def iter_top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k:
                 break
             began = time.perf_counter()
             a, b, problem = scorer._compile(query, corpus[j])
-            if exact and len(best) == k:  # integral problems; F1 over the triple counts, as ub
-                star = np.float64(star_bound(problem, assignment=True))
-                if _kept_out(float(f1_bound(star, size_q[q], size_c[j])), j, best[0]):
-                    result.bounded += 1
-                    continue
+            if len(best) == k and _kept_out(_star_f1(problem, scorer.matcher, a, b), j, best[0]):
+                result.bounded += 1
+                continue
             s = scorer._solve_compiled(a, b, problem, began)
             result.solved += 1
             result.certified += s.status == "optimal"
@@ -368,6 +367,17 @@ def search(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int
               for start in range(0, len(queries), size)]
     for results in _pooled(_search_block, blocks, config, queries, corpus, workers):
         yield from results
+
+
+def _star_f1(problem, matcher, a: TripleGraph, b: TripleGraph) -> float:
+    """An upper bound on the F1 of the pair ``(a, b)`` (compiled to ``problem``): its star
+    bound over the totals that the pair's F1 divides by (the triple counts, or the total
+    weights under a soft or weighted matcher).  A fractional bound gets a margin of 1e-9 of
+    its value, so that rounding in its sum cannot put it below the solver's optimum."""
+    star = star_bound(problem, assignment=True)
+    if not problem.integral:
+        star += 1e-9 * max(1.0, abs(star))
+    return float(f1_bound(np.float64(star), matcher.total(a), matcher.total(b)))
 
 
 def _kept_out(f1_upper: float, index: int, kth: tuple) -> bool:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from smatchpp.api import Scorer, parse_graph
 from smatchpp.compile import ExactMatcher
+from smatchpp.config import Config
 from smatchpp.matrix import block_sizes, label_bound_matrix, pair_blocks, score_pairs, search, top_k
 from strategies import triple_graphs
 
@@ -88,11 +89,15 @@ def test_top_k_equals_sorting_the_full_matrix(k):
 
 
 def _sorted_hits(query, corpus, k, config=None):
-    """The top ``k`` by solving every pair: indices and F1, ties to the lower index."""
+    """The top ``k`` by solving every pair: indices and F1, ties to the lower index.  Ranked
+    by ``2 m / (|A| + |B|)``, as top_k ranks: ``2PR / (P + R)`` is the same number but may
+    round differently (12/66 and 10/55 differ in the last bit there, and not here)."""
     scorer = Scorer(config)
-    f1 = [scorer.score_pair(query, g).f1 for g in corpus]
-    order = sorted(range(len(corpus)), key=lambda j: (-f1[j], j))[:k]
-    return [(j, f1[j]) for j in order]
+    scores = [scorer.score_pair(query, g) for g in corpus]
+    key = [2 * s.matched / (s.test_weight + s.gold_weight) if s.test_weight and s.gold_weight else 0.0
+           for s in scores]
+    order = sorted(range(len(corpus)), key=lambda j: (-key[j], j))[:k]
+    return [(j, scores[j].f1) for j in order]
 
 
 @settings(max_examples=80, deadline=None, derandomize=True)
@@ -103,6 +108,19 @@ def test_top_k_with_both_bounds_equals_solving_every_pair(query, corpus, k):
     assert [(h.index, h.f1) for h in result.hits] == _sorted_hits(query, corpus, k)
     assert result.solved + result.bounded + result.pruned == len(corpus)
     assert result.solved >= min(k, len(corpus))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(triple_graphs(max_vars=4), st.lists(triple_graphs(max_vars=4), min_size=1, max_size=6),
+       st.integers(1, 3))
+def test_weighted_top_k_with_the_star_bound_equals_solving_every_pair(query, corpus, k):
+    """WSMATCH: no label bound (every pair is compiled), fractional coefficients."""
+    config = Config(match="wsmatch")
+    result = top_k([query], corpus, k, config)[0]
+    expected = _sorted_hits(query, corpus, k, config)
+    assert [h.index for h in result.hits] == [j for j, _ in expected]
+    assert [h.f1 for h in result.hits] == pytest.approx([f for _, f in expected], abs=1e-9)
+    assert result.pruned == 0 and result.solved + result.bounded == len(corpus)
 
 
 def test_top_k_star_bound_keeps_out_a_pair_the_label_bound_lets_in():
