@@ -36,6 +36,7 @@ from .compile import label_multiset, make_matcher
 from .config import Config
 from .presets import get_preset
 from .solvers.bounds import star_bound
+from .solvers.portfolio import BIG_PAIRS
 from .standardize import TripleGraph
 
 __all__ = ["label_bound_matrix", "f1_bound", "PairResult", "PairBlock", "score_pairs", "block_sizes",
@@ -304,7 +305,7 @@ def iter_top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k:
     if exact:
         bounds = label_bound_matrix(queries, corpus).toarray()
     else:  # soft or weighted matches, or a pair rewrite (smatchpp18-lossy) that changes the
-        # triples after standardization: the label counts bound nothing; solve every pair
+        # triples after standardization: the label counts bound nothing; the star bound is left
         bounds = np.full((len(queries), len(corpus)), np.inf)
     size_q = np.array([g.n_triples for g in queries], dtype=np.float64)
     size_c = np.array([g.n_triples for g in corpus], dtype=np.float64)
@@ -373,8 +374,10 @@ def _star_f1(problem, matcher, a: TripleGraph, b: TripleGraph) -> float:
     """An upper bound on the F1 of the pair ``(a, b)`` (compiled to ``problem``): its star
     bound over the totals that the pair's F1 divides by (the triple counts, or the total
     weights under a soft or weighted matcher).  A fractional bound gets a margin of 1e-9 of
-    its value, so that rounding in its sum cannot put it below the solver's optimum."""
-    star = star_bound(problem, assignment=True)
+    its value, so that rounding in its sum cannot put it below the solver's optimum.  On a
+    big problem (document graphs) the row/column bound, one linear pass, as the solver's
+    first step there: the assignment could take longer than a time limit allows."""
+    star = star_bound(problem, assignment=problem.n_pairs < BIG_PAIRS)
     if not problem.integral:
         star += 1e-9 * max(1.0, abs(star))
     return float(f1_bound(np.float64(star), matcher.total(a), matcher.total(b)))

@@ -314,3 +314,24 @@ def test_npz_output_is_compressed_and_reads_back(tmp_path):
     big = np.zeros((300, 300))
     _savez(str(path), {"f1": big})
     assert path.stat().st_size < big.nbytes / 50  # compressed, not stored
+
+
+def test_top_k_takes_the_linear_star_bound_on_big_problems(monkeypatch):
+    """From BIG_PAIRS candidate pairs up, the row/column bound (as the solver's first step on
+    big problems), not the assignment; the hits stay those of solving every pair."""
+    import smatchpp.matrix as matrix
+
+    seen = []
+
+    def recording(problem, assignment=None, limits=None):
+        seen.append(assignment)
+        return star_bound(problem, assignment, limits)
+
+    from smatchpp.solvers.bounds import star_bound
+    monkeypatch.setattr(matrix, "star_bound", recording)
+    for big, expected in ((10**9, {True}), (0, {False})):
+        seen.clear()
+        monkeypatch.setattr(matrix, "BIG_PAIRS", big)
+        for q, result in enumerate(top_k(GRAPHS, GRAPHS, 2)):
+            assert [(h.index, h.f1) for h in result.hits] == _sorted_hits(GRAPHS[q], GRAPHS, 2)
+        assert set(seen) == expected
