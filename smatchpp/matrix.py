@@ -25,6 +25,7 @@ from __future__ import annotations
 import heapq
 import multiprocessing
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
@@ -39,34 +40,53 @@ from .solvers.bounds import star_bound
 from .solvers.portfolio import BIG_PAIRS
 from .standardize import TripleGraph
 
-__all__ = ["label_bound_matrix", "f1_bound", "PairResult", "PairBlock", "score_pairs", "block_sizes",
+__all__ = ["LabelIndex", "label_bound_matrix", "f1_bound", "PairResult", "PairBlock", "score_pairs", "block_sizes",
            "pair_blocks", "Hit", "QueryResult", "top_k", "iter_top_k",
            "top_k_block", "search"]
 
 
-def _indicators(graphs: Sequence[TripleGraph], vocabulary: dict) -> tuple[list[int], list[int]]:
-    """Rows and columns of the label indicator matrix (see the module docstring)."""
+def _indicators(graphs: Sequence[TripleGraph], vocabulary: dict,
+                grow: bool = True) -> tuple[list[int], list[int]]:
+    """Rows and columns of the label indicator matrix (see the module docstring); with
+    ``grow=False`` only the columns ``vocabulary`` has (the others meet no column)."""
     rows: list[int] = []
     cols: list[int] = []
     for r, g in enumerate(graphs):
         for label, count in label_multiset(g).items():
             for t in range(1, count + 1):
-                cols.append(vocabulary.setdefault((label, t), len(vocabulary)))
+                col = vocabulary.setdefault((label, t), len(vocabulary)) if grow else vocabulary.get((label, t))
+                if col is None:  # (label, t) is absent, and so is every higher t
+                    break
+                cols.append(col)
                 rows.append(r)
     return rows, cols
 
 
+class LabelIndex:
+    """A collection's label indicator rows, built once: the columns of the label bounds of
+    any graphs against it (:meth:`bounds`).  A worker that searches one corpus block after
+    block builds it once (1,562 graphs: 11 ms a build)."""
+
+    def __init__(self, graphs: Sequence[TripleGraph]) -> None:
+        from scipy.sparse import csr_matrix
+
+        self.vocabulary: dict = {}
+        rows, cols = _indicators(graphs, self.vocabulary)
+        self.matrix = csr_matrix((np.ones(len(rows)), (rows, cols)),
+                                 shape=(len(graphs), max(len(self.vocabulary), 1)))
+
+    def bounds(self, graphs: Sequence[TripleGraph]):
+        """Sparse ``len(graphs) x len(collection)`` matrix of every pair's label-count bound."""
+        from scipy.sparse import csr_matrix
+
+        rows, cols = _indicators(graphs, self.vocabulary, grow=False)
+        x = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(graphs), self.matrix.shape[1]))
+        return (x @ self.matrix.T).tocsr()
+
+
 def label_bound_matrix(graphs_a: Sequence[TripleGraph], graphs_b: Sequence[TripleGraph]):
     """Sparse ``len(a) x len(b)`` matrix of every pair's label-count bound on matches."""
-    from scipy.sparse import csr_matrix
-
-    vocabulary: dict = {}
-    ra, ca = _indicators(graphs_a, vocabulary)
-    rb, cb = _indicators(graphs_b, vocabulary)
-    n = max(len(vocabulary), 1)
-    xa = csr_matrix((np.ones(len(ra)), (ra, ca)), shape=(len(graphs_a), n))
-    xb = csr_matrix((np.ones(len(rb)), (rb, cb)), shape=(len(graphs_b), n))
-    return (xa @ xb.T).tocsr()
+    return LabelIndex(graphs_b).bounds(graphs_a)
 
 
 def f1_bound(matches: np.ndarray, size_a: np.ndarray, size_b: np.ndarray) -> np.ndarray:
@@ -294,16 +314,16 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
 
 
 def iter_top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
-               config: Config | None = None, matcher=None) -> Iterator[QueryResult]:
-    """:func:`top_k`, each query's result as soon as it is done."""
+               config: Config | None = None, matcher=None,
+               index: LabelIndex | None = None) -> Iterator[QueryResult]:
+    """:func:`top_k`, each query's result as soon as it is done (``index``: the corpus's
+    :class:`LabelIndex`, if one is at hand)."""
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
     config = config or Config()
     scorer = Scorer(config, matcher)
-    exact = (config.match == "exact" and config.role_weights is None
-             and get_preset(config.preset).pair_rewrite is None)
-    if exact:
-        bounds = label_bound_matrix(queries, corpus).toarray()
+    if _label_bounded(config):
+        bounds = (index or LabelIndex(corpus)).bounds(queries).toarray()
     else:  # soft or weighted matches, or a pair rewrite (smatchpp18-lossy) that changes the
         # triples after standardization: the label counts bound nothing; the star bound is left
         bounds = np.full((len(queries), len(corpus)), np.inf)
@@ -340,10 +360,30 @@ def top_k_block(queries: Sequence[int], config: Config, query_graphs: Sequence[T
                 corpus: Sequence[TripleGraph], matcher=None, *, k: int) -> list[QueryResult]:
     """:func:`top_k` of the query indices ``queries`` (a task of the process pool and of Dask;
     ``matcher``: prepared by the client, :func:`_prepared_matcher`)."""
-    results = top_k([query_graphs[q] for q in queries], corpus, k, config, matcher)
+    index = _corpus_index(corpus) if _label_bounded(config) else None
+    results = list(iter_top_k([query_graphs[q] for q in queries], corpus, k, config, matcher, index))
     for q, r in zip(queries, results):
         r.query = q
     return results
+
+
+def _label_bounded(config: Config) -> bool:
+    """Whether the label counts bound the matches: exact matching of the standardized
+    triples (not soft or weighted, no pair rewrite such as smatchpp18-lossy's)."""
+    return (config.match == "exact" and config.role_weights is None
+            and get_preset(config.preset).pair_rewrite is None)
+
+
+_WORKER = threading.local()
+
+
+def _corpus_index(corpus: Sequence[TripleGraph]) -> LabelIndex:
+    """This thread's :class:`LabelIndex` of ``corpus``: a pool or Dask worker gets the same
+    corpus object task after task (shipped or scattered once), so it is built once."""
+    held = getattr(_WORKER, "index", None)
+    if held is None or held[0] is not corpus:
+        held = _WORKER.index = (corpus, LabelIndex(corpus))  # the reference keeps the identity
+    return held[1]
 
 
 def _search_block(task: tuple[list[int], int]) -> list[QueryResult]:
