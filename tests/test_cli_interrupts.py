@@ -72,24 +72,17 @@ def _lines(path):
         return []
 
 
-@pytest.mark.parametrize("sig, workers", [(signal.SIGINT, "2"), (signal.SIGTERM, "2"),
-                                          (signal.SIGINT, "1")],
-                         ids=["SIGINT-2-workers", "SIGTERM-2-workers", "SIGINT-1-worker"])
-def test_interrupt_keeps_finished_pairs_and_exits_130(slow_input, tmp_path, sig, workers):
-    folder, total = slow_input
-    pairs = tmp_path / "pairs.jsonl"
-    proc = subprocess.Popen(smatchpp_argv("score", folder / "a.amr", folder / "b.amr",
-                                          "--solver", "hillclimber", "--restarts", "100000",
-                                          "--workers", workers, "--force-workers", "--quiet",
-                                          "--pairs-out", pairs),
-                            cwd=tmp_path, env=child_env(), stdout=subprocess.PIPE,
+def _signal_once_written(argv, written, sig, cwd):
+    """Start ``argv``; once the file ``written`` has a line, send ``sig``.  Returns the exit
+    code, stdout, stderr and the seconds from the signal to the end."""
+    proc = subprocess.Popen(argv, cwd=cwd, env=child_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
     try:
         deadline = time.monotonic() + 300
-        while not _lines(pairs) and proc.poll() is None and time.monotonic() < deadline:
+        while not _lines(written) and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert proc.poll() is None, ("finished before it could be interrupted", proc.communicate())
-        assert _lines(pairs), "no pair finished within 300 s"
+        assert _lines(written), f"no line in {written.name} within 300 s"
         sent = time.monotonic()
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=120)
@@ -98,7 +91,20 @@ def test_interrupt_keeps_finished_pairs_and_exits_130(slow_input, tmp_path, sig,
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    assert proc.returncode == 130, err
+    return proc.returncode, out, err, took
+
+
+@pytest.mark.parametrize("sig, workers", [(signal.SIGINT, "2"), (signal.SIGTERM, "2"),
+                                          (signal.SIGINT, "1")],
+                         ids=["SIGINT-2-workers", "SIGTERM-2-workers", "SIGINT-1-worker"])
+def test_interrupt_keeps_finished_pairs_and_exits_130(slow_input, tmp_path, sig, workers):
+    folder, total = slow_input
+    pairs = tmp_path / "pairs.jsonl"
+    code, out, err, took = _signal_once_written(
+        smatchpp_argv("score", folder / "a.amr", folder / "b.amr", "--solver", "hillclimber",
+                      "--restarts", "100000", "--workers", workers, "--force-workers", "--quiet",
+                      "--pairs-out", pairs), pairs, sig, tmp_path)
+    assert code == 130, err
     assert took < PROMPT, f"took {took:.1f} s after the signal: it waited for running pairs"
     assert "Traceback" not in err
     found = re.search(r"interrupted: (\d+) of (\d+) pairs finished", err)
@@ -120,27 +126,11 @@ def test_interrupted_search_keeps_finished_queries_and_exits_130(slow_input, tmp
     finished queries written (in order) and counted."""
     folder, total = slow_input
     hits = tmp_path / "hits.jsonl"
-    proc = subprocess.Popen(smatchpp_argv("search", folder / "a.amr", folder / "b.amr", "--top", "1",
-                                          "--solver", "hillclimber", "--restarts", "100000",
-                                          "--workers", workers, "--force-workers", "--quiet",
-                                          "--out", hits),
-                            cwd=tmp_path, env=child_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
-    try:
-        deadline = time.monotonic() + 300
-        while not _lines(hits) and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert proc.poll() is None, ("finished before it could be interrupted", proc.communicate())
-        assert _lines(hits), "no query finished within 300 s"
-        sent = time.monotonic()
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=120)
-        took = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 130, err
+    code, out, err, took = _signal_once_written(
+        smatchpp_argv("search", folder / "a.amr", folder / "b.amr", "--top", "1", "--solver",
+                      "hillclimber", "--restarts", "100000", "--workers", workers, "--force-workers",
+                      "--quiet", "--out", hits), hits, sig, tmp_path)
+    assert code == 130, err
     assert took < PROMPT, f"took {took:.1f} s after the signal: it waited for running queries"
     assert "Traceback" not in err
     found = re.search(r"interrupted: (\d+) of (\d+) queries finished", err)

@@ -335,3 +335,43 @@ def test_top_k_takes_the_linear_star_bound_on_big_problems(monkeypatch):
         for q, result in enumerate(top_k(GRAPHS, GRAPHS, 2)):
             assert [(h.index, h.f1) for h in result.hits] == _sorted_hits(GRAPHS[q], GRAPHS, 2)
         assert set(seen) == expected
+
+
+def test_a_worker_builds_the_corpus_label_index_once(monkeypatch):
+    """Task after task on the same corpus object, one LabelIndex; another corpus, another."""
+    import smatchpp.matrix as matrix
+
+    built = []
+
+    class Counting(matrix.LabelIndex):
+        def __init__(self, graphs):
+            built.append(graphs)
+            super().__init__(graphs)
+
+    monkeypatch.setattr(matrix, "LabelIndex", Counting)
+    monkeypatch.setattr(matrix, "_WORKER", type(matrix._WORKER)())
+    expected = top_k(GRAPHS, GRAPHS, 2)
+    built.clear()
+    corpus = list(GRAPHS)
+    got = [r for q in range(len(GRAPHS)) for r in matrix.top_k_block([q], Config(), GRAPHS, corpus, k=2)]
+    assert len(built) == 1 and built[0] is corpus
+    assert [(r.query, [h.index for h in r.hits], r.solved, r.bounded, r.pruned) for r in got] == \
+        [(r.query, [h.index for h in r.hits], r.solved, r.bounded, r.pruned) for r in expected]
+    matrix.top_k_block([0], Config(), GRAPHS, list(GRAPHS), k=2)
+    assert len(built) == 2
+
+
+def test_search_cli_bad_input_exits_2_naming_the_graph(tmp_path: Path):
+    good = tmp_path / "g.amr"
+    good.write_text("\n\n".join(TEXTS) + "\n")
+    bad = tmp_path / "bad.amr"
+    bad.write_text("(a / dog)\n\n(b / cat :ARG0 (c / mouse)\n\n(d / bird)\n")
+    for workers in ("1", "2"):
+        run = _run("search", str(good), str(bad), "--top", "2", "--workers", workers, "--force-workers")
+        assert run.returncode == 2 and f"{bad}:3: graph 1:" in run.stderr and run.stdout == ""
+    run = _run("search", str(good), str(bad), "--top", "2", "--workers", "2", "--force-workers",
+               "--on-error", "empty")
+    rows = [json.loads(line) for line in run.stdout.splitlines()]
+    assert run.returncode == 0 and len(rows) == len(TEXTS)
+    assert all(r["solved"] + r["bounded"] + r["pruned"] == 3 for r in rows)
+    assert _run("search", str(good), str(good), "--workers", "0").returncode == 2
