@@ -37,7 +37,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
-__all__ = ["PairStats", "Intervals", "BootstrapCI", "Comparison", "bootstrap", "compare", "paired_stats",
+__all__ = ["PairStats", "Intervals", "index_chunks", "percentile_interval", "BootstrapCI", "Comparison", "bootstrap", "compare", "paired_stats",
            "prf_arrays", "DEFAULT_SEED", "DEFAULT_RESAMPLES", "DEFAULT_TRIALS", "LEVEL"]
 
 #: sacreBLEU's default seed, resample count and AR trial count
@@ -135,7 +135,7 @@ def _rows_per_chunk(n: int) -> int:
     return max(1, _CHUNK_CELLS // max(n, 1))
 
 
-def _index_chunks(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
+def index_chunks(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
     """The bootstrap index matrix (``resamples`` x ``n``, with replacement), in row chunks.
 
     numpy draws 64-bit integers one after another, so the rows do not depend on
@@ -168,7 +168,7 @@ def _resampled_scores(stats: PairStats, idx: np.ndarray) -> dict[str, np.ndarray
     return out
 
 
-def _percentile(values: np.ndarray, level: float) -> tuple[float, float]:
+def percentile_interval(values: np.ndarray, level: float) -> tuple[float, float]:
     """The percentile interval (numpy's default linear interpolation)."""
     tail = 100 * (1 - level) / 2
     lo, hi = np.percentile(values, [tail, 100 - tail])
@@ -250,13 +250,13 @@ def bootstrap(stats: PairStats, resamples: int = DEFAULT_RESAMPLES, seed: int = 
         blocks = [Intervals(dict(point), dict(point)) for _ in bounds]
     else:
         draws: list[dict[str, list[np.ndarray]]] = [{} for _ in bounds]
-        for idx in _index_chunks(stats.n, resamples, seed):
+        for idx in index_chunks(stats.n, resamples, seed):
             for store, s in zip(draws, bounds):
                 for key, values in _resampled_scores(s, idx).items():
                     store.setdefault(key, []).append(values)
         blocks = []
         for store in draws:
-            ci = {key: _percentile(np.concatenate(parts), level) for key, parts in store.items()}
+            ci = {key: percentile_interval(np.concatenate(parts), level) for key, parts in store.items()}
             blocks.append(Intervals({m: ci[f"micro_{m}"] for m in METRICS},
                                     {m: ci[f"macro_{m}"] for m in METRICS}))
     return BootstrapCI(resamples, seed, level, stats.n, blocks[0],
@@ -363,14 +363,14 @@ def compare(sys1: PairStats, sys2: PairStats, resamples: int = DEFAULT_RESAMPLES
 
     # paired bootstrap
     d_boot, f_1, f_2 = [], [], []
-    for idx in _index_chunks(n, resamples, seed):
+    for idx in index_chunks(n, resamples, seed):
         a = _micro_f1(*(c[idx].sum(axis=1) for c in (sys1.matched, sys1.test, sys1.gold)))
         b = _micro_f1(*(c[idx].sum(axis=1) for c in (sys2.matched, sys2.test, sys2.gold)))
         d_boot.append(a - b)
         f_1.append(a)
         f_2.append(b)
     d = np.concatenate(d_boot)
-    interval = _percentile(d, level)
+    interval = percentile_interval(d, level)
     extreme = np.abs(d - delta) >= abs(delta) - _TIE
     p_boot = (int(extreme.sum()) + 1) / (resamples + 1)
 
@@ -395,7 +395,7 @@ def compare(sys1: PairStats, sys2: PairStats, resamples: int = DEFAULT_RESAMPLES
         count += int((np.abs(a - b) >= abs(delta) - _TIE).sum())
     p_ar = (count + 1) / (trials + 1)
 
-    systems = (_percentile(np.concatenate(f_1), level), _percentile(np.concatenate(f_2), level))
+    systems = (percentile_interval(np.concatenate(f_1), level), percentile_interval(np.concatenate(f_2), level))
     return Comparison(name, n, f1, delta, interval, p_boot, p_ar, systems, resamples, trials,
                       seed, level, certified, delta_range)
 

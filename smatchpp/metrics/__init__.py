@@ -1,0 +1,21 @@
+"""Graph similarity metrics beyond the alignment family, through one interface.
+
+:mod:`smatchpp.metrics.base` defines the contract (:class:`Metric`: features
+per graph, sufficient statistics per pair, scores from summed statistics).
+Every metric module registers its class here with :func:`register`;
+:func:`get_metric` builds one by name with its parameters.
+
+>>> sorted(METRICS) == sorted(metric_names())
+True
+"""
+
+from __future__ import annotations
+
+from .base import Metric, MetricCorpus, MetricIntervals, MetricPair, bootstrap_metric, param
+from .registry import METRICS, get_metric, metric_names, register
+
+__all__ = ["Metric", "MetricCorpus", "MetricIntervals", "MetricPair", "bootstrap_metric", "param",
+           "METRICS", "register", "get_metric", "metric_names"]
+
+# the metric modules register themselves on import
+from . import jaccard  # noqa: E402,F401

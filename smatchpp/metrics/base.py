@@ -1,0 +1,311 @@
+"""The metric interface: per-pair sufficient statistics that a corpus sums.
+
+Every metric, whether it aligns variables (Smatch and its family) or not
+(SemBleu, SEMA, WLK, REMATCH), is described by the same contract, sacreBLEU's
+design:
+
+* :meth:`Metric.features` turns one graph into what the metric compares
+  (computed once per graph, so that ``matrix`` and ``search`` never redo it);
+* :meth:`Metric.stats` turns two graphs' features into a short vector of
+  *sufficient statistics* (named by :attr:`Metric.stat_names`);
+* :meth:`Metric.scores` turns statistics into scores, vectorised over any
+  leading axes.  A pair's score comes from its own vector, a corpus's *micro*
+  score from the summed vectors, its *macro* score from the mean of the pairs'
+  scores.  A bootstrap resample is a row of indices into the pairs: its micro
+  score is :meth:`Metric.scores` of the summed rows, so resampling works for
+  every metric without re-scoring a graph (:func:`bootstrap_metric`).
+* :meth:`Metric.upper_stats` may give a cheap upper bound of a pair's
+  statistics (``search`` prunes with it); ``None`` means no bound.
+* Parameters are dataclass fields declared once with :func:`param`: their
+  default, help, choices and signature key.  The command line's
+  ``--NAME-FIELD`` options and the signature are generated from them.
+
+A metric whose pair score is not a ratio of sums (WLK's cosine, SemBleu scored
+pair by pair) keeps ``(score, 1)`` as its statistics, so that its micro score
+is the mean of its pair scores.
+
+>>> from smatchpp.read import read_text
+>>> class Jaccard(Metric):
+...     '''Jaccard of the sets of (source concept, role, target concept) triples.'''
+...     name = "jaccard-example"
+...     stat_names = ("intersection", "union")
+...     headline = "score"
+...     def features(self, graph):
+...         concept = {s: t for s, r, t in graph.triples if r == ":instance"}
+...         return frozenset((concept.get(s, s), r, concept.get(t, t)) for s, r, t in graph.triples)
+...     def stats(self, a, b):
+...         return (len(a & b), len(a | b))
+...     def scores(self, stats):
+...         inter, union = np.moveaxis(np.asarray(stats, dtype=float), -1, 0)
+...         return {"score": np.divide(inter, union, out=np.ones_like(inter), where=union > 0)}
+>>> g = [e.graph for e in read_text("(d / dog :ARG0-of (b / bark-01))\\n\\n(d / dog)")]
+>>> m = Jaccard()
+>>> m.pair_score(m.features(g[0]), m.features(g[1]))
+0.3333333333333333
+>>> corpus = m.score_graphs(g, g)
+>>> corpus.micro["score"], corpus.macro["score"]
+(1.0, 1.0)
+>>> m.signature()  # doctest: +ELLIPSIS
+'smatchpp:...|metric:jaccard-example|errors:raise|deterministic:yes'
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Iterable, Sequence
+
+import numpy as np
+
+from .. import __version__
+from ..read import RawGraph
+from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, index_chunks, percentile_interval
+
+__all__ = ["Metric", "param", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric"]
+
+
+def param(default: Any, help: str, *, choices: Sequence[Any] | None = None,
+          sig: str | None = None) -> Any:
+    """A metric parameter: its default, help, choices and signature key, declared once.
+
+    The signature key defaults to ``METRIC-FIELD`` (``wlk-iterations``), the command-line
+    flag is ``--`` + the signature key.
+    """
+    return field(default=default, metadata={"help": help, "choices": tuple(choices) if choices else None,
+                                            "sig": sig})
+
+
+@dataclass(frozen=True)
+class Metric(ABC):
+    """A graph similarity metric computed from per-pair sufficient statistics."""
+
+    #: the registry name (``--metric NAME``)
+    name: ClassVar[str]
+    #: what :meth:`stats` returns, in order
+    stat_names: ClassVar[tuple[str, ...]]
+    #: the key of :meth:`scores` that is "the" score (``f1`` or ``score``)
+    headline: ClassVar[str] = "score"
+    #: whether ``stats(a, b)`` equals ``stats(b, a)`` up to the order of the statistics
+    symmetric: ClassVar[bool] = True
+
+    # --- what a metric implements ---------------------------------------------
+
+    @abstractmethod
+    def features(self, graph: RawGraph) -> Any:
+        """What the metric compares, for one graph (picklable)."""
+
+    @abstractmethod
+    def stats(self, a: Any, b: Any) -> Sequence[float]:
+        """The sufficient statistics of the pair (test features ``a``, gold features ``b``)."""
+
+    @abstractmethod
+    def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
+        """Scores from statistics; ``stats`` has shape ``(..., len(stat_names))``."""
+
+    def upper_stats(self, a: Any, b: Any) -> Sequence[float] | None:
+        """Statistics whose score bounds the pair's score from above, if cheap; else ``None``."""
+        return None
+
+    def prepare(self, graphs: Iterable[RawGraph]) -> None:
+        """Called once with every graph of a run before any feature is computed (a vocabulary,
+        say). The default does nothing."""
+
+    def note(self) -> str | None:
+        """A line the output should carry (e.g. that an optional resource was not given)."""
+        return None
+
+    # --- derived ----------------------------------------------------------------
+
+    @classmethod
+    def params(cls) -> list[tuple[str, str, Any]]:
+        """``(field name, signature key, field)`` of every parameter, in declaration order."""
+        out = []
+        for f in fields(cls):
+            if "help" not in f.metadata:
+                continue
+            out.append((f.name, f.metadata["sig"] or f"{cls.name}-{f.name.replace('_', '-')}", f))
+        return out
+
+    def signature(self, on_error: str = "raise") -> str:
+        """``smatchpp:VERSION|metric:NAME|KEY:VALUE|...``: every setting that changes a number."""
+        parts = [f"smatchpp:{__version__}", f"metric:{self.name}"]
+        for name, key, _ in self.params():
+            parts.append(f"{key}:{_format(getattr(self, name))}")
+        parts += [f"errors:{on_error}", "deterministic:yes"]
+        return "|".join(parts)
+
+    def pair_scores(self, stats: Sequence[float]) -> dict[str, float]:
+        """Every score of one pair's statistics, as floats."""
+        return {k: float(v) for k, v in self.scores(np.asarray(stats, dtype=float)).items()}
+
+    def pair_score(self, a: Any, b: Any) -> float:
+        """The headline score of two graphs' features."""
+        return self.pair_scores(self.stats(a, b))[self.headline]
+
+    def stats_matrix(self, feats_a: Sequence[Any], feats_b: Sequence[Any]) -> np.ndarray:
+        """Statistics of every pair, shape ``(len(a), len(b), k)``; a metric with a faster
+        all-pairs method (a sparse product) overrides this."""
+        out = np.zeros((len(feats_a), len(feats_b), len(self.stat_names)))
+        for i, fa in enumerate(feats_a):
+            for j, fb in enumerate(feats_b):
+                out[i, j] = self.stats(fa, fb)
+        return out
+
+    def score_graphs(self, graphs_a: Sequence[RawGraph], graphs_b: Sequence[RawGraph],
+                     ids: Sequence[str | None] | None = None) -> "MetricCorpus":
+        """Score the pairs ``(graphs_a[i], graphs_b[i])`` in this process."""
+        if len(graphs_a) != len(graphs_b):
+            raise ValueError(f"{len(graphs_a)} test graphs but {len(graphs_b)} gold graphs")
+        self.prepare(list(graphs_a) + list(graphs_b))
+        pairs = []
+        for i, (a, b) in enumerate(zip(graphs_a, graphs_b)):
+            pairs.append(MetricPair(i, ids[i] if ids else None,
+                                    tuple(float(x) for x in self.stats(self.features(a), self.features(b)))))
+        return MetricCorpus(self, pairs)
+
+
+def _format(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return repr(value) if value != int(value) else f"{value:g}"
+    if isinstance(value, (tuple, list)):
+        return ",".join(_format(v) for v in value)
+    return str(value)
+
+
+@dataclass
+class MetricPair:
+    """One pair's statistics; ``stats`` is ``None`` for a pair that was skipped."""
+
+    index: int
+    id: str | None
+    stats: tuple[float, ...] | None
+    error: str | None = None
+
+    def to_json(self, metric: Metric) -> dict[str, Any]:
+        out: dict[str, Any] = {"index": self.index, "id": self.id}
+        if self.stats is None:
+            out.update(status="skipped", score=None)
+        else:
+            out.update(zip(metric.stat_names, (_finite(x) for x in self.stats)))
+            scores = metric.pair_scores(self.stats)
+            out["score"] = _finite(scores[metric.headline])
+            out.update((k, _finite(v)) for k, v in scores.items() if k != "score")
+        if self.error:
+            out["error"] = self.error
+        return out
+
+
+def _finite(x: float) -> float | int | None:
+    if not math.isfinite(x):
+        return None
+    return int(x) if float(x).is_integer() and abs(x) < 2 ** 53 else x
+
+
+@dataclass
+class MetricCorpus:
+    """Every pair's statistics under one metric, with micro and macro averages."""
+
+    metric: Metric
+    pairs: list[MetricPair]
+    on_error: str = "raise"
+
+    @property
+    def signature(self) -> str:
+        return self.metric.signature(self.on_error)
+
+    @property
+    def stats(self) -> np.ndarray:
+        """The statistics of the scored pairs, shape ``(n, k)``."""
+        rows = [p.stats for p in self.pairs if p.stats is not None]
+        return np.asarray(rows, dtype=float).reshape(len(rows), len(self.metric.stat_names))
+
+    @property
+    def micro(self) -> dict[str, float]:
+        """Scores of the summed statistics (0 for an empty corpus)."""
+        s = self.stats
+        if len(s) == 0:
+            return {k: 0.0 for k in self.metric.scores(np.ones(len(self.metric.stat_names)))}
+        return {k: float(v) for k, v in self.metric.scores(s.sum(axis=0)).items()}
+
+    @property
+    def macro(self) -> dict[str, float]:
+        """The mean of the pairs' scores (0 for an empty corpus)."""
+        s = self.stats
+        if len(s) == 0:
+            return {k: 0.0 for k in self.metric.scores(np.ones(len(self.metric.stat_names)))}
+        return {k: float(np.mean(v)) for k, v in self.metric.scores(s).items()}
+
+    def summary(self) -> dict[str, Any]:
+        """The corpus summary of ``--format json``."""
+        out: dict[str, Any] = {
+            "signature": self.signature, "metric": self.metric.name, "headline": self.metric.headline,
+            "micro": {k: _finite(v) for k, v in self.micro.items()},
+            "macro": {k: _finite(v) for k, v in self.macro.items()},
+            "pairs": len(self.pairs), "scored": len(self.stats),
+            "totals": dict(zip(self.metric.stat_names, (_finite(x) for x in self.stats.sum(axis=0)))),
+            "errors": [p.error for p in self.pairs if p.error],
+        }
+        note = self.metric.note()
+        if note:
+            out["note"] = note
+        return out
+
+
+@dataclass(frozen=True)
+class MetricIntervals:
+    """Percentile bootstrap intervals of every micro and macro score of a metric."""
+
+    resamples: int
+    seed: int
+    level: float
+    pairs: int
+    micro: dict[str, tuple[float, float]]
+    macro: dict[str, tuple[float, float]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"resamples": self.resamples, "seed": self.seed, "level": self.level,
+                "method": "percentile", "pairs": self.pairs,
+                "micro": {k: list(v) for k, v in self.micro.items()},
+                "macro": {k: list(v) for k, v in self.macro.items()}}
+
+
+def bootstrap_metric(metric: Metric, stats: np.ndarray, resamples: int = DEFAULT_RESAMPLES,
+                     seed: int = DEFAULT_SEED, level: float = LEVEL) -> MetricIntervals:
+    """Percentile bootstrap intervals for any metric from its per-pair statistics.
+
+    The index rows are :func:`smatchpp.significance.index_chunks`'s, so with the
+    same seed the resampled pairs are those of Smatch's ``--bootstrap``.
+
+    >>> class Mean(Metric):
+    ...     name, stat_names = "mean-example", ("value", "count")
+    ...     def features(self, g): return g
+    ...     def stats(self, a, b): return (a, 1)
+    ...     def scores(self, s):
+    ...         s = np.asarray(s, dtype=float)
+    ...         return {"score": s[..., 0] / s[..., 1]}
+    >>> ci = bootstrap_metric(Mean(), np.array([[0.0, 1], [1.0, 1]]), resamples=200, seed=1)
+    >>> 0.0 <= ci.micro["score"][0] < 0.5 < ci.micro["score"][1] <= 1.0
+    True
+    """
+    stats = np.asarray(stats, dtype=float)
+    n = len(stats)
+    keys = list(metric.scores(np.ones(len(metric.stat_names))))
+    if n == 0:
+        zero = {k: (0.0, 0.0) for k in keys}
+        return MetricIntervals(resamples, seed, level, 0, dict(zero), dict(zero))
+    per_pair = metric.scores(stats)
+    micro: dict[str, list[np.ndarray]] = {k: [] for k in keys}
+    macro: dict[str, list[np.ndarray]] = {k: [] for k in keys}
+    for idx in index_chunks(n, resamples, seed):
+        summed = metric.scores(stats[idx].sum(axis=1))
+        for k in keys:
+            micro[k].append(np.asarray(summed[k]))
+            macro[k].append(np.asarray(per_pair[k])[idx].mean(axis=1))
+    return MetricIntervals(resamples, seed, level, n,
+                           {k: percentile_interval(np.concatenate(v), level) for k, v in micro.items()},
+                           {k: percentile_interval(np.concatenate(v), level) for k, v in macro.items()})
