@@ -30,6 +30,7 @@ from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, _second
                      add_bootstrap_options, add_dask_option, add_scoring_options, dask_client,
                      check_outputs, config_from_args, emit, interrupts, open_output, plural,
                      read_inputs, warn, workers_from_args)
+from .metric import add_metric_options, metric_from_args, run_score
 
 __all__ = ["add_parser", "run", "format_text", "format_stats", "warn_nothing_scored"]
 
@@ -57,6 +58,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "Negations, Wikification, Reentrancies, SRL): separate (default when given: each "
                         "aligned on its own) or joint (all under the full graphs' alignment)")
     add_bootstrap_options(p)
+    add_metric_options(p)
     return p
 
 
@@ -181,6 +183,9 @@ def warn_nothing_scored(corpus: CorpusScore) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    metric = metric_from_args(args)
+    if metric is not None:
+        return run_score(args, metric)
     config = config_from_args(args)
     check_outputs({"--pairs-out": args.pairs_out}, [args.test, args.gold])
     workers = workers_from_args(args)

@@ -127,13 +127,45 @@ class Metric(ABC):
             out.append((f.name, f.metadata["sig"] or f"{cls.name}-{f.name.replace('_', '-')}", f))
         return out
 
-    def signature(self, on_error: str = "raise") -> str:
-        """``smatchpp:VERSION|metric:NAME|KEY:VALUE|...``: every setting that changes a number."""
+    def signature(self, on_error: str = "raise", bootstrap: int | None = None,
+                  bootstrap_seed: int = DEFAULT_SEED) -> str:
+        """``smatchpp:VERSION|metric:NAME|KEY:VALUE|...``: every setting that changes a number
+        (the resampling settings only when resamples are drawn, as for Smatch)."""
         parts = [f"smatchpp:{__version__}", f"metric:{self.name}"]
         for name, key, _ in self.params():
             parts.append(f"{key}:{_format(getattr(self, name))}")
-        parts += [f"errors:{on_error}", "deterministic:yes"]
+        parts.append(f"errors:{on_error}")
+        if bootstrap is not None:
+            parts += [f"bootstrap:{bootstrap}", f"bootstrap-seed:{bootstrap_seed}"]
+        parts.append("deterministic:yes")
         return "|".join(parts)
+
+    @classmethod
+    def parse_signature(cls, signature: str) -> tuple[str, dict[str, str]]:
+        """``(metric name, {key: value text})`` of a metric signature (without the version,
+        the name and ``deterministic``); refuses another smatchpp version and repeated keys.
+
+        >>> Metric.parse_signature("smatchpp:%s|metric:jaccard|errors:skip|deterministic:yes" % __version__)
+        ('jaccard', {'errors': 'skip'})
+        """
+        tokens: dict[str, str] = {}
+        for token in signature.strip().split("|"):
+            key, sep, value = token.partition(":")
+            if not sep:
+                raise ValueError(f"not a smatchpp signature: token {token!r} has no ':'")
+            if key in tokens:
+                raise ValueError(f"signature key {key!r} appears twice")
+            tokens[key] = value
+        version = tokens.pop("smatchpp", None)
+        if version != __version__:
+            raise ValueError(f"this signature was made by smatchpp {version}, this is smatchpp "
+                             f"{__version__}: install smatchpp=={version} to reproduce it")
+        name = tokens.pop("metric", None)
+        if name is None:
+            raise ValueError("not a metric signature: it has no metric: key")
+        tokens.pop("deterministic", None)
+        return name, tokens
+
 
     def pair_scores(self, stats: Sequence[float]) -> dict[str, float]:
         """Every score of one pair's statistics, as floats."""
@@ -214,9 +246,12 @@ class MetricCorpus:
     pairs: list[MetricPair]
     on_error: str = "raise"
 
+    bootstrap: int | None = None
+    bootstrap_seed: int = DEFAULT_SEED
+
     @property
     def signature(self) -> str:
-        return self.metric.signature(self.on_error)
+        return self.metric.signature(self.on_error, self.bootstrap, self.bootstrap_seed)
 
     @property
     def stats(self) -> np.ndarray:
