@@ -33,11 +33,11 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-__all__ = ["PairStats", "Intervals", "index_chunks", "percentile_interval", "BootstrapCI", "Comparison", "bootstrap", "compare", "paired_stats",
+__all__ = ["PairStats", "Intervals", "index_chunks", "percentile_interval", "BootstrapCI", "Comparison", "bootstrap", "compare", "compare_columns", "paired_stats",
            "prf_arrays", "DEFAULT_SEED", "DEFAULT_RESAMPLES", "DEFAULT_TRIALS", "LEVEL"]
 
 #: sacreBLEU's default seed, resample count and AR trial count
@@ -343,19 +343,46 @@ def compare(sys1: PairStats, sys2: PairStats, resamples: int = DEFAULT_RESAMPLES
     >>> round(c.delta, 2), c.p_bootstrap < 0.05, c.p_randomization < 0.05
     (0.35, True, True)
     """
-    _check(resamples, level)
-    _check(trials, level)
     if sys1.n != sys2.n:
         raise ValueError(f"the systems have {sys1.n} and {sys2.n} scored pairs: they must be "
                          "scored against the same gold")
-    n = sys1.n
-    f1 = (sys1.micro()[2], sys2.micro()[2])
-    delta = f1[0] - f1[1]
     certified = sys1.certified and sys2.certified
     delta_range = None
     if not certified:
         delta_range = (sys1.micro()[2] - sys2.with_upper().micro()[2],
                        sys1.with_upper().micro()[2] - sys2.micro()[2])
+    return compare_columns(_micro_f1, (sys1.matched, sys1.test, sys1.gold),
+                           (sys2.matched, sys2.test, sys2.gold), resamples, trials, seed, level,
+                           name, certified, delta_range)
+
+
+def compare_columns(score: Callable[..., np.ndarray], cols1: Sequence[np.ndarray],
+                    cols2: Sequence[np.ndarray], resamples: int = DEFAULT_RESAMPLES,
+                    trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED, level: float = LEVEL,
+                    name: str = "score", certified: bool = True,
+                    delta_range: tuple[float, float] | None = None) -> Comparison:
+    """:func:`compare` for any metric computed from summed per-pair statistics.
+
+    ``cols1`` and ``cols2`` are the systems' statistics, one array per statistic
+    (``n`` pairs each); ``score(*sums)`` is the corpus score of summed statistics,
+    vectorised (each sum an array).  The resamples, trials and p-values are
+    :func:`compare`'s.
+
+    >>> mean = lambda total, count: total / count
+    >>> c = compare_columns(mean, ([0.9] * 20, [1] * 20), ([0.5, 0.6] * 10, [1] * 20), 500, 500)
+    >>> round(c.delta, 2), c.p_bootstrap < 0.05, c.p_randomization < 0.05
+    (0.35, True, True)
+    """
+    _check(resamples, level)
+    _check(trials, level)
+    cols1 = [np.asarray(c, dtype=np.float64) for c in cols1]
+    cols2 = [np.asarray(c, dtype=np.float64) for c in cols2]
+    n = len(cols1[0]) if cols1 else 0
+    if any(len(c) != n for c in cols1 + cols2):
+        raise ValueError("the systems have different numbers of scored pairs: they must be "
+                         "scored against the same gold")
+    f1 = (float(score(*(c.sum() for c in cols1))), float(score(*(c.sum() for c in cols2)))) if n else (0.0, 0.0)
+    delta = f1[0] - f1[1]
     if n == 0:
         zero = (0.0, 0.0)
         return Comparison(name, 0, f1, delta, zero, 1.0, 1.0, (zero, zero), resamples, trials,
@@ -364,8 +391,8 @@ def compare(sys1: PairStats, sys2: PairStats, resamples: int = DEFAULT_RESAMPLES
     # paired bootstrap
     d_boot, f_1, f_2 = [], [], []
     for idx in index_chunks(n, resamples, seed):
-        a = _micro_f1(*(c[idx].sum(axis=1) for c in (sys1.matched, sys1.test, sys1.gold)))
-        b = _micro_f1(*(c[idx].sum(axis=1) for c in (sys2.matched, sys2.test, sys2.gold)))
+        a = score(*(c[idx].sum(axis=1) for c in cols1))
+        b = score(*(c[idx].sum(axis=1) for c in cols2))
         d_boot.append(a - b)
         f_1.append(a)
         f_2.append(b)
@@ -376,10 +403,9 @@ def compare(sys1: PairStats, sys2: PairStats, resamples: int = DEFAULT_RESAMPLES
 
     # approximate randomization: a swapped pair moves (sys2 - sys1) of its counts from sys2 to sys1
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,)))
-    diff = np.stack([c2 - c1 for c1, c2 in zip((sys1.matched, sys1.test, sys1.gold),
-                                               (sys2.matched, sys2.test, sys2.gold))], axis=1)
-    sums1 = np.array([sys1.matched.sum(), sys1.test.sum(), sys1.gold.sum()])
-    sums2 = np.array([sys2.matched.sum(), sys2.test.sum(), sys2.gold.sum()])
+    diff = np.stack([c2 - c1 for c1, c2 in zip(cols1, cols2)], axis=1)
+    sums1 = np.array([c.sum() for c in cols1])
+    sums2 = np.array([c.sum() for c in cols2])
     # whole counts: a matrix product is exact in any summation order (so BLAS is deterministic)
     whole = bool(np.all(diff == np.round(diff))) and float(np.abs(diff).sum()) < 2.0 ** 52
     count = 0
@@ -390,8 +416,8 @@ def compare(sys1: PairStats, sys2: PairStats, resamples: int = DEFAULT_RESAMPLES
             moved = swap.astype(np.float64) @ diff
         else:  # fractional counts (soft matching): numpy's pairwise sums, the same everywhere
             moved = np.stack([np.where(swap == 1, d, 0.0).sum(axis=1) for d in diff.T], axis=1)
-        a = _micro_f1(*(sums1 + moved).T)
-        b = _micro_f1(*(sums2 - moved).T)
+        a = score(*(sums1 + moved).T)
+        b = score(*(sums2 - moved).T)
         count += int((np.abs(a - b) >= abs(delta) - _TIE).sum())
     p_ar = (count + 1) / (trials + 1)
 

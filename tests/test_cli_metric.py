@@ -94,3 +94,54 @@ def test_unreadable_graph_names_file_and_line_and_skip_keeps_the_rest(files):
             "json", cwd=files)
     s = json.loads(r.stdout)
     assert (s["pairs"], s["scored"]) == (3, 2) and s["micro"] == {"score": 5 / 7}
+
+
+def _features(text):
+    from smatchpp.read import read_text
+
+    m = get_metric("jaccard")
+    return [m.features(e.graph) for e in read_text(text)]
+
+
+def test_compare_is_the_paired_test_of_the_metric_statistics(files):
+    import numpy as np
+    from smatchpp.significance import compare_columns
+
+    r = run("compare", "a.amr", "b.amr", "b.amr", "--metric", "jaccard", "--format", "json",
+            "--bootstrap", "300", "--ar-trials", "300", cwd=files)
+    assert r.returncode == 0, r.stderr
+    s = json.loads(r.stdout)
+    self_stats = [(len(f), len(f)) for f in _features(B)]
+    mean = lambda inter, union: inter / union  # noqa: E731
+    expected = compare_columns(mean, np.array(STATS, float).T, np.array(self_stats, float).T, 300, 300,
+                               name="jaccard")
+    assert s["comparisons"] == [json.loads(json.dumps(expected.to_json()))]
+    assert s["comparisons"][0]["delta_f1"] == pytest.approx(0.6 - 1.0)
+    assert "|bootstrap:300|bootstrap-seed:12345|ar-trials:300|" in s["signature"]
+
+
+def test_matrix_holds_every_pair_with_ids_and_signature(files):
+    import numpy as np
+
+    r = run("matrix", "a.amr", "b.amr", "--metric", "jaccard", "-o", "m.npz", "--all", cwd=files)
+    assert r.returncode == 0, r.stderr
+    d = np.load(files / "m.npz")
+    fa, fb = _features(A), _features(B)
+    inter = [[len(x & y) for y in fb] for x in fa]
+    union = [[len(x | y) for y in fb] for x in fa]
+    assert d["intersection"].tolist() == inter and d["union"].tolist() == union
+    assert d["score"].tolist() == (np.array(inter) / np.array(union)).tolist()
+    assert d["ids_a"].tolist() == ["0", "1", "2"] and d["ids_b"].tolist() == ["one", "1", "2"]
+    assert str(d["signature"]) == SIGNATURE
+
+
+def test_search_ranks_by_score_with_ties_by_index(files):
+    r = run("search", "a.amr", "b.amr", "--metric", "jaccard", "--top", "2", cwd=files)
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    fa, fb = _features(A), _features(B)
+    for q, line in enumerate(lines):
+        scores = [len(fa[q] & y) / len(fa[q] | y) for y in fb]
+        best = sorted(range(len(fb)), key=lambda j: (-scores[j], j))[:2]
+        assert [h["index"] for h in line["hits"]] == best
+        assert [h["score"] for h in line["hits"]] == [scores[j] for j in best]

@@ -33,6 +33,7 @@ from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairS
 from .common import (EXIT_OK, EXIT_USAGE, _positive_int, add_bootstrap_options, add_dask_option,
                      add_setting_options, check_outputs, config_from_args, dask_client, open_output,
                      plural, read_inputs, warn, workers_from_args)
+from .metric import add_metric_options, metric_from_args, run_compare
 from .score import ASPECT_MODES, report_unreadable, warn_unreadable
 
 __all__ = ["add_parser", "run", "format_comparison", "format_table", "comparisons"]
@@ -55,6 +56,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--pairs-out", metavar="FILE.jsonl",
                    help="one JSON object per pair: both systems' scores and their F1 difference")
+    add_metric_options(p, ("A", "B", "C"))
     return p
 
 
@@ -143,6 +145,9 @@ def _pair_row(p1, p2) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    metric = metric_from_args(args)
+    if metric is not None:
+        return run_compare(args, metric)
     config = config_from_args(args)
     if config.bootstrap is None:
         config = config.replace(bootstrap=DEFAULT_RESAMPLES)

@@ -23,6 +23,7 @@ from ..presets import Options
 from ..standardize import EMPTY, standardize
 from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, check_outputs, dask_client,
                      config_from_args, interrupts, one_stdin, open_output, plural, warn, workers_from_args)
+from .metric import add_metric_options, metric_from_args, run_matrix as run_metric_matrix
 from .score import report_unreadable
 
 __all__ = ["add_parser", "run", "read_graphs"]
@@ -44,6 +45,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--block", type=int, default=None, metavar="PAIRS",
                    help="pairs per task sent to a worker (default: about a 16th of a worker's share, "
                         "256 to 8192); results do not depend on it")
+    add_metric_options(p, ("A", "-o", "A.npz"))
     return p
 
 
@@ -62,6 +64,9 @@ def read_graphs(path: str, args: argparse.Namespace, config) -> list:
 
 
 def run(args: argparse.Namespace) -> int:
+    metric = metric_from_args(args)
+    if metric is not None:
+        return run_metric_matrix(args, metric)
     config = config_from_args(args)
     out = args.output
     if not (out.endswith(".npz") or out.endswith(".parquet")):

@@ -27,26 +27,33 @@ import sys
 from contextlib import nullcontext
 from typing import Any
 
-from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metric, get_metric
-from ..read import RawGraph
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageError, check_outputs,
-                     emit, interrupts, open_output, plural, read_inputs, warn)
+import numpy as np
 
-__all__ = ["add_metric_options", "metric_from_args", "run_score", "format_metric_text", "ALIGNMENT"]
+from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metric, get_metric
+from ..read import RawGraph, read_file
+from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageError, check_outputs,
+                     emit, interrupts, one_stdin, open_output, plural, read_inputs, warn)
+
+__all__ = ["add_metric_options", "metric_from_args", "run_score", "run_compare", "run_matrix", "run_search",
+           "format_metric_text", "ALIGNMENT"]
 
 #: the alignment family (Smatch, S2Match, WSMATCH, ...: ``--match`` picks among them)
 ALIGNMENT = "smatch"
 #: options every metric takes (inputs, reading, errors, output, workers, resampling)
-_SHARED = {"test", "gold", "input_format", "on_error", "workers", "force_workers", "quiet", "format",
-           "pairs_out", "bootstrap", "bootstrap_seed", "metric", "command", "run", "option_defaults"}
+_SHARED = {"test", "gold", "sys1", "sys2", "input_format", "on_error", "workers", "force_workers", "quiet",
+           "format", "pairs_out", "bootstrap", "bootstrap_seed", "ar_trials", "output", "all", "top", "out",
+           "metric",
+           "command", "run", "option_defaults"}
 _EMPTY = RawGraph(top=None, triples=(), variables=())
 
 
-def add_metric_options(p: argparse.ArgumentParser) -> None:
+def add_metric_options(p: argparse.ArgumentParser, sample: tuple[str, ...] = ("A", "B")) -> None:
     """``--metric`` and every registered metric's parameters (``--NAME-PARAM``).
 
-    Call it last: it records the defaults of every option of ``p`` so that an option
-    that does nothing under the chosen metric can be refused.
+    Call it last: it records the defaults of every option of ``p`` (by parsing
+    ``sample``, a shortest valid command line) so that an option that does nothing
+    under the chosen metric can be refused.
     """
     g = p.add_argument_group("metrics without an alignment (docs/metrics.md)")
     g.add_argument("--metric", choices=(ALIGNMENT,) + tuple(sorted(METRICS)), default=ALIGNMENT,
@@ -62,7 +69,7 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
                            type=_parse_bool if kind is bool else kind, choices=choices,
                            metavar=None if choices else kind.__name__.upper(),
                            help=f"{name}: {f.metadata['help']} (default {f.default})".replace("%", "%%"))
-    defaults = {dest: p.get_default(dest) for dest in vars(p.parse_args(["A", "B"]))}
+    defaults = {dest: p.get_default(dest) for dest in vars(p.parse_args(list(sample)))}
     p.set_defaults(option_defaults=defaults)
 
 
@@ -188,15 +195,10 @@ def run_score(args: argparse.Namespace, metric) -> int:
     """``score --metric NAME``: every pair's statistics, the corpus summary, optional bootstrap."""
     check_outputs({"--pairs-out": args.pairs_out}, [args.test, args.gold])
     entries_a, entries_b = read_inputs(args)
-    errors = [e.error for entries in (entries_a, entries_b) for e in entries if e.error is not None]
-    if errors and args.on_error == "raise":
-        for e in errors:
-            print(f"smatchpp: error: {e}", file=sys.stderr)
-        print(f"smatchpp: {plural(len(errors), 'unreadable graph')}; nothing scored. "
-              "Use --on-error empty or --on-error skip to score the rest.", file=sys.stderr)
+    errors = _read_errors(args.on_error, entries_a, entries_b)
+    if errors is None:
         return EXIT_USAGE
-    graphs_a = [e.graph if e.graph is not None else _EMPTY for e in entries_a]
-    graphs_b = [e.graph if e.graph is not None else _EMPTY for e in entries_b]
+    graphs_a, graphs_b = _graphs(entries_a), _graphs(entries_b)
     metric.prepare(graphs_a + graphs_b)
     summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
     pairs: list[MetricPair] = []
@@ -236,11 +238,7 @@ def run_score(args: argparse.Namespace, metric) -> int:
         if intervals is not None:
             text += "\n" + "\n".join(_format_intervals(intervals))
         emit(text, summary_out)
-    if errors:
-        action = "scored as empty graphs" if args.on_error == "empty" else "pairs skipped"
-        warn(f"{plural(len(errors), 'unreadable graph')}, {action}:")
-        for e in errors:
-            print(f"  {e}", file=sys.stderr)
+    _warn_unreadable(errors, args.on_error)
     if interrupted:
         print(f"smatchpp: interrupted: {len(pairs)} of {plural(total, 'pair')} finished", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -255,3 +253,171 @@ def _format_intervals(ci) -> list[str]:
         lines.append(f"  {name:5s}  {cells}")
     return lines
 
+
+
+def _read_errors(on_error: str, *files) -> list | None:
+    """The read errors of the entry lists; ``None`` (after printing them) if they stop the run."""
+    errors = [e.error for entries in files for e in entries if e.error is not None]
+    if errors and on_error == "raise":
+        for e in errors:
+            print(f"smatchpp: error: {e}", file=sys.stderr)
+        print(f"smatchpp: {plural(len(errors), 'unreadable graph')}; nothing scored. "
+              "Use --on-error empty or --on-error skip to score the rest.", file=sys.stderr)
+        return None
+    return errors
+
+
+def _warn_unreadable(errors: list, on_error: str) -> None:
+    if errors:
+        action = "scored as empty graphs" if on_error == "empty" else "pairs skipped"
+        warn(f"{plural(len(errors), 'unreadable graph')}, {action}:")
+        for e in errors:
+            print(f"  {e}", file=sys.stderr)
+
+
+def _graphs(entries) -> list[RawGraph]:
+    return [e.graph if e.graph is not None else _EMPTY for e in entries]
+
+
+def _headline(metric):
+    """The corpus headline score of summed statistics given as separate columns."""
+    def score(*sums):
+        return metric.scores(np.stack(np.broadcast_arrays(*sums), axis=-1))[metric.headline]
+    return score
+
+
+def run_compare(args: argparse.Namespace, metric) -> int:
+    """``compare --metric NAME``: paired bootstrap and approximate randomization on the
+    difference of the two systems' micro scores (:func:`smatchpp.significance.compare_columns`)."""
+    check_outputs({"--pairs-out": args.pairs_out}, [args.sys1, args.sys2, args.gold])
+    entries_1, entries_2, entries_gold = read_inputs(args, ("sys1", "sys2", "gold"))
+    errors = _read_errors(args.on_error, entries_1, entries_2, entries_gold)
+    if errors is None:
+        return EXIT_USAGE
+    g1, g2, gold = _graphs(entries_1), _graphs(entries_2), _graphs(entries_gold)
+    metric.prepare(g1 + g2 + gold)
+    bad = {k for entries in (entries_1, entries_2, entries_gold) for k, e in enumerate(entries)
+           if e.error is not None} if args.on_error == "skip" else set()
+    kept = [k for k in range(len(gold)) if k not in bad]
+    gold_features = [metric.features(g) for g in gold]
+    stats = [np.array([metric.stats(metric.features(graphs[k]), gold_features[k]) for k in kept],
+                      dtype=float).reshape(len(kept), len(metric.stat_names)) for graphs in (g1, g2)]
+    resamples = args.bootstrap or DEFAULT_RESAMPLES
+    trials = args.ar_trials or DEFAULT_TRIALS
+    c = compare_columns(_headline(metric), stats[0].T, stats[1].T, resamples, trials,
+                        args.bootstrap_seed, name=metric.name)
+    signature = metric.signature(args.on_error, resamples, args.bootstrap_seed)
+    signature = signature.replace("|deterministic:", f"|ar-trials:{trials}|deterministic:")
+    if args.pairs_out:
+        with open_output(args.pairs_out) as out:
+            for row, k in enumerate(kept):
+                s1, s2 = (metric.pair_scores(st[row])[metric.headline] for st in stats)
+                out.write(json.dumps({"index": k, "id": entries_gold[k].id or entries_1[k].id,
+                                      "sys1": s1, "sys2": s2, "difference": s1 - s2}) + "\n")
+    summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
+    if args.format == "json":
+        emit(json.dumps({"signature": signature, "sys1": args.sys1, "sys2": args.sys2,
+                         "gold": args.gold, "pairs": c.pairs, "left_out": sorted(bad),
+                         "comparisons": [c.to_json()]}, indent=2), summary_out)
+    else:
+        lo, hi = c.interval
+        emit("\n".join([
+            signature, f"sys1: {args.sys1}  sys2: {args.sys2}  gold: {args.gold}",
+            f"pairs: {c.pairs} compared" + (f", {len(bad)} left out (unreadable)" if bad else ""),
+            f"{metric.name}: {metric.headline} sys1 {_pct(c.f1[0])} [{_pct(c.system_intervals[0][0])}, "
+            f"{_pct(c.system_intervals[0][1])}]  sys2 {_pct(c.f1[1])} [{_pct(c.system_intervals[1][0])}, "
+            f"{_pct(c.system_intervals[1][1])}]",
+            f"  delta {metric.headline} (sys1 - sys2) {100 * c.delta:+.3f} points, "
+            f"{100 * c.level:g}% interval [{100 * lo:+.2f}, {100 * hi:+.2f}]",
+            f"  p-value: paired bootstrap {c.p_bootstrap:.4f} ({c.resamples} resamples), "
+            f"approximate randomization {c.p_randomization:.4f} ({c.trials} trials)"]), summary_out)
+    _warn_unreadable(errors, args.on_error)
+    return EXIT_OK
+
+
+def run_matrix(args: argparse.Namespace, metric) -> int:
+    """``matrix --metric NAME``: every pair's statistics at once (:meth:`Metric.stats_matrix`),
+    written with the graphs' ids and the signature."""
+    out = args.output
+    if not (out.endswith(".npz") or out.endswith(".parquet")):
+        raise UsageError(f"--output {out}: the name must end in .npz or .parquet")
+    inputs = [args.test] + ([args.gold] if args.gold else [])
+    one_stdin(args.test, args.gold)
+    check_outputs({"--output": out}, inputs)
+    entries = [read_file(path, args.input_format) for path in inputs]
+    for path, got in zip(inputs, entries):
+        if not got:
+            warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
+    errors = _read_errors(args.on_error, *entries)
+    if errors is None:
+        return EXIT_USAGE
+    if errors and args.on_error == "skip":
+        raise UsageError("matrix has no pairs to skip: use --on-error empty to score unreadable "
+                         "graphs as empty ones")
+    rows = _graphs(entries[0])
+    cols = _graphs(entries[1]) if args.gold else rows
+    metric.prepare(rows + (cols if args.gold else []))
+    fa = [metric.features(g) for g in rows]
+    fb = [metric.features(g) for g in cols] if args.gold else fa
+    stats = metric.stats_matrix(fa, fb)
+    scores = metric.scores(stats)
+    ids = [[e.id if e.id is not None else str(e.index) for e in got] for got in entries]
+    signature = metric.signature(args.on_error)
+    arrays = {"signature": np.array(signature), "ids_a": np.array(ids[0], dtype=str),
+              "ids_b": np.array(ids[-1], dtype=str), metric.headline: scores[metric.headline]}
+    if args.all:
+        arrays.update((k, v) for k, v in scores.items() if k != metric.headline)
+        arrays.update((name, stats[..., k]) for k, name in enumerate(metric.stat_names))
+    if out.endswith(".npz"):
+        np.savez_compressed(out, **arrays)
+    else:
+        _write_parquet(out, arrays, signature)
+    print(f"{signature}\n{stats.shape[0] * stats.shape[1]} pairs scored; matrix written to {out}")
+    _warn_unreadable(errors, args.on_error)
+    return EXIT_OK
+
+
+def _write_parquet(path: str, arrays: dict, signature: str) -> None:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise UsageError("Parquet output needs pyarrow: pip install 'smatchpp[matrix]', "
+                         "or write .npz") from None
+    grid = [a for k, a in arrays.items() if k not in ("signature", "ids_a", "ids_b")]
+    n, m = grid[0].shape
+    i, j = np.divmod(np.arange(n * m), m)
+    columns = {"i": i, "j": j, "id_i": arrays["ids_a"][i], "id_j": arrays["ids_b"][j]}
+    columns.update((k, a.ravel()) for k, a in arrays.items() if k not in ("signature", "ids_a", "ids_b"))
+    table = pa.table(columns).replace_schema_metadata({"signature": signature})
+    pq.write_table(table, path)
+
+
+def run_search(args: argparse.Namespace, metric) -> int:
+    """``search --metric NAME``: each query's ``--top`` corpus graphs of highest score (ties: the
+    lower corpus index first), from the statistics of every pair (:meth:`Metric.stats_matrix`)."""
+    if args.top < 1:
+        raise UsageError(f"--top must be at least 1, got {args.top}")
+    check_outputs({"--out": args.out}, [args.test, args.gold])
+    one_stdin(args.test, args.gold)
+    entries = [read_file(path, args.input_format) for path in (args.test, args.gold)]
+    for path, got in zip((args.test, args.gold), entries):
+        if not got:
+            warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
+    errors = _read_errors(args.on_error, *entries)
+    if errors is None:
+        return EXIT_USAGE
+    queries, corpus = _graphs(entries[0]), _graphs(entries[1])
+    metric.prepare(queries + corpus)
+    fc = [metric.features(g) for g in corpus]
+    signature = metric.signature(args.on_error)
+    with open_output(args.out or "-") as out:
+        for q, graph in enumerate(queries):
+            scores = metric.scores(metric.stats_matrix([metric.features(graph)], fc))[metric.headline][0]
+            order = np.lexsort((np.arange(len(corpus)), -scores))[:args.top]
+            out.write(json.dumps({"query": q, "id": entries[0][q].id, "hits": [
+                {"index": int(j), "id": entries[1][j].id, "score": float(scores[j])} for j in order]}) + "\n")
+    print(f"{signature}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}",
+          file=sys.stderr)
+    _warn_unreadable(errors, args.on_error)
+    return EXIT_OK

@@ -22,6 +22,7 @@ from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, ad
                      check_outputs, config_from_args, dask_client, interrupts, name_inputs, one_stdin,
                      open_output, plural, workers_from_args)
 from .matrix import read_graphs
+from .metric import add_metric_options, metric_from_args, run_search as run_metric_search
 
 __all__ = ["add_parser", "run"]
 
@@ -34,10 +35,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=10, metavar="K", help="hits per query (default 10)")
     add_dask_option(p)
     p.add_argument("--out", metavar="FILE.jsonl", help="one JSON object per query (default: stdout)")
+    add_metric_options(p)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
+    metric = metric_from_args(args)
+    if metric is not None:
+        return run_metric_search(args, metric)
     config = config_from_args(args)
     if args.top < 1:
         raise UsageError(f"--top must be at least 1, got {args.top}")
