@@ -9,8 +9,7 @@ The pipeline, one module per step::
 1.0
 """
 
-__version__ = "0.1.0"
-
+from .version import __version__
 from .api import Config, Scorer, compile_strings, parse_graph, score_corpus, score_files, score_pair  # noqa: E402
 from .exceptions import InputMismatchError, ReadError, SmatchppError  # noqa: E402
 from .problem import Problem  # noqa: E402

@@ -58,7 +58,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 import numpy as np
 
-from .. import __version__
+from ..version import __version__
 from ..read import RawGraph
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, index_chunks, percentile_interval
 
