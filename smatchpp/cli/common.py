@@ -32,6 +32,7 @@ from ..config import Config, SignatureError
 from ..exceptions import InputMismatchError, ReadError, SmatchppError, UsageError
 from ..parallel import check_parallel
 from ..read import STDIN, Entry, read_file
+from ..text import printable
 
 __all__ = ["add_scoring_options", "add_setting_options", "add_bootstrap_options", "config_from_args",
            "read_inputs", "workers_from_args",
@@ -51,7 +52,8 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 
 def warn(message: str) -> None:
-    print(f"smatchpp: warning: {message}", file=sys.stderr)
+    """A warning on stderr; text from the input in it is escaped (:func:`~smatchpp.text.printable`)."""
+    print(printable(f"smatchpp: warning: {message}"), file=sys.stderr)
 
 
 def _typed(kind: type, expected: str, valid, rule: str):

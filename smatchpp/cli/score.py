@@ -26,6 +26,7 @@ from ..api import Scorer, read_errors
 from ..aspects import MODES, format_aspects
 from ..score import CorpusScore
 from ..significance import PairStats, bootstrap
+from ..text import printable
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, _seconds,
                      add_bootstrap_options, add_dask_option, add_scoring_options, dask_client,
                      check_outputs, config_from_args, emit, interrupts, open_output, plural,
@@ -159,7 +160,7 @@ def report_unreadable(errors: list, on_error: str) -> bool:
         return False
     if on_error == "raise":
         for e in errors:
-            print(f"smatchpp: error: {e}", file=sys.stderr)
+            print(printable(f"smatchpp: error: {e}"), file=sys.stderr)
         print(f"smatchpp: {plural(len(errors), 'unreadable graph')}; nothing scored. "
               "Use --on-error empty or --on-error skip to score the rest.", file=sys.stderr)
         return True
@@ -171,7 +172,7 @@ def warn_unreadable(errors: list, on_error: str) -> None:
         action = "scored as empty graphs" if on_error == "empty" else "pairs skipped"
         warn(f"{plural(len(errors), 'unreadable graph')}, {action}:")
         for e in errors:
-            print(f"  {e}", file=sys.stderr)
+            print(printable(f"  {e}"), file=sys.stderr)
 
 
 def warn_nothing_scored(corpus: CorpusScore) -> None:

@@ -33,6 +33,7 @@ import sys
 from typing import IO
 
 from ..score import prf
+from ..text import printable
 from .model import Explanation
 from .penman_view import Seg, branch_triples, penman_lines
 
@@ -70,17 +71,18 @@ def _graph(lines: list[list[Seg]], tags: dict[str, int], instance_ok: dict[str, 
     for line in lines:
         parts = []
         for s in line:
+            text = printable(s.text)  # the input's text is shown, never obeyed by the terminal
             if s.kind in ("var", "ref"):
                 k = tags.get(s.var or "")
                 code = f"\033[1;38;5;{_PALETTE[(k - 1) % len(_PALETTE)]}m" if k else _RED
                 tag = f"[{k}]" if k else "[-]"
-                parts.append(_paint(s.text + (tag if s.kind == "var" else ""), code, color))
+                parts.append(_paint(text + (tag if s.kind == "var" else ""), code, color))
             elif s.kind == "concept" and not instance_ok.get(s.var or "", True):
-                parts.append(_paint(s.text, "\033[4;31m", color) if color else s.text + "(!)")
+                parts.append(_paint(text, "\033[4;31m", color) if color else text + "(!)")
             elif s.kind == "role" and not branch_ok.get(id(s), True):
-                parts.append(_paint(s.text, "\033[4;31m", color) if color else s.text + "(!)")
+                parts.append(_paint(text, "\033[4;31m", color) if color else text + "(!)")
             else:
-                parts.append(s.text)
+                parts.append(text)
         out.append("".join(parts))
     return out
 
@@ -88,7 +90,7 @@ def _graph(lines: list[list[Seg]], tags: dict[str, int], instance_ok: dict[str, 
 def _triples(e: Explanation, side: str, which: list[int]) -> list[str]:
     g = e.a if side == "a" else e.b
     ts = g.triples()
-    return [f"  ({', '.join(ts[t])})" for t in which]
+    return [printable(f"  ({', '.join(ts[t])})") for t in which]
 
 
 def _instance_ok(e: Explanation, side: str) -> dict[str, bool]:
@@ -100,10 +102,10 @@ def render(e: Explanation, color: bool = False) -> str:
     """The explanation as terminal text (ANSI colours with ``color=True``)."""
     p, r, f = prf(e.matched, e.test_triples, e.gold_triples)
     head = f"pair {e.index}" + (f" (id {e.id})" if e.id is not None and e.id != str(e.index) else "")
-    lines = [f"{head}: P {100 * p:.2f}  R {100 * r:.2f}  F1 {100 * f:.2f}  "
+    lines = [f"{printable(head)}: P {100 * p:.2f}  R {100 * r:.2f}  F1 {100 * f:.2f}  "
              f"(matched {e.matched:g} of test {e.test_triples} / gold {e.gold_triples} triples)"]
     if e.sentence:
-        lines.append(f"sentence: {e.sentence}")
+        lines.append(printable(f"sentence: {e.sentence}"))
     lines.append(f"certificate: {e.certificate()}")
     ta, tb = _tags(e)
     for side, name, raw, g, tags, mask in (("a", "A (test)", e.raw_a, e.a, ta, e.opt.mask_a),
@@ -117,15 +119,15 @@ def render(e: Explanation, color: bool = False) -> str:
         lines += [_paint(x, "\033[31m", color) for x in _triples(e, side, which)]
     if e.soft:
         lines.append(f"soft concept matches under {e.matcher} (labels differ, credit = similarity):")
-        lines += [f"  {e.a.variables[i]} / {e.a.concepts[i]} ~ {e.b.variables[j]} / {e.b.concepts[j]}: {v:.3f}"
-                  for i, j, v in e.soft]
+        lines += [printable(f"  {e.a.variables[i]} / {e.a.concepts[i]} ~ {e.b.variables[j]} / "
+                            f"{e.b.concepts[j]}: {v:.3f}") for i, j, v in e.soft]
     same = "same alignment" if not e.alignments_differ else "different alignment"
     lines.append(f"hill-climber: {e.hc_name}: matched {e.hc_matched:g} (gap {e.hc_gap:g}), {same}")
     if e.alignments_differ:
         opt, hc = dict(e.aligned_pairs()), dict(e.aligned_pairs(hc=True))
         changed = [v for v in e.a.variables if opt.get(v) != hc.get(v)]
         lines.append("  variables aligned differently (A: optimal / hill-climber):")
-        lines += [f"    {v}: {opt.get(v, '-')} / {hc.get(v, '-')}" for v in changed]
+        lines += [printable(f"    {v}: {opt.get(v, '-')} / {hc.get(v, '-')}") for v in changed]
         for side, name, lost, gained in (("a", "A (test)", e.lost_a(), e.gained_a()),
                                          ("b", "B (gold)", e.lost_b(), e.gained_b())):
             if lost:
