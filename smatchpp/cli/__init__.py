@@ -23,7 +23,9 @@ from typing import Sequence
 
 from .. import __version__
 from . import compare, explain, gap, matrix, score, search
-from .common import EXIT_PIPE, exit_code
+from .common import EXIT_PIPE, EXIT_USAGE, exit_code
+from .usage import Parser, smatch_syntax
+from ..text import printable
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -32,20 +34,33 @@ COMMANDS = {"score": score, "gap": gap, "matrix": matrix, "search": search, "com
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="smatchpp", description="Exact, certified Smatch.",
         epilog="exit codes: 0 ok, 2 unreadable input or bad usage, 1 internal error (a bug), "
                "130 interrupted (finished pairs are kept), 141 output pipe closed")
     parser.add_argument("--version", action="version", version=f"smatchpp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module in COMMANDS.items():
-        module.add_parser(sub).set_defaults(run=module.run)
+        module.add_parser(sub).set_defaults(run=module.run,
+                                            uses_stdout=getattr(module, "uses_stdout", None))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``smatchpp`` console script; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(smatch_syntax(sys.argv[1:] if argv is None else argv))
+    closed = sys.stdout is None or sys.stdout.closed  # started with stdout closed (``>&-``)
+    if closed and (args.uses_stdout is None or args.uses_stdout(args)):
+        if sys.stderr is not None:
+            print("smatchpp: error: standard output is closed, so nothing could be printed; "
+                  "redirect it to a file or to /dev/null instead", file=sys.stderr)
+        return EXIT_USAGE
+    if sys.stdout is None:  # not needed: fill its descriptor, so that no file we open gets it
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        if devnull != 1:
+            os.dup2(devnull, 1)
+            os.close(devnull)
+        sys.stdout = open(1, "w", closefd=False)
     try:
         return args.run(args)
     except BaseException as exc:  # noqa: BLE001 - every ending gets its exit code
@@ -56,5 +71,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             # stdout is gone: point it at devnull so that the interpreter's final flush is quiet
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         elif message:
-            print(message, file=sys.stderr)
+            print(printable(message), file=sys.stderr)
         return code

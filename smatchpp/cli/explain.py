@@ -22,7 +22,7 @@ from .common import (EXIT_USAGE, add_scoring_options, check_outputs, config_from
                      workers_from_args)
 from .score import report_unreadable, warn_unreadable
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "run", "uses_stdout"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -32,6 +32,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_scoring_options(p)
     add_options(p)
     return p
+
+
+def uses_stdout(args: argparse.Namespace) -> bool:
+    """The terminal view goes to stdout; ``--html`` alone writes only its file."""
+    return not args.html or args.pair is not None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -24,7 +24,7 @@ from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, ad
 from .matrix import read_graphs
 from .metric import add_metric_options, metric_from_args, run_search as run_metric_search
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "run", "uses_stdout"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -37,6 +37,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE.jsonl", help="one JSON object per query (default: stdout)")
     add_metric_options(p)
     return p
+
+
+def uses_stdout(args: argparse.Namespace) -> bool:
+    """The hits go to stdout unless ``--out FILE`` (the summary goes to stderr)."""
+    return not args.out or args.out == "-"
 
 
 def run(args: argparse.Namespace) -> int:
