@@ -14,10 +14,10 @@ from .api import Config, Scorer, compile_strings, parse_graph, score_corpus, sco
 from .exceptions import InputMismatchError, ReadError, SmatchppError  # noqa: E402
 from .problem import Problem  # noqa: E402
 from .read import read_file, read_text  # noqa: E402
-from .score import CorpusScore, PairScore  # noqa: E402
+from .score import PRF, CorpusScore, PairScore  # noqa: E402
 from .standardize import TripleGraph, standardize  # noqa: E402
 
 __all__ = ["__version__", "Config", "Scorer", "score_pair", "score_corpus", "score_files",
            "parse_graph", "compile_strings", "ReadError", "InputMismatchError", "SmatchppError",
-           "Problem", "read_file", "read_text", "CorpusScore", "PairScore", "TripleGraph",
+           "Problem", "read_file", "read_text", "CorpusScore", "PairScore", "PRF", "TripleGraph",
            "standardize"]

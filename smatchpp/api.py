@@ -18,7 +18,7 @@ import signal
 import sys
 import time
 from dataclasses import replace
-from typing import Iterable, Iterator, Literal, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence
 
 from .presets import Options, get_preset
 from .compile import TripleMatcher, compile_pair, make_matcher
@@ -26,11 +26,14 @@ from .config import Config
 from .exceptions import InputMismatchError, ReadError
 from .parallel import check_parallel
 from .problem import Problem
-from .read import Entry, Format, RawGraph, read_file, read_text
+from .read import Entry, Format, RawGraph, from_penman, read_file, read_text
 from .schedule import Schedule
 from .score import CorpusScore, PairScore
 from .solvers import get_solver
 from .standardize import EMPTY, Preset, TripleGraph, standardize
+
+if TYPE_CHECKING:
+    import penman
 
 __all__ = ["Config", "Scorer", "score_pair", "score_corpus", "score_files",
            "parse_graph", "compile_strings", "OnError"]
@@ -46,7 +49,10 @@ def parse_graph(text: str, preset: Preset = "smatch", **options) -> TripleGraph:
     return standardize(_read_one(text), preset, **options)
 
 
-def _read_one(text: str) -> RawGraph:
+def _read_one(text: "str | penman.Graph") -> RawGraph:
+    """One graph as written: a PENMAN string, or a :class:`penman.Graph`."""
+    if not isinstance(text, str):
+        return _from_penman(text)
     entries = read_text(text)
     if len(entries) != 1:
         raise ReadError(f"expected one graph, found {len(entries)}")
@@ -54,6 +60,15 @@ def _read_one(text: str) -> RawGraph:
         raise entries[0].error
     assert entries[0].graph is not None
     return entries[0].graph
+
+
+def _from_penman(graph) -> RawGraph:
+    import penman
+
+    if not isinstance(graph, penman.Graph):
+        raise TypeError(f"expected a PENMAN string, a penman.Graph or a TripleGraph, "
+                        f"got {type(graph).__name__}")
+    return from_penman(graph)
 
 
 def compile_strings(a: str, b: str, matcher: TripleMatcher | None = None) -> Problem:
@@ -93,17 +108,22 @@ class Scorer:
             signature = signature.replace(f"|match:{self.config.match}|", f"|match:{self.matcher.name}|")
         return signature
 
-    def _graph(self, g: TripleGraph | str) -> TripleGraph:
-        return parse_graph(g, self.config.preset, **self._options) if isinstance(g, str) else g
+    def _graph(self, g: "TripleGraph | str | penman.Graph") -> TripleGraph:
+        if isinstance(g, TripleGraph):
+            return g
+        return standardize(_read_one(g), self.config.preset, **self._options)
 
-    def score_pair(self, a: TripleGraph | str, b: TripleGraph | str, index: int = 0,
-                   id: str | None = None) -> PairScore:
+    def score_pair(self, a: "TripleGraph | str | penman.Graph", b: "TripleGraph | str | penman.Graph",
+                   index: int = 0, id: str | None = None) -> PairScore:
         """Align ``a`` (test) to ``b`` (gold) and score the pair.
 
-        With ``config.aspects``, PENMAN strings also get their aspect scores
-        (:class:`TripleGraph` inputs cannot: the aspects read the graph as written).
+        ``a`` and ``b`` are PENMAN strings, :class:`penman.Graph` objects (read as
+        written: see :func:`smatchpp.read.from_penman`) or standardized
+        :class:`TripleGraph` objects.  With ``config.aspects``, strings and penman
+        graphs also get their aspect scores (:class:`TripleGraph` inputs cannot: the
+        aspects read the graph as written).
         """
-        if self.aspects is not None and isinstance(a, str) and isinstance(b, str):
+        if self.aspects is not None and not isinstance(a, TripleGraph) and not isinstance(b, TripleGraph):
             raw_a, raw_b = _read_one(a), _read_one(b)
             score = self.score_pair(standardize(raw_a, self.config.preset, **self._options),
                                     standardize(raw_b, self.config.preset, **self._options), index, id)
@@ -296,8 +316,15 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def score_pair(a: str | TripleGraph, b: str | TripleGraph, **config) -> PairScore:
-    """Score one pair; keyword arguments are :class:`Config` fields."""
+def score_pair(a: "str | penman.Graph | TripleGraph", b: "str | penman.Graph | TripleGraph",
+               **config) -> PairScore:
+    """Score one pair (PENMAN strings or :class:`penman.Graph` objects); keyword arguments are
+    :class:`Config` fields.
+
+    >>> import penman
+    >>> score_pair(penman.decode("(d / dog :ARG0-of (b / bark-01))"), "(b / bark-01 :ARG0 (d / dog))").matched
+    3.0
+    """
     return Scorer(Config(**config)).score_pair(a, b)
 
 
@@ -308,9 +335,9 @@ def score_files(path_a: str, path_b: str, fmt: Format = "auto", workers: int = 1
                                                  workers, progress)
 
 
-def score_corpus(graphs_a: Sequence[str], graphs_b: Sequence[str], workers: int = 1,
-                 **config) -> CorpusScore:
-    """Score two lists of PENMAN strings pair by pair (one graph per string)."""
+def score_corpus(graphs_a: "Sequence[str | penman.Graph]", graphs_b: "Sequence[str | penman.Graph]",
+                 workers: int = 1, **config) -> CorpusScore:
+    """Score two lists of PENMAN strings (one graph per string) or penman graphs pair by pair."""
     return Scorer(Config(**config)).score_corpus(_entries(graphs_a, "a"), _entries(graphs_b, "b"),
                                                  workers)
 
@@ -320,6 +347,14 @@ def _entries(graphs: Sequence[str], name: str) -> list[Entry]:
     out = []
     for i, text in enumerate(graphs):
         where = f"<{name}[{i}]>"
+        if not isinstance(text, str):  # a penman.Graph
+            try:
+                raw = _from_penman(text)
+            except ReadError as exc:
+                out.append(Entry(i, where, 1, None, ReadError(exc.message, where, 1, i)))
+            else:
+                out.append(Entry(i, where, 1, raw, metadata=raw.metadata))
+            continue
         entries = read_text(text, where)
         if len(entries) == 1:
             e = entries[0]

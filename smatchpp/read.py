@@ -57,7 +57,7 @@ from penman._lexer import PENMAN_RE
 
 from .exceptions import ReadError
 
-__all__ = ["RawGraph", "Entry", "read_file", "read_bytes", "read_text", "Format", "STDIN"]
+__all__ = ["RawGraph", "Entry", "read_file", "read_bytes", "read_text", "from_penman", "Format", "STDIN"]
 
 Format = Literal["auto", "penman", "tsv"]
 
@@ -139,6 +139,47 @@ def read_bytes(data: bytes, path: str = "<bytes>", fmt: Format = "penman") -> li
 def read_text(text: str, path: str = "<string>", fmt: Format = "penman") -> list[Entry]:
     """Read graphs from a string; see the module docstring."""
     return _read_lines(_NEWLINE.split(text), path, fmt, {})
+
+
+def from_penman(graph, path: str = "<penman.Graph>") -> RawGraph:
+    """A :class:`penman.Graph` as a :class:`RawGraph`: its top, triples and metadata.
+
+    penman's decoder stores a role written inverted (``:ARG0-of``) as the normal
+    triple; where the graph's layout says it was written inverted, it is turned
+    back, so the graph reads as written (smatch's rules apply to roles as written).
+    A graph built in code, without a layout, is taken as it is.
+
+    >>> import penman
+    >>> g = penman.decode('# ::id s1\\n(d / dog :ARG0-of (b / bark-01) :consist-of (c / cat))')
+    >>> raw = from_penman(g)
+    >>> raw.top, raw.variables, raw.metadata
+    ('d', ('d', 'b', 'c'), {'id': 's1'})
+    >>> raw.triples == read_text('(d / dog :ARG0-of (b / bark-01) :consist-of (c / cat))')[0].graph.triples
+    True
+    >>> from_penman(penman.Graph([("a", ":instance", None)]))
+    Traceback (most recent call last):
+    ...
+    smatchpp.exceptions.ReadError: <penman.Graph>:?: variable 'a' has no concept
+    """
+    from penman.layout import appears_inverted
+
+    triples = []
+    for triple in graph.triples:
+        source, role, target = triple
+        if target is None:
+            raise ReadError(f"variable {source!r} has no concept" if role == ":instance"
+                            else f"role {role} of {source!r} has no target", path)
+        if triple in graph.epidata and role != ":instance" and appears_inverted(graph, triple):
+            source, target = target, source
+            role = role[:-3] if role.endswith("-of") else role + "-of"
+        triples.append((str(source), role, str(target)))
+    variables = tuple(dict.fromkeys(s for s, r, _ in triples if r == ":instance"))
+    if not variables or graph.top is None:
+        raise ReadError("the graph is empty", path)
+    # the triples in the order of their variables, as the reader lists them
+    order = {v: k for k, v in enumerate(variables)}
+    triples.sort(key=lambda t: order.get(t[0], len(order)))
+    return RawGraph(str(graph.top), tuple(triples), variables, dict(graph.metadata))
 
 
 def _read_lines(lines: list[str], path: str, fmt: Format, bad: dict[int, str]) -> list[Entry]:

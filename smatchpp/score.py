@@ -9,9 +9,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["prf", "PairScore", "CorpusScore"]
+__all__ = ["prf", "PRF", "PairScore", "CorpusScore"]
+
+
+class PRF(NamedTuple):
+    """Precision, recall and F1 by name; still a tuple (``p, r, f = corpus.micro``).
+
+    >>> m = PRF(0.75, 0.5, 0.6)
+    >>> m.f1, m == (0.75, 0.5, 0.6)
+    (0.6, True)
+    """
+
+    precision: float
+    recall: float
+    f1: float
 
 
 def prf(matched: float, test: float, gold: float) -> tuple[float, float, float]:
@@ -134,26 +147,26 @@ class CorpusScore:
                 sum(p.test_weight for p in s), sum(p.gold_weight for p in s))
 
     @property
-    def micro(self) -> tuple[float, float, float]:
+    def micro(self) -> PRF:
         """P/R/F1 from summed counts (smatch's corpus score)."""
         lower, _, test, gold = self._sums()
-        return prf(lower, test, gold)
+        return PRF(*prf(lower, test, gold))
 
     @property
-    def micro_upper(self) -> tuple[float, float, float]:
+    def micro_upper(self) -> PRF:
         """P/R/F1 if every pair reached its upper bound."""
         _, upper, test, gold = self._sums()
-        return prf(upper, test, gold)
+        return PRF(*prf(upper, test, gold))
 
     @property
-    def macro(self) -> tuple[float, float, float]:
+    def macro(self) -> PRF:
         """Mean of the pairs' P, R and F1."""
         s = self.scored
         if not s:
-            return 0.0, 0.0, 0.0
+            return PRF(0.0, 0.0, 0.0)
         n = len(s)
-        return (sum(p.precision for p in s) / n, sum(p.recall for p in s) / n,
-                sum(p.f1 for p in s) / n)
+        return PRF(sum(p.precision for p in s) / n, sum(p.recall for p in s) / n,
+                   sum(p.f1 for p in s) / n)
 
     def summary(self) -> dict[str, Any]:
         """The corpus summary printed by ``--format json``."""
