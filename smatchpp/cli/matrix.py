@@ -6,6 +6,11 @@ the lower triangle mirrors it (P and R swap) and the diagonal is self-match
 ``--all``, ``precision``, ``recall``, ``matched``, ``upper``, ``certified``) or
 ``.parquet`` (one row per solved pair, streamed as blocks finish).  Pairs that a
 limit left uncertified also go to ``OUT.intervals.jsonl``.
+
+Every output names its graphs and settings: the ``.npz`` holds ``ids_a`` and
+``ids_b`` (each graph's ``# ::id``, else its 0-based index) and ``signature``;
+the Parquet rows carry ``id_a`` and ``id_b``, and its schema metadata the
+``signature``; the intervals name ``id_a`` and ``id_b`` too.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, ch
 from .metric import add_metric_options, metric_from_args, run_matrix as run_metric_matrix
 from .score import report_unreadable
 
-__all__ = ["add_parser", "run", "read_graphs"]
+__all__ = ["add_parser", "run", "read_graphs", "graph_ids"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -49,8 +54,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def read_graphs(path: str, args: argparse.Namespace, config) -> list:
-    """Every graph of ``path``, standardized once (unreadable ones: by ``--on-error``)."""
+def graph_ids(entries) -> list[str]:
+    """Each graph's name in the outputs: its ``# ::id``, else its 0-based index."""
+    return [e.id if e.id is not None else str(e.index) for e in entries]
+
+
+def read_graphs(path: str, args: argparse.Namespace, config) -> tuple[list, list[str]]:
+    """Every graph of ``path``, standardized once (unreadable ones: by ``--on-error``), and
+    their ids (:func:`graph_ids`)."""
     entries = read_file(path, args.input_format)
     if not entries:
         warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
@@ -60,7 +71,8 @@ def read_graphs(path: str, args: argparse.Namespace, config) -> list:
     if errors:
         warn(f"{plural(len(errors), 'unreadable graph')} in {path} scored as empty graphs")
     options = Options.of(config)
-    return [standardize(e.graph, config.preset, options) if e.graph else EMPTY for e in entries]
+    return ([standardize(e.graph, config.preset, options) if e.graph else EMPTY for e in entries],
+            graph_ids(entries))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,12 +90,14 @@ def run(args: argparse.Namespace) -> int:
     if args.block is not None and args.block < 1:
         raise UsageError(f"--block must be at least 1, got {args.block}")
     workers = workers_from_args(args)
-    rows = read_graphs(args.test, args, config)
-    cols = read_graphs(args.gold, args, config) if args.gold else rows
+    rows, ids_rows = read_graphs(args.test, args, config)
+    cols, ids_cols = read_graphs(args.gold, args, config) if args.gold else (rows, ids_rows)
     square = args.gold is None
     n, m = len(rows), len(cols)
     total = n * (n - 1) // 2 if square else n * m
-    sink = _Parquet(out) if out.endswith(".parquet") else _Dense(out, rows, cols, square)
+    signature = config.signature()
+    sink = (_Parquet(out, ids_rows, ids_cols, signature) if out.endswith(".parquet")
+            else _Dense(out, rows, cols, square, ids_rows, ids_cols))
     done = 0
     interrupted = False
     bar = _bar(total, not args.quiet)
@@ -101,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
             for results in stream:
                 sink.add(results)
                 for k in np.flatnonzero(~results.certified):
-                    uncertified.write(json.dumps({"i": int(results.i[k]), "j": int(results.j[k]),
+                    i, j = int(results.i[k]), int(results.j[k])
+                    uncertified.write(json.dumps({"i": i, "j": j, "id_a": ids_rows[i], "id_b": ids_cols[j],
                                                   "lower": float(results.matched[k]),
                                                   "upper": float(results.upper[k]),
                                                   "status": str(results.status[k])}) + "\n")
@@ -110,9 +125,9 @@ def run(args: argparse.Namespace) -> int:
         except (KeyboardInterrupt, Interrupted):
             interrupted = True
     bar.close()
-    sink.close(args.all, config.signature())
+    sink.close(args.all, signature)
     certified = sink.certified
-    print(f"{config.signature()}\n{done} of {plural(total, 'pair')} scored, {certified} certified optimal; "
+    print(f"{signature}\n{done} of {plural(total, 'pair')} scored, {certified} certified optimal; "
           f"matrix written to {out}" + (f", {done - certified} intervals to {intervals}"
                                         if done > certified else ""), file=sys.stdout)
     if interrupted:
@@ -148,9 +163,11 @@ def _bar(total: int, enabled: bool):
 class _Dense:
     """The matrix in memory (it is the output); unsolved cells stay NaN."""
 
-    def __init__(self, path: str, rows, cols, square: bool) -> None:
+    def __init__(self, path: str, rows, cols, square: bool, ids_a=None, ids_b=None) -> None:
         n, m = len(rows), len(cols)
         self.path = path
+        self.ids_a = _ids(ids_a, n)
+        self.ids_b = _ids(ids_b, m)
         self.arrays = {k: np.full((n, m), np.nan) for k in
                             ("f1", "precision", "recall", "matched", "upper")}
         self.certified_mask = np.zeros((n, m), dtype=bool)
@@ -187,7 +204,13 @@ class _Dense:
 
     def close(self, everything: bool, signature: str) -> None:
         arrays = dict(self.arrays, certified=self.certified_mask) if everything else {"f1": self.arrays["f1"]}
-        _savez(self.path, dict(signature=np.array(signature), **arrays))
+        _savez(self.path, dict(signature=np.array(signature), ids_a=np.array(self.ids_a, dtype=str),
+                               ids_b=np.array(self.ids_b, dtype=str), **arrays))
+
+
+def _ids(ids, n: int) -> list[str]:
+    """The graphs' ids (:func:`graph_ids`), or their indices when none were given."""
+    return list(ids) if ids is not None else [str(k) for k in range(n)]
 
 
 def _savez(path: str, arrays: dict, level: int = 1) -> None:
@@ -204,7 +227,8 @@ def _savez(path: str, arrays: dict, level: int = 1) -> None:
 
 
 class _Parquet:
-    """Rows ``(i, j, matched, upper, test, gold, f1, status)`` streamed as blocks finish.
+    """Rows ``(i, j, id_a, id_b, matched, upper, test, gold, f1, status)`` streamed as blocks
+    finish; the schema's metadata holds the ``signature``.
 
     Blocks are written in row groups of at least :attr:`ROW_GROUP` rows: the writer
     keeps every row group's metadata until it closes: with one group per block of 256
@@ -213,13 +237,16 @@ class _Parquet:
 
     ROW_GROUP = 1 << 16
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, ids_a=None, ids_b=None, signature: str = "") -> None:
         try:
             import pyarrow  # noqa: F401
         except ImportError:
             raise UsageError("Parquet output needs pyarrow: pip install 'smatchpp[matrix]', "
                              "or write .npz") from None
         self.path = path
+        self.ids_a = None if ids_a is None else np.array(ids_a, dtype=object)
+        self.ids_b = None if ids_b is None else np.array(ids_b, dtype=object)
+        self.signature = signature
         self.writer = None
         self.certified = 0
         self.pending: list = []
@@ -240,22 +267,27 @@ class _Parquet:
 
         if not self.pending:
             return
-        table = pa.concat_tables(self.pending)
+        table = pa.concat_tables(self.pending).replace_schema_metadata({"signature": self.signature})
         self.pending, self.rows = [], 0
         if self.writer is None:
             self.writer = pq.ParquetWriter(self.path, table.schema)
         self.writer.write_table(table, row_group_size=max(len(table), 1))
 
-    @staticmethod
-    def _table(results: PairBlock):
+    def _table(self, results: PairBlock):
         import pyarrow as pa
 
+        def named(ids, index):
+            return pa.array(index.astype(str) if ids is None else ids[index], type=pa.string())
+
         return pa.table({
-            "i": results.i, "j": results.j, "matched": results.matched, "upper": results.upper,
+            "i": results.i, "j": results.j,
+            "id_a": named(self.ids_a, results.i), "id_b": named(self.ids_b, results.j),
+            "matched": results.matched, "upper": results.upper,
             "test_triples": results.test, "gold_triples": results.gold,
             "f1": results.f1, "status": results.status})
 
     def close(self, everything: bool, signature: str) -> None:
+        self.signature = signature
         if self.writer is None and not self.pending:  # no pair at all: still a file, with no rows
             self.pending.append(self._table(PairBlock.of([])))
         self._flush()

@@ -5,7 +5,9 @@ whose bound cannot enter the top K is never solved; once there are K hits, a pai
 whose star bound cannot enter is not solved either (:func:`smatchpp.matrix.top_k`).
 Ties rank the lower corpus index first.  Each query's line says how many pairs
 were ``solved``, kept out by the star bound (``bounded``) and by the label bound
-(``pruned``).
+(``pruned``).  Each line names its query and every hit by ``id`` (the graph's
+``# ::id``, else its 0-based index) besides its ``index``, and carries the
+run's ``signature``.
 """
 
 from __future__ import annotations
@@ -53,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--top must be at least 1, got {args.top}")
     check_outputs({"--out": args.out}, [args.test, args.gold])
     one_stdin(args.test, args.gold)
-    queries = read_graphs(args.test, args, config)
-    corpus = read_graphs(args.gold, args, config)
+    queries, query_ids = read_graphs(args.test, args, config)
+    corpus, corpus_ids = read_graphs(args.gold, args, config)
+    signature = config.signature()
     began = time.perf_counter()
     workers = workers_from_args(args)
     counts = dict.fromkeys(("solved", "bounded", "pruned", "certified"), 0)
@@ -65,10 +68,12 @@ def run(args: argparse.Namespace) -> int:
     with interrupts(), open_output(args.out or "-") as out, dask_client(args, workers) as client:
         try:
             for r in _results(client, queries, corpus, args.top, config, workers):
-                out.write(json.dumps({"query": r.query, "solved": r.solved, "bounded": r.bounded,
-                                      "pruned": r.pruned, "certified": r.certified,
-                                      "hits": [{"index": h.index, "f1": h.f1, "matched": h.matched,
-                                                "upper": h.upper, "status": h.status} for h in r.hits]})
+                out.write(json.dumps({"query": r.query, "id": query_ids[r.query], "solved": r.solved,
+                                      "bounded": r.bounded, "pruned": r.pruned, "certified": r.certified,
+                                      "hits": [{"index": h.index, "id": corpus_ids[h.index], "f1": h.f1,
+                                                "matched": h.matched, "upper": h.upper, "status": h.status}
+                                               for h in r.hits],
+                                      "signature": signature})
                           + "\n")
                 out.flush()
                 for key in counts:
@@ -80,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     bar.close()
     seconds = time.perf_counter() - began
     solved, bounded, pruned = counts["solved"], counts["bounded"], counts["pruned"]
-    print(f"{config.signature()}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}: "
+    print(f"{signature}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}: "
           f"{solved} pairs solved ({counts['certified']} certified), {bounded + pruned} pruned by bounds "
           f"({pruned} by label counts, {bounded} by the star bound); {seconds:.2f} s", file=sys.stderr)
     if interrupted:
