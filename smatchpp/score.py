@@ -211,8 +211,8 @@ class CorpusScore:
         scored = [p.aspects for p in self.scored if p.aspects is not None]
         if not scored:
             return {}
-        from .aspects import corpus_aspects
+        from .aspects import aspect_notes, corpus_aspects
 
         mode = next((t.partition(":")[2] for t in self.signature.split("|") if t.startswith("aspects:")), "")
-        return {"aspects": {"mode": mode, "scores": {name: count.to_json()
-                                                     for name, count in corpus_aspects(scored).items()}}}
+        scores = {name: count.to_json() for name, count in corpus_aspects(scored).items()}
+        return {"aspects": {"mode": mode, "scores": scores, "notes": aspect_notes(scores)}}
