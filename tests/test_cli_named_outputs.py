@@ -52,15 +52,15 @@ def test_parquet_rows_name_their_graphs_and_the_schema_the_settings(tmp_path, un
     rows = table.to_pydict()
     names_b = ["0", "1", "ex3", "3"]
     assert len(rows["i"]) == 16
-    assert rows["id_a"] == [IDS[i] for i in rows["i"]]
-    assert rows["id_b"] == [names_b[j] for j in rows["j"]]
+    assert rows["id_i"] == [IDS[i] for i in rows["i"]]
+    assert rows["id_j"] == [names_b[j] for j in rows["j"]]
 
 
 def test_intervals_name_their_graphs(tmp_path):
     done = run("matrix", PRED, GOLD, "-o", "m.npz", "--quiet", "--solver", "hillclimber", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     lines = [json.loads(x) for x in (tmp_path / "m.intervals.jsonl").read_text().splitlines()]
-    assert lines and all((x["id_a"], x["id_b"]) == (IDS[x["i"]], IDS[x["j"]]) for x in lines)
+    assert lines and all((x["id_i"], x["id_j"]) == (IDS[x["i"]], IDS[x["j"]]) for x in lines)
 
 
 def test_search_names_queries_hits_and_settings(tmp_path, unnamed):
@@ -72,3 +72,22 @@ def test_search_names_queries_hits_and_settings(tmp_path, unnamed):
     assert {x["signature"] for x in lines} == {signature(tmp_path)}
     assert all(h["id"] == names_b[h["index"]] for x in lines for h in x["hits"])
     assert all(len(x["hits"]) == 2 for x in lines)
+
+
+def test_metric_outputs_use_the_same_names(tmp_path, unnamed):
+    """``--metric`` (here Jaccard) writes the same names: ids (index when no ``# ::id``) and the
+    signature on every search line; the Parquet id columns of both paths agree."""
+    done = run("search", PRED, unnamed, "--top", "2", "--metric", "jaccard", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(x) for x in done.stdout.splitlines()]
+    names_b = ["0", "1", "ex3", "3"]
+    assert [x["id"] for x in lines] == IDS
+    assert all(h["id"] == names_b[h["index"]] for x in lines for h in x["hits"])
+    assert {x["signature"] for x in lines} == {done.stderr.splitlines()[0]}
+    pq = pytest.importorskip("pyarrow.parquet", reason="Parquet output needs the matrix extra (pyarrow)")
+    both = [run("matrix", PRED, unnamed, "-o", f"{name}.parquet", "--quiet", *extra, cwd=tmp_path)
+            for name, extra in (("smatch", ()), ("jaccard", ("--metric", "jaccard")))]
+    assert all(r.returncode == 0 for r in both), [r.stderr for r in both]
+    smatch, jaccard = (pq.read_table(tmp_path / f"{name}.parquet") for name in ("smatch", "jaccard"))
+    assert smatch.column_names[:4] == jaccard.column_names[:4] == ["i", "j", "id_i", "id_j"]
+    assert smatch.to_pydict()["id_j"] == jaccard.to_pydict()["id_j"]

@@ -238,7 +238,7 @@ def test_matrix_parquet_of_a_single_graph_is_a_file_with_no_rows(tmp_path: Path)
     assert "0 of 0 pairs scored" in run.stdout
     table = pq.read_table(out)
     assert table.num_rows == 0
-    assert table.schema.names == ["i", "j", "id_a", "id_b", "matched", "upper", "test_triples",
+    assert table.schema.names == ["i", "j", "id_i", "id_j", "matched", "upper", "test_triples",
                                   "gold_triples", "f1", "status"]
 
 

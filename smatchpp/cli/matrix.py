@@ -9,8 +9,8 @@ limit left uncertified also go to ``OUT.intervals.jsonl``.
 
 Every output names its graphs and settings: the ``.npz`` holds ``ids_a`` and
 ``ids_b`` (each graph's ``# ::id``, else its 0-based index) and ``signature``;
-the Parquet rows carry ``id_a`` and ``id_b``, and its schema metadata the
-``signature``; the intervals name ``id_a`` and ``id_b`` too.
+the Parquet rows carry ``id_i`` and ``id_j``, and its schema metadata the
+``signature``; the intervals name ``id_i`` and ``id_j`` too (as ``--metric`` does).
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
                 sink.add(results)
                 for k in np.flatnonzero(~results.certified):
                     i, j = int(results.i[k]), int(results.j[k])
-                    uncertified.write(json.dumps({"i": i, "j": j, "id_a": ids_rows[i], "id_b": ids_cols[j],
+                    uncertified.write(json.dumps({"i": i, "j": j, "id_i": ids_rows[i], "id_j": ids_cols[j],
                                                   "lower": float(results.matched[k]),
                                                   "upper": float(results.upper[k]),
                                                   "status": str(results.status[k])}) + "\n")
@@ -227,7 +227,7 @@ def _savez(path: str, arrays: dict, level: int = 1) -> None:
 
 
 class _Parquet:
-    """Rows ``(i, j, id_a, id_b, matched, upper, test, gold, f1, status)`` streamed as blocks
+    """Rows ``(i, j, id_i, id_j, matched, upper, test, gold, f1, status)`` streamed as blocks
     finish; the schema's metadata holds the ``signature``.
 
     Blocks are written in row groups of at least :attr:`ROW_GROUP` rows: the writer
@@ -281,7 +281,7 @@ class _Parquet:
 
         return pa.table({
             "i": results.i, "j": results.j,
-            "id_a": named(self.ids_a, results.i), "id_b": named(self.ids_b, results.j),
+            "id_i": named(self.ids_a, results.i), "id_j": named(self.ids_b, results.j),
             "matched": results.matched, "upper": results.upper,
             "test_triples": results.test, "gold_triples": results.gold,
             "f1": results.f1, "status": results.status})

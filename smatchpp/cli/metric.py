@@ -361,7 +361,7 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     fb = [metric.features(g) for g in cols] if args.gold else fa
     stats = metric.stats_matrix(fa, fb)
     scores = metric.scores(stats)
-    ids = [[e.id if e.id is not None else str(e.index) for e in got] for got in entries]
+    ids = [[_id(e) for e in got] for got in entries]
     signature = metric.signature(args.on_error)
     arrays = {"signature": np.array(signature), "ids_a": np.array(ids[0], dtype=str),
               "ids_b": np.array(ids[-1], dtype=str), metric.headline: scores[metric.headline]}
@@ -375,6 +375,11 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     print(f"{signature}\n{stats.shape[0] * stats.shape[1]} pairs scored; matrix written to {out}")
     _warn_unreadable(errors, args.on_error)
     return EXIT_OK
+
+
+def _id(entry) -> str:
+    """A graph's name in the outputs: its ``# ::id``, else its 0-based index."""
+    return entry.id if entry.id is not None else str(entry.index)
 
 
 def _write_parquet(path: str, arrays: dict, signature: str) -> None:
@@ -415,8 +420,9 @@ def run_search(args: argparse.Namespace, metric) -> int:
         for q, graph in enumerate(queries):
             scores = metric.scores(metric.stats_matrix([metric.features(graph)], fc))[metric.headline][0]
             order = np.lexsort((np.arange(len(corpus)), -scores))[:args.top]
-            out.write(json.dumps({"query": q, "id": entries[0][q].id, "hits": [
-                {"index": int(j), "id": entries[1][j].id, "score": float(scores[j])} for j in order]}) + "\n")
+            out.write(json.dumps({"query": q, "id": _id(entries[0][q]), "hits": [
+                {"index": int(j), "id": _id(entries[1][j]), "score": float(scores[j])} for j in order],
+                "signature": signature}) + "\n")
     print(f"{signature}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}",
           file=sys.stderr)
     _warn_unreadable(errors, args.on_error)
