@@ -71,3 +71,19 @@ def test_no_note_when_the_counts_agree(tmp_path, files):
     _, b = files
     done = run("score", b, b, "--aspects", "--quiet", "--format", "json", cwd=tmp_path)
     assert json.loads(done.stdout)["aspects"]["notes"] == []
+
+
+def test_compare_says_n_a_for_an_aspect_without_items(tmp_path, files):
+    a, b = files
+    common = ("compare", a, b, b, "--aspects", "--quiet", "--bootstrap", "50", "--ar-trials", "50")
+    done = run(*common, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = {line[:30].strip(): line for line in done.stdout.splitlines()}
+    assert rows["Wikification"] == ("Wikification                        n/a      n/a    +0.000  [+0.00, +0.00]"
+                                    "              1.0000  1.0000  (no items on either side)")
+    assert rows["Concepts"].startswith("Concepts                         100.00   100.00    +0.000")
+    data = json.loads(run(*common, "--format", "json", cwd=tmp_path).stdout)
+    by_name = {c["name"]: c for c in data["comparisons"]}
+    assert (by_name["Wikification"]["f1_sys1"], by_name["Wikification"]["f1_sys2"]) == (None, None)
+    assert by_name["Wikification"]["no_items"] is True
+    assert by_name["Unlabeled"]["f1_sys1"] == pytest.approx(12 / 13) and "no_items" not in by_name["Unlabeled"]

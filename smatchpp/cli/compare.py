@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -60,8 +61,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.2f}"
 
 
 def _signed(x: float) -> str:
@@ -96,7 +97,14 @@ def comparisons(corpus1: CorpusScore, corpus2: CorpusScore, config: Config
     named = [("smatch", s1, s2)] + list(_named_stats(corpus1, corpus2, dropped))
     kwargs = {"resamples": config.bootstrap or DEFAULT_RESAMPLES,
               "trials": config.ar_trials or DEFAULT_TRIALS, "seed": config.bootstrap_seed}
-    return [compare(a, b, name=name, **kwargs) for name, a, b in named], dropped
+    out = []
+    for name, a, b in named:
+        c = compare(a, b, name=name, **kwargs)
+        if name != "smatch" and not any(x.sum() for s in (a, b) for x in (s.test, s.gold)):
+            # an aspect with no items in either system or the gold: no F1 to compare (as in score)
+            c = replace(c, f1=(None, None), extra={**c.extra, "no_items": True})
+        out.append(c)
+    return out, dropped
 
 
 def _named_stats(corpus1: CorpusScore, corpus2: CorpusScore, dropped: list[int]
@@ -133,7 +141,8 @@ def format_table(results: list[Comparison], mode: str) -> str:
         interval = f"[{_signed(c.interval[0])}, {_signed(c.interval[1])}]"
         lines.append(f"{c.name:30s}  {_pct(c.f1[0]):>7s}  {_pct(c.f1[1]):>7s}  {100 * c.delta:+8.3f}  "
                      f"{interval:21s}  {c.p_bootstrap:11.4f}  {c.p_randomization:6.4f}"
-                     + ("  (lower bounds)" if not c.certified else ""))
+                     + ("  (lower bounds)" if not c.certified else "")
+                     + ("  (no items on either side)" if c.extra.get("no_items") else ""))
     return "\n".join(lines)
 
 
