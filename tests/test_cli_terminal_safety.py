@@ -40,9 +40,10 @@ def test_warnings_show_control_characters_escaped(tmp_path, hostile):
                            "(1 of 1 graphs with ids on both sides disagree: is one file shifted?)\n")
 
 
-def test_errors_show_control_characters_escaped(tmp_path, hostile):
+@pytest.mark.parametrize("metric", [(), ("--metric", "jaccard")], ids=["smatch", "jaccard"])
+def test_errors_show_control_characters_escaped(tmp_path, hostile, metric):
     _, b, bad = hostile
-    done = run("score", bad, b, "--quiet", cwd=tmp_path)
+    done = run("score", bad, b, "--quiet", *metric, cwd=tmp_path)
     assert done.returncode == 2
     shown = str(bad).replace(RED, "\\x1b[31m")
     assert f"smatchpp: error: {shown}:2: graph 0: Unexpected end of input\n" in done.stderr

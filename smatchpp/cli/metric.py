@@ -32,6 +32,7 @@ import numpy as np
 from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metric, get_metric
 from ..read import RawGraph, read_file
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
+from ..text import printable
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageError, check_outputs,
                      emit, interrupts, one_stdin, open_output, plural, read_inputs, warn)
 
@@ -260,7 +261,7 @@ def _read_errors(on_error: str, *files) -> list | None:
     errors = [e.error for entries in files for e in entries if e.error is not None]
     if errors and on_error == "raise":
         for e in errors:
-            print(f"smatchpp: error: {e}", file=sys.stderr)
+            print(printable(f"smatchpp: error: {e}"), file=sys.stderr)
         print(f"smatchpp: {plural(len(errors), 'unreadable graph')}; nothing scored. "
               "Use --on-error empty or --on-error skip to score the rest.", file=sys.stderr)
         return None
@@ -272,7 +273,7 @@ def _warn_unreadable(errors: list, on_error: str) -> None:
         action = "scored as empty graphs" if on_error == "empty" else "pairs skipped"
         warn(f"{plural(len(errors), 'unreadable graph')}, {action}:")
         for e in errors:
-            print(f"  {e}", file=sys.stderr)
+            print(printable(f"  {e}"), file=sys.stderr)
 
 
 def _graphs(entries) -> list[RawGraph]:
