@@ -58,6 +58,12 @@ def test_penman_graphs_of_the_examples_and_their_aspects():
 def test_a_penman_graph_without_a_concept_is_a_read_error():
     with pytest.raises(smatchpp.ReadError, match="variable 'a' has no concept"):
         smatchpp.score_pair(penman.Graph([("a", ":instance", None)]), "(a / dog)")
+    bad = penman.Graph([("a", ":instance", None)])
+    with pytest.raises(smatchpp.ReadError) as caught:
+        smatchpp.score_corpus([bad], ["(a / dog)"])
+    assert str(caught.value) == "<a[0]>:1: graph 0: variable 'a' has no concept"
+    corpus = smatchpp.score_corpus([bad, penman.decode("(a / dog)")], ["(a / dog)"] * 2, on_error="skip")
+    assert [p.status for p in corpus.pairs] == ["skipped", "optimal"] and corpus.micro.f1 == 1.0
     with pytest.raises(TypeError, match="a PENMAN string, a penman.Graph or a TripleGraph, got int"):
         smatchpp.score_pair(3, "(a / dog)")
 
