@@ -60,7 +60,8 @@ Unlabeled can count more triples than Smatch on the same files, as in
 (``:mod 1`` becomes an inverse ``:domain``, ``:ARG0-of "x"``), and relabelled
 as ``:label`` the role is no longer inverted, so the triple is kept (on the
 AMRParseEval test parses: 7,940 test triples against Smatch's 7,939, from one
-``:mod 1``).  The output then says so (:func:`aspect_notes`).
+``:mod 1``; ``experiments/unlabeled_counts.py`` checks that this is the whole
+difference, graph by graph).  The output then says so (:func:`aspect_notes`).
 
 An aspect with no items on either side (Wikification on graphs without
 ``:wiki``) has no precision, recall or F1: ``null`` in JSON, ``n/a`` in text.
