@@ -50,6 +50,10 @@ class ToolGap:
     lost_triples: float = 0.0
     histogram: dict[float, int] = field(default_factory=dict)
     unreadable: list[int] = field(default_factory=list)
+    #: pair indices where the tool scores above a certified optimum (by more than its tolerance)
+    above_optimum: list[int] = field(default_factory=list)
+    #: pair indices where it scores above the exact solver's best on a pair a limit left uncertified
+    above_lower_bound: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -69,7 +73,8 @@ class GapReport:
                              "f1_difference": t.exact_f1 - t.f1,
                              "wrong_pairs": t.wrong_pairs, "lost_triples": t.lost_triples,
                              "histogram": {f"{k:g}": v for k, v in sorted(t.histogram.items())},
-                             "unreadable": t.unreadable}
+                             "unreadable": t.unreadable, "above_optimum": t.above_optimum,
+                             "above_lower_bound": t.above_lower_bound}
                       for name, t in self.tools.items()},
         }
 
@@ -82,7 +87,11 @@ def gap_report(exact: CorpusScore, heuristic: dict[str, list[float | None]],
     the tool could not read, which is left out of that tool's comparison.
     ``labels`` gives each key a readable name (default: the key).
     A gap is ``exact.matched - heuristic``; for pairs whose exact status is
-    not optimal it is a lower bound on the true gap.
+    not optimal it is a lower bound on the true gap.  A gap within the pair's
+    certificate tolerance (``PairScore.tolerance``: 0 for integral objectives,
+    ``Config.tolerance`` for soft or weighted matching) is 0: summing the same
+    fractional weights in another order differs by rounding noise (1e-15), not
+    by a triple.  The histogram counts gaps to 6 significant digits.
 
     >>> from smatchpp.api import score_corpus
     >>> exact = score_corpus(["(a / b)", "(a / b :ARG0 (c / d))"], ["(x / b)", "(x / b :ARG0 (y / d))"])
@@ -99,15 +108,28 @@ def gap_report(exact: CorpusScore, heuristic: dict[str, list[float | None]],
         read = [(p, m) for p, m in zip(pairs, matched) if m is not None]
         test = sum(p.test_triples for p, _ in read)
         gold = sum(p.gold_triples for p, _ in read)
-        gaps = [None if m is None else p.matched - m for p, m in zip(pairs, matched)]
+        gaps = [None if m is None else _gap(p.matched - m, p.tolerance) for p, m in zip(pairs, matched)]
         known = [g for g in gaps if g is not None]
         wrong = [g for g in known if g > 0]
+        above = [(p.index, p.status == "optimal") for p, g in zip(pairs, gaps) if g is not None and g < 0]
         tools[name] = ToolGap(name, labels.get(name, name), list(matched), gaps,
                               prf(sum(m for _, m in read), test, gold)[2],
                               prf(sum(p.matched for p, _ in read), test, gold)[2],
-                              len(wrong), float(sum(wrong)), dict(Counter(known)),
-                              [p.index for p, m in zip(pairs, matched) if m is None])
+                              len(wrong), float(sum(wrong)),
+                              dict(Counter(float(f"{g:.6g}") for g in known)),
+                              [p.index for p, m in zip(pairs, matched) if m is None],
+                              [i for i, certified in above if certified],
+                              [i for i, certified in above if not certified])
     return GapReport(exact, tools)
+
+
+def _gap(difference: float, tolerance: float) -> float:
+    """``difference``, or 0 when it is within the certificate's ``tolerance``.
+
+    >>> _gap(-7.105427357601002e-15, 1e-06), _gap(0.25, 1e-06), _gap(1.0, 0.0)
+    (0.0, 0.25, 1.0)
+    """
+    return 0.0 if abs(difference) <= tolerance else float(difference)
 
 
 def check_smatch_python(python: str) -> None:

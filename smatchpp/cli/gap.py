@@ -47,6 +47,25 @@ def _points(diff: float) -> str:
     return f"{abs(100 * diff):.2f} points {'below' if diff > 0 else 'above'} exact"
 
 
+#: stable keys of the audited tools (JSON and --pairs-out keys)
+HILLCLIMBER, SMATCH104 = "hillclimber", "smatch104"
+
+
+def _indices(indices: list[int], shown: int = 10) -> str:
+    return ", ".join(str(i) for i in indices[:shown]) + (", ..." if len(indices) > shown else "")
+
+
+def _why_above(key: str) -> str:
+    """What can make a tool score above a certified optimum."""
+    if key == HILLCLIMBER:
+        return ("which our hill-climber cannot do (it scores the same compiled problem): "
+                "a bug, please report it")
+    duplicates = "which only counting a repeated triple's matches more than once can do"
+    if key == SMATCH104:
+        return duplicates + " (smatch 1.0.4's duplicate bug, its issues #15 and #28)"
+    return duplicates
+
+
 def format_gap(report: GapReport) -> str:
     """The human-readable gap report.
 
@@ -62,7 +81,7 @@ def format_gap(report: GapReport) -> str:
     lines = [s["signature"],
              f"pairs: {s['pairs']}, exact certified optimal: {s['exact_certified']}, "
              f"exact micro F1 {_pct(s['exact_f1'])}"]
-    for t in s["tools"].values():
+    for key, t in s["tools"].items():
         lost = t["lost_triples"]
         where = " on the pairs it read" if t["unreadable"] else ""
         lines.append(f"{t['label']}: F1 {_pct(t['f1'])} ({_points(t['f1_difference'])}{where}), "
@@ -76,17 +95,18 @@ def format_gap(report: GapReport) -> str:
                          f"(exact F1 there {_pct(t['exact_f1_same_pairs'])})")
         lines.append("  gap histogram (triples: pairs): "
                      + ", ".join(f"{k}: {v}" for k, v in t["histogram"].items()))
-        above = sum(v for k, v in t["histogram"].items() if float(k) < 0)
+        above = len(t["above_optimum"])
         if above:
             lines.append(f"  {plural(above, 'pair')} {'scores' if above == 1 else 'score'} above the "
-                         "certified optimum, which only counting a "
-                         "repeated triple's matches more than once can do (smatch 1.0.4's duplicate "
-                         "bug, its issues #15 and #28)")
+                         f"certified optimum (index {_indices(t['above_optimum'])}), " + _why_above(key))
+        beyond = len(t["above_lower_bound"])
+        if beyond:
+            lines.append(f"  {plural(beyond, 'pair')} {'scores' if beyond == 1 else 'score'} above the "
+                         f"exact solver's best where a limit stopped it before a certificate "
+                         f"(index {_indices(t['above_lower_bound'])}): the exact score there is a lower bound")
     return "\n".join(lines)
 
 
-#: stable keys of the audited tools (JSON and --pairs-out keys)
-HILLCLIMBER, SMATCH104 = "hillclimber", "smatch104"
 
 
 def run(args: argparse.Namespace) -> int:
