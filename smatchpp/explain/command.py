@@ -1,6 +1,7 @@
 """What ``smatchpp explain`` does once its arguments are parsed (the CLI module wires it in).
 
     smatchpp explain A B --html report.html [--pairs 3,17] [--worst N] [--gaps]
+               [--gap-file GAP.jsonl [--gaps-of smatch104]]
     smatchpp explain A B --pair 3 [--color auto|always|never]
 
 Without ``--html`` the chosen pairs are printed in the terminal view.
@@ -24,7 +25,7 @@ from ..api import Scorer
 from ..exceptions import UsageError
 from .html import MAX_DRAW, write_report
 from .model import explain_entries
-from .select import gap_columns, parse_pairs, select
+from .select import OURS, GapFile, parse_pairs, select
 from .terminal import render, supports_color
 
 __all__ = ["add_options", "run_explain"]
@@ -39,9 +40,14 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pairs", metavar="3,17,20-25", help="only these pairs (0-based indices)")
     p.add_argument("--worst", type=int, metavar="N", help="only the N pairs with the lowest F1")
     p.add_argument("--gaps", action="store_true",
-                   help="only pairs where the seeded hill-climber (--restarts, --seed) is below the optimum")
+                   help="only pairs where a hill-climber is below the optimum: the seeded one "
+                        "(--restarts, --seed), and each tool of --gap-file (e.g. smatch 1.0.4)")
+    p.add_argument("--gaps-of", action="append", metavar="TOOL", default=None,
+                   help="only pairs where this tool is below the optimum: hillclimber (ours) or a "
+                        "tool of --gap-file (smatch104); repeat for any of several")
     p.add_argument("--gap-file", metavar="GAP.jsonl",
-                   help="add the per-tool gap columns of `smatchpp gap --pairs-out` to the index")
+                   help="the --pairs-out file of `smatchpp gap` on the same inputs: its per-tool gap "
+                        "columns (smatch 1.0.4's) join the index, and --gaps/--gaps-of can use them")
     p.add_argument("--json", metavar="FILE.jsonl", help="write each chosen pair's explanation as JSON")
     p.add_argument("--max-draw", type=int, default=MAX_DRAW, metavar="VARS",
                    help=f"graphs with more variables are shown as PENMAN text (default {MAX_DRAW})")
@@ -51,42 +57,66 @@ def add_options(p: argparse.ArgumentParser) -> None:
 
 
 def _indices(args: argparse.Namespace, n: int) -> list[int] | None:
+    """The pair indices of ``--pairs`` and ``--pair``, checked against the ``n`` pairs of the inputs."""
     chosen = None
-    if args.pairs:
+    if args.pairs is not None:
         try:
-            chosen = parse_pairs(args.pairs)
+            chosen = parse_pairs(args.pairs, n)
         except ValueError as exc:
             raise UsageError(f"--pairs {args.pairs!r}: {exc}") from None
     if args.pair is not None:
+        if args.pair < 0:
+            raise UsageError(f"--pair {args.pair}: pair indices are 0-based and not negative")
+        if args.pair >= n:
+            raise UsageError(f"--pair {args.pair}: pair index {args.pair} out of range: the files hold "
+                             f"{n} {'pair' if n == 1 else 'pairs'}" + (f" (indices 0 to {n - 1})" if n else ""))
         chosen = sorted(set(chosen or []) | {args.pair})
-    if chosen is not None:
-        bad = [k for k in chosen if k >= n]
-        if bad:
-            raise UsageError(f"pair index {bad[0]} out of range: the files hold {n} pairs (0-based)")
     if args.worst is not None and args.worst < 1:
         raise UsageError("--worst needs a positive number")
     return chosen
 
 
+def _gap_tools(args: argparse.Namespace, gap_file: GapFile | None) -> bool | list[str]:
+    """What ``--gaps`` / ``--gaps-of`` select (see :func:`~.select.select`), checked before explaining."""
+    if not args.gaps_of:
+        return bool(args.gaps)
+    known = [OURS] + (list(gap_file.columns) if gap_file else [])
+    for tool in args.gaps_of:
+        if tool not in known:
+            hint = "" if gap_file else "; the other tools' gaps come from --gap-file (smatchpp gap --pairs-out)"
+            raise UsageError(f"--gaps-of {tool}: no such tool (known: {', '.join(known)}){hint}")
+    return list(dict.fromkeys(args.gaps_of))
+
+
 def run_explain(args: argparse.Namespace, config, entries_a, entries_b, workers: int) -> int:
     """Explain, select, and write the report and/or print the terminal view."""
     indices = _indices(args, len(entries_a))
+    gap_file = None
+    if args.gap_file:  # checked before any pair is explained
+        ids = [ea.id or eb.id for ea, eb in zip(entries_a, entries_b)]
+        gap_file = GapFile(args.gap_file, len(entries_a), ids)
+    gaps = _gap_tools(args, gap_file)
     began = time.perf_counter()
     explanations = explain_entries(entries_a, entries_b, config, indices, workers,
                                    progress=not getattr(args, "quiet", False))
     explained = time.perf_counter()
-    chosen = select(explanations, worst=args.worst, gaps=args.gaps)
+    chosen = select(explanations, worst=args.worst, gaps=gaps,
+                    columns=gap_file.columns if gap_file else None)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             for e in chosen:
                 out.write(json.dumps(e.to_json()) + "\n")
     if args.html:
-        extra = gap_columns(args.gap_file) if args.gap_file else {}
-        listed = len(parse_pairs(args.pairs)) if args.pairs else 0
+        extra = gap_file.headers() if gap_file else {}
+        listed = len(indices or []) if args.pairs else 0
+        below = ("" if not gaps else
+                 "where the seeded hill-climber is below the optimum" if gaps is True and not extra else
+                 "where a hill-climber (ours or of the gap file) is below the optimum" if gaps is True else
+                 f"where {' or '.join(gaps)} is below the optimum")
         how = [(f"pairs {args.pairs}" if len(args.pairs) <= 60 else f"{listed} pairs listed by --pairs")
                if args.pairs else "",
-               f"the {args.worst} with the lowest F1" if args.worst else "",
-               "where the seeded hill-climber is below the optimum" if args.gaps else ""]
+               below,
+               f"the {args.worst} with the lowest F1, lowest first" if args.worst else ""]
         note = "; ".join(x for x in how if x)
         write_report(args.html, chosen, title=args.title or f"smatchpp explain: {args.test} vs {args.gold}",
                      signature=Scorer(config).signature,

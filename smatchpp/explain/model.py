@@ -110,8 +110,13 @@ class Explanation:
 
     @property
     def hc_gap(self) -> float:
-        """Triples the hill-climber's alignment matches fewer than the best one found."""
-        return self.matched - self.hc_matched
+        """Triples the hill-climber's alignment matches fewer than the best one found.
+
+        0 when the difference is within the certificate's tolerance (soft matching sums the same
+        fractional weights in another order: 1e-15 is rounding, not a triple).
+        """
+        gap = self.matched - self.hc_matched
+        return 0.0 if abs(gap) <= self.score.tolerance else gap
 
     @property
     def hc_f1(self) -> float:
