@@ -299,3 +299,16 @@ def test_unreadable_graphs_follow_on_error():
     assert [e.index for e in empty] == [0, 1] and empty[1].test_triples == 0 and empty[1].matched == 0
     with pytest.raises(ReadError):
         explain_entries(a, b, Config())
+
+
+def test_embedded_json_has_no_markup_characters():
+    """Issue 22 item 16 without a browser: the report's JSON data holds no ``<`` (``<!--<script``
+    in an id made the HTML parser swallow the page's own script) and reads back unchanged."""
+    import json
+
+    hostile = "<!--<script></script>&"
+    e = explain_pair(f"# ::id {hostile}\n(a / b)", "(a / c)")
+    page = render_report([e], title="t")
+    block = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1)
+    assert not set("<>&") & set(block)
+    assert json.loads(block)["0"]["id"] == hostile

@@ -145,3 +145,80 @@ def test_hovering_a_variable_highlights_its_partner(page):
     assert len(lit) >= 2 and all("k1" in c.split() for c in classes)
     # the partner in the other drawing is lit too
     assert len(page.query_selector_all("#view svg.g")[1].query_selector_all(".hl")) >= 1
+
+
+#: text that ends or opens scripts and comments, and markup that runs code if it is ever parsed
+HOSTILE = "</script><!--<script>"
+HOSTILE_GRAPHS = [
+    (f"# ::id <!--<script>{HOSTILE}\n# ::snt {HOSTILE} <img src=x onerror=\"window.pwned=1\"> & \"q\" "
+     f"<b>bold</b> <!-- -->\n"
+     f"(a / <!--<script> :<!--<script>-of (b / <svg!onload=window.pwned=1>) "
+     f":op1 \"{HOSTILE}\" :ARG1 <!--<script>)",
+     f"# ::id <!--<script>{HOSTILE}\n# ::snt {HOSTILE}\n"
+     f"(x / <!--<script> :<!--<script>-of (y / other) :op1 \"{HOSTILE}\" :ARG1 <!--<script>)"),
+    ("# ::id plain\n(d / dog)", "# ::id plain\n(d / dog :mod (b / big))"),
+]
+
+
+@pytest.fixture(scope="module")
+def hostile_report(tmp_path_factory):
+    """The report of graphs with hostile text in ids, sentences, concepts, constants and roles, made
+    by the command line (title and a gap file's tool name hostile too)."""
+    import json
+
+    from clirun import run
+
+    tmp = tmp_path_factory.mktemp("hostile")
+    for name, side in (("a.amr", 0), ("b.amr", 1)):
+        (tmp / name).write_text("\n\n".join(p[side] for p in HOSTILE_GRAPHS) + "\n", encoding="utf-8")
+    rows = [{"index": k, f"gap_{HOSTILE}": k} for k in range(len(HOSTILE_GRAPHS))]
+    (tmp / "gap.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    done = run("explain", "a.amr", "b.amr", "--quiet", "--html", "r.html", "--title", f"title {HOSTILE}",
+               "--gap-file", "gap.jsonl", cwd=tmp)
+    assert done.returncode == 0, done.stderr
+    return tmp / "r.html"
+
+
+def test_hostile_text_stays_text(browser, hostile_report):
+    """Issue 22 item 16: a ``# ::id <!--<script`` in the report's JSON data block made the HTML
+    parser swallow the report's own script: no pair opened, sorting and filtering were dead."""
+    pg = browser.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.goto(hostile_report.as_uri())
+    try:
+        assert pg.title() == f"title {HOSTILE}"
+        data = pg.evaluate("JSON.parse(document.getElementById('data').textContent)")
+        assert data["0"]["id"] == f"<!--<script>{HOSTILE}" and data["1"]["id"] == "plain"
+        # every script of the page is one of ours: the data, the code, one section per pair
+        assert pg.evaluate("document.scripts.length") == len(HOSTILE_GRAPHS) + 2
+        ids = [c.inner_text() for c in pg.query_selector_all("#idx tbody td:nth-child(2)")]
+        assert ids == [f"<!--<script>{HOSTILE}", "plain"]
+        headers = [h.inner_text().strip() for h in pg.query_selector_all("#idx th")]
+        assert headers[-1] == f"{HOSTILE} gap"
+        # filtering works
+        pg.fill("#q", "<!--<script>")
+        assert pg.inner_text("#shown") == "1"
+        pg.fill("#q", "")
+        # sorting works: by F1, both ways
+        by_f1 = sorted(data, key=lambda i: data[i]["f1"])
+        assert data[by_f1[0]]["f1"] < data[by_f1[1]]["f1"]
+        pg.query_selector_all("#idx th")[5].click()
+        assert [r.get_attribute("data-i") for r in pg.query_selector_all("#idx tbody tr")] == by_f1
+        pg.query_selector_all("#idx th")[5].click()
+        assert [r.get_attribute("data-i") for r in pg.query_selector_all("#idx tbody tr")] == by_f1[::-1]
+        # the pair opens and shows the hostile text as text
+        pg.click('#idx tbody tr[data-i="0"]')
+        pg.wait_for_selector('#view section[data-index="0"]')
+        view = pg.inner_text("#view")
+        for text in (f"<!--<script>{HOSTILE}", "<img src=x onerror=\"window.pwned=1\">", "<b>bold</b>",
+                     "<svg!onload=window.pwned=1>", HOSTILE):
+            assert text in view, text
+        assert pg.query_selector("img") is None
+        assert pg.evaluate("[...document.querySelectorAll('b')].every(b => b.textContent !== 'bold')")
+        assert len(pg.query_selector_all("#view svg.g")) == 2
+        assert pg.evaluate("window.pwned") is None
+    finally:
+        pg.close()
+    assert errors == [], errors

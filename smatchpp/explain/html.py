@@ -38,7 +38,7 @@ from .drawing import colour_css, draw
 from .model import Explanation
 from .penman_view import branch_triples, layout_tree, penman_lines
 
-__all__ = ["render_report", "write_report", "MAX_DRAW", "COMPRESS_ABOVE"]
+__all__ = ["render_report", "write_report", "script_json", "MAX_DRAW", "COMPRESS_ABOVE"]
 
 #: graphs with more variables than this are shown as PENMAN text instead of a drawing
 MAX_DRAW = 80
@@ -351,6 +351,23 @@ _COLUMNS = (("#", "num"), ("id", "text"), ("sentence", "text"), ("P", "num"), ("
             ("interval", "num"), ("HC gap", "num"))
 
 
+def script_json(value) -> str:
+    r"""JSON to embed in a ``<script>`` element: ``<``, ``>`` and ``&`` as ``\u003c`` etc.
+
+    Escaping only ``</`` is not enough: ``<!--<script`` in a string (a graph id, say) puts the
+    HTML parser into the script's "double escaped" state, and the page's next ``</script>``
+    then no longer ends this element, which swallows the page's own code.  In JSON these three
+    characters occur only inside strings, where ``\u003c`` reads back as ``<``.
+
+    >>> print(script_json({"id": "<!--<script>&"}))
+    {"id": "\u003c!--\u003cscript\u003e\u0026"}
+    >>> json.loads(script_json({"id": "<!--<script>"}))["id"]
+    '<!--<script>'
+    """
+    return (json.dumps(value, sort_keys=True).replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("&", "\\u0026"))
+
+
 def _inert(html: str) -> str:
     """A section as the text of a ``<script type="text/html">``: the browser does not parse it
     until the pair is opened (every user string in it is escaped, so only a literal
@@ -388,7 +405,7 @@ def render_report(explanations: Sequence[Explanation], title: str = "smatchpp ex
     hc_name = es[0].hc_name if es else ""
     data = {str(e.index): {k: v for k, v in e.score.to_json().items()}
             | {"hc_matched": e.hc_matched, "hc_gap": e.hc_gap} for e in es}
-    data_json = json.dumps(data, sort_keys=True).replace("</", "<\\/")
+    data_json = script_json(data)
     columns = list(_COLUMNS) + [(name, "num") for name in extra]
     head = "".join(f'<th data-type="{t}">{escape(n)}</th>' for n, t in columns)
     options = "".join(f'<option value="{escape(s)}">{escape(s)}</option>' for s in statuses)
