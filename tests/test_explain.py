@@ -312,3 +312,133 @@ def test_embedded_json_has_no_markup_characters():
     block = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1)
     assert not set("<>&") & set(block)
     assert json.loads(block)["0"]["id"] == hostile
+
+
+# -- the drawing's layout, colours, lists and summary (issue 22 item 8) -----------------------
+
+def _check_layout(g, tree=None):
+    """No two boxes or labels overlap, and a tree edge passes through no box but its two ends."""
+    from smatchpp.explain.drawing import layout
+
+    lay = layout(g, tree)
+    rects = list(lay.boxes.values()) + lay.labels
+    for k, p in enumerate(rects):
+        assert p[0] >= 0 and p[1] >= 0 and p[0] + p[2] <= lay.width and p[1] + p[3] <= lay.height
+        for q in rects[k + 1:]:
+            overlap = (p[0] < q[0] + q[2] and q[0] < p[0] + p[2] and p[1] < q[1] + q[3] and q[1] < p[1] + p[3])
+            assert not overlap, (p, q)
+    ends = {}
+    for n in lay.nodes:
+        for c in n.children:
+            if c.edge is not None:
+                ends[c.edge[0]] = {n.key, c.key}
+    for e in lay.edges:
+        if e.curved or e.loop:
+            continue
+        (x1, y1), (x2, y2) = e.points
+        for key, (x, y, w, h) in lay.boxes.items():
+            if key in ends[e.t]:
+                continue
+            inside = [x + 1 < x1 + (x2 - x1) * s / 100 < x + w - 1 and y + 1 < y1 + (y2 - y1) * s / 100 < y + h - 1
+                      for s in range(101)]
+            assert not any(inside), (e.role, key)
+    return lay
+
+
+@settings(max_examples=60)
+@given(graph_pairs(max_vars=8))
+def test_drawing_labels_never_overlap(pair):
+    for g in pair:
+        _check_layout(g)
+
+
+@given(penman_strings(max_vars=6))
+def test_drawing_labels_never_overlap_with_the_penman_tree(text):
+    from smatchpp.explain.penman_view import layout_tree
+    from smatchpp.read import read_text
+    from smatchpp.standardize import standardize
+
+    raw = read_text(text)[0].graph
+    g = standardize(raw)
+    _check_layout(g, layout_tree(raw, g))
+
+
+LP = SHARED / "data" / "parseval-lp"
+
+
+@pytest.mark.skipif(not LP.is_dir() and not os.environ.get("CI"), reason="no ../shared")
+def test_real_drawings_have_no_overlapping_labels():
+    """The Little Prince parses of AMRParseEval, 20 variables and more (up to 30): the layout that
+    packed subtrees by their whole width and labelled edges at their midpoints overlapped there."""
+    from smatchpp.explain.penman_view import layout_tree
+    from smatchpp.standardize import standardize
+
+    entries = read_file(LP / "src.test.amr") + read_file(LP / "tgt.test.amr")
+    big = [e.graph for e in entries if len(e.graph.variables) >= 20]
+    assert len(big) >= 20
+    for raw in big:
+        g = standardize(raw)
+        _check_layout(g, layout_tree(raw, g))
+        _check_layout(g)
+
+
+def _lab(css: str) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of ``hsl(h,s%,l%)``, computed here independently of the module."""
+    import colorsys
+
+    h, s, l = (float(x) for x in re.fullmatch(r"hsl\(([\d.]+),([\d.]+)%,([\d.]+)%\)", css).groups())
+    rgb = colorsys.hls_to_rgb(h / 360, l / 100, s / 100)
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    m = [[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]
+    x, y, z = (sum(a * b for a, b in zip(row, lin)) / w for row, w in zip(m, (0.95047, 1.0, 1.08883)))
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def test_alignment_colours_are_distinct():
+    """Golden-angle hues alone gave pairs 1..26 two fills 2.4 CIE76 units apart (three variables in
+    one green); now the first 26 are at least 15 apart in fill and 10 in text colour, and every
+    pair number up to 2000 has its own colour."""
+    import math
+
+    from smatchpp.explain.drawing import pair_colour
+
+    colours = [pair_colour(k) for k in range(1, 27)]
+    for side, least in ((0, 15.0), (1, 10.0)):
+        labs = [_lab(c[side]) for c in colours]
+        assert min(math.dist(p, q) for k, p in enumerate(labs) for q in labs[k + 1:]) >= least
+    assert len({pair_colour(k) for k in range(1, 2001)}) == 2000
+
+
+def test_triple_lists_show_concepts():
+    e = explain_pair("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))", "(w / want-01 :ARG0 (g / girl))")
+    section = render_report([e]).split('<script type="text/html" id="t-0">')[1]
+    unmatched = section.split("unmatched triples of A (test)")[1].split("</ul>")[0]
+    items = [re.sub(r"<[^>]+>", "", li) for li in re.findall(r"<li>(.*?)</li>", unmatched)]
+    ta = e.a.triples()
+    concepts = dict(zip(e.a.variables, e.a.concepts))
+
+    def shown(x):
+        return f"{x} / {concepts[x]}" if x in concepts else x
+
+    assert items == [f"({ta[t][0] if ta[t][1] == 'instance' else shown(ta[t][0])}, {ta[t][1]}, {shown(ta[t][2])})"
+                     for t in e.unmatched_a()]
+    assert any(" / boy)" in x for x in items) and "(b, instance, boy)" in items
+
+
+def test_index_summarizes_the_explained_pairs():
+    from smatchpp.score import CorpusScore
+
+    pairs = [("(d / dog)", "(d / dog)"), ("(d / dog :mod (b / big))", "(c / cat)"),
+             ("(w / want-01 :ARG0 (b / boy))", "(w / want-01 :ARG0 (g / girl) :ARG1 (b / boy))")]
+    es = [explain_pair(a, b, index=k) for k, (a, b) in enumerate(pairs)]
+    corpus = CorpusScore([e.score for e in es], "sig")
+    page = render_report(es[:1], corpus=corpus)
+    summary = re.sub(r"<[^>]+>", " ", page.split('<div id="summary">')[1].split("</div>")[0]).split()
+    micro, macro = corpus.micro, corpus.macro
+    assert summary == ["3", "pairs", "explained", "P", "R", "F1",
+                       "micro", *(f"{100 * x:.2f}" for x in micro), "macro", *(f"{100 * x:.2f}" for x in macro),
+                       "all", "3", "pairs", "certified", "optimal."]
+    assert micro != macro
+    # by default, the pairs listed
+    assert '<th>1 pair explained</th>' in render_report(es[:1])

@@ -23,6 +23,7 @@ import time
 
 from ..api import Scorer
 from ..exceptions import UsageError
+from ..score import CorpusScore
 from .html import MAX_DRAW, write_report
 from .model import explain_entries
 from .select import OURS, GapFile, parse_pairs, select
@@ -120,7 +121,8 @@ def run_explain(args: argparse.Namespace, config, entries_a, entries_b, workers:
         note = "; ".join(x for x in how if x)
         write_report(args.html, chosen, title=args.title or f"smatchpp explain: {args.test} vs {args.gold}",
                      signature=Scorer(config).signature,
-                     note=("Chosen: " + note) if note else "", max_draw=args.max_draw, extra=extra)
+                     note=("Chosen: " + note) if note else "", max_draw=args.max_draw, extra=extra,
+                     corpus=CorpusScore([e.score for e in explanations], Scorer(config).signature))
         written = time.perf_counter()
         print(f"wrote {args.html}: {len(chosen)} pairs (explained {len(explanations)} in "
               f"{explained - began:.1f} s, report in {written - explained:.1f} s)", file=sys.stderr)

@@ -33,7 +33,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import __version__
-from ..score import prf
+from ..score import CorpusScore
 from .drawing import colour_css, draw
 from .model import Explanation
 from .penman_view import branch_triples, layout_tree, penman_lines
@@ -42,6 +42,9 @@ __all__ = ["render_report", "write_report", "script_json", "MAX_DRAW", "COMPRESS
 
 #: graphs with more variables than this are shown as PENMAN text instead of a drawing
 MAX_DRAW = 80
+
+#: graphs with more variables than this are drawn one above the other rather than side by side
+STACK_ABOVE = 15
 
 #: above this many characters of pair sections, they are stored deflated (zlib) and base64-encoded,
 #: about 5 times smaller, and unpacked by the browser's DecompressionStream when a pair is opened
@@ -92,11 +95,22 @@ def _penman(e: Explanation, side: str, tags: dict[str, int]) -> str:
     return '<pre class="penman">' + "\n".join(out) + "</pre>"
 
 
-def _triple(t: tuple, g, tags: dict[str, int]) -> str:
+def _concepts(g) -> dict[str, str]:
+    return dict(zip(g.variables, g.concepts))
+
+
+def _triple(t: tuple, concepts: dict[str, str], tags: dict[str, int]) -> str:
+    """A triple with its variables coloured and followed by their concepts (``vx2 / thing``),
+    except the variable of an instance triple, whose concept is the triple's own target."""
     s, r, o = t
-    names = set(g.variables)
-    cell = lambda x: _var(x, tags.get(x)) if x in names else escape(x)  # noqa: E731
-    return f"({cell(s)}, {escape(r)}, {cell(o)})"
+
+    def cell(x: str, named: bool = True) -> str:
+        if x not in concepts:
+            return escape(x)
+        concept = f'<span class="cn"> / {escape(concepts[x])}</span>' if named else ""
+        return _var(x, tags.get(x)) + concept
+
+    return f"({cell(s, r != 'instance')}, {escape(r)}, {cell(o)})"
 
 
 def _triple_list(e: Explanation, side: str, which: list[int], tags, cls: str) -> str:
@@ -104,19 +118,21 @@ def _triple_list(e: Explanation, side: str, which: list[int], tags, cls: str) ->
     ts = g.triples()
     if not which:
         return '<p class="none">none</p>'
-    return f'<ul class="tl {cls}">' + "".join(f"<li>{_triple(ts[t], g, tags)}</li>" for t in which) + "</ul>"
+    cm = _concepts(g)
+    return f'<ul class="tl {cls}">' + "".join(f"<li>{_triple(ts[t], cm, tags)}</li>" for t in which) + "</ul>"
 
 
 def _matched_table(e: Explanation, ta, tb) -> str:
     A, B = e.a.triples(), e.b.triples()
-    rows = [f"<tr><td>{_triple(A[t], e.a, ta)}</td><td>{_triple(B[int(e.opt.partner_a[t])], e.b, tb)}</td></tr>"
+    ca, cb = _concepts(e.a), _concepts(e.b)
+    rows = [f"<tr><td>{_triple(A[t], ca, ta)}</td><td>{_triple(B[int(e.opt.partner_a[t])], cb, tb)}</td></tr>"
             for t in np.flatnonzero(e.opt.mask_a)]
     return (f'<details><summary>matched triples ({len(rows)})</summary><table class="mt">'
             "<tr><th>A (test)</th><th>B (gold)</th></tr>" + "".join(rows) + "</table></details>")
 
 
 def _numbers(e: Explanation) -> str:
-    p, r, f = prf(e.matched, e.test_triples, e.gold_triples)
+    p, r, f = e.score.precision, e.score.recall, e.score.f1
     items = [("matched", _g(e.matched), e.matched), ("test_triples", str(e.test_triples), e.test_triples),
              ("gold_triples", str(e.gold_triples), e.gold_triples), ("precision", _pct(p), p),
              ("recall", _pct(r), r), ("f1", _pct(f), f), ("lower", _g(e.matched), e.matched),
@@ -147,7 +163,9 @@ def _graphs(e: Explanation, ta, tb, max_draw: int) -> str:
         cols.append(f'<div class="col"><h3>{name}: {len(g.variables)} variables, '
                     f"{len(tags)} aligned, {n_un} unaligned</h3>"
                     f'<div class="draw">{body}</div></div>')
-    return '<div class="pair">' + "".join(cols) + "</div>"
+    # big graphs one above the other, each as wide as the page, not squeezed into half of it
+    big = max(len(e.a.variables), len(e.b.variables)) > STACK_ABOVE
+    return f'<div class="pair{" stack" if big else ""}">' + "".join(cols) + "</div>"
 
 
 def _hc(e: Explanation, ta, tb) -> str:
@@ -216,7 +234,7 @@ def _soft(e: Explanation, ta, tb) -> str:
 
 
 def _row(e: Explanation, extra: dict[str, dict[int, float]]) -> str:
-    p, r, f = prf(e.matched, e.test_triples, e.gold_triples)
+    p, r, f = e.score.precision, e.score.recall, e.score.f1
     interval = f"[{_g(e.matched)}, {_g(e.upper)}]"
     snt = escape(e.sentence or "")
     cells = [(e.index, str(e.index)), (escape(e.id or ""), escape(e.id or "")), (snt, snt),
@@ -249,12 +267,12 @@ table{border-collapse:collapse}
 .nums{display:flex;flex-wrap:wrap;gap:.3em 1.4em;margin:.4em 0}.nums div{display:flex;gap:.4em}
 .nums dt{color:#666}.nums dd{margin:0;font-weight:600}
 .snt{font-style:italic}.cert{margin:.3em 0}.legend,.note{color:#555;font-size:.9em}
-.pair{display:flex;gap:1.5em;align-items:flex-start}.col{flex:1 1 0;min-width:0}
+.pair{display:flex;gap:1.5em;align-items:flex-start}.col{flex:1 1 0;min-width:0}.pair.stack{flex-direction:column;align-items:stretch}
 .draw{overflow:auto;max-height:75vh;border:1px solid #ddd;background:#fcfcfc;cursor:zoom-in}
 .draw svg{max-width:100%;height:auto}.draw.full{cursor:zoom-out}.draw.full svg{max-width:none}
 svg.g text{font:12px monospace;text-anchor:middle}
 svg.g .e path{fill:none;stroke:#666;stroke-width:1.3}
-svg.g .e text{text-anchor:start;fill:#555;font-size:11px}
+svg.g .e text,svg.g .top text{fill:#555;font-size:11px;stroke:#fcfcfc;stroke-width:3px;paint-order:stroke;stroke-linejoin:round}
 svg.g .e.u path{stroke:#c62828;stroke-dasharray:5 3;stroke-width:2}
 svg.g .e.u text{fill:#c62828;font-weight:bold}
 svg.g .n rect{stroke-width:1.5;fill:var(--f);stroke:var(--s)}svg.g .vn{fill:var(--s)}
@@ -262,7 +280,7 @@ svg.g .n.un rect{stroke-dasharray:4 3;fill:#fff;stroke:#888}svg.g .n.un .vn{fill
 svg.g .c.u{fill:#c62828;text-decoration:underline;font-weight:bold}
 svg.g .a rect{fill:#f4f4f4;stroke:#999}svg.g .a.u rect{stroke:#c62828;stroke-dasharray:4 2;fill:#fdecea}
 svg.g .a.u text{fill:#c62828}
-svg.g .top text{font-size:10px;fill:#555}svg.g .top.u text{fill:#c62828;font-weight:bold}
+svg.g .top.u text{fill:#c62828;font-weight:bold}
 svg.g .n.hl rect{stroke-width:4}
 pre.penman{font:12px/1.35 monospace;margin:.4em;white-space:pre}
 .v{border-radius:3px;padding:0 2px;font-family:monospace;background:var(--f);color:var(--s)}
@@ -272,6 +290,7 @@ ul.tl{font:12px monospace;padding-left:1.4em;margin:.2em 0}ul.unm li,ul.lost li{
 table.mt td,table.al td,table.al th,table.mt th{font:12px monospace;padding:1px 8px;border-bottom:1px solid #eee}
 table.al tr.diff{background:#fff3cd}
 .none{color:#888;margin:.2em 0}
+table.sum td,table.sum th{padding:1px 10px;text-align:right;border-bottom:1px solid #ddd}table.sum th:first-child{text-align:left}.cn{color:#666}
 """
 
 _JS = r"""
@@ -388,16 +407,35 @@ def _sections(es: list[Explanation], max_draw: int, compress: bool | None) -> st
                    for e, h in zip(es, html))
 
 
+def _summary(corpus: CorpusScore) -> str:
+    """Micro and macro P/R/F1 of the pairs explained, with how many are certified optimal."""
+    s = corpus.summary()
+    n, certified = s["scored"], s["optimal"]
+    rows = "".join(f"<tr><th>{name}</th><td>{_pct(s[key]['precision'])}</td><td>{_pct(s[key]['recall'])}</td>"
+                   f"<td>{_pct(s[key]['f1'])}</td></tr>" for name, key in (("micro", "micro"), ("macro", "macro")))
+    lo, hi = s["f1_interval"]
+    cert = (f"{certified} of {n} pairs certified optimal" if certified < n else
+            f"all {n} pairs certified optimal" if n != 1 else "the pair is certified optimal")
+    interval = "" if certified == n else (f"; micro F1 is a lower bound, the optimum lies in "
+                                          f"[{_pct(lo)}, {_pct(hi)}]")
+    skipped = s["pairs"] - n
+    skip = f"; {skipped} skipped (unreadable)" if skipped else ""
+    return (f'<div id="summary"><table class="sum"><tr><th>{n} {"pair" if n == 1 else "pairs"} explained</th>'
+            f"<th>P</th><th>R</th><th>F1</th></tr>{rows}</table>"
+            f'<p class="cert">{cert}{interval}{skip}.</p></div>')
+
+
 def render_report(explanations: Sequence[Explanation], title: str = "smatchpp explain",
                   signature: str = "", note: str = "", max_draw: int = MAX_DRAW,
                   extra: dict[str, dict[int, float]] | None = None,
-                  compress: bool | None = None) -> str:
+                  compress: bool | None = None, corpus: CorpusScore | None = None) -> str:
     """The whole report as one HTML string (see the module docstring).
 
     ``extra`` adds numeric index columns (``{header: {pair index: value}}``), e.g.
     the gaps of other hill-climbers read by :func:`~smatchpp.explain.select.gap_columns`.
     ``compress``: deflate the pair sections (``None``: when they exceed
-    :data:`COMPRESS_ABOVE` characters).
+    :data:`COMPRESS_ABOVE` characters).  ``corpus``: the scores of every pair
+    explained, summarized above the index (default: those of the pairs listed).
     """
     es = list(explanations)
     extra = extra or {}
@@ -411,8 +449,9 @@ def render_report(explanations: Sequence[Explanation], title: str = "smatchpp ex
     options = "".join(f'<option value="{escape(s)}">{escape(s)}</option>' for s in statuses)
     gaps = sum(1 for e in es if e.hc_gap > 0)
     kmax = max((max(int((e.alignment >= 0).sum()), int((e.hc_alignment >= 0).sum())) for e in es), default=0)
-    meta = (f"{len(es)} pairs; {sum(e.status == 'optimal' for e in es)} certified optimal; "
+    meta = (f"{len(es)} pairs listed; {sum(e.status == 'optimal' for e in es)} certified optimal; "
             f"hill-climber below the best alignment on {gaps}. Hill-climber: {escape(hc_name)}.")
+    summary = _summary(corpus if corpus is not None else CorpusScore([e.score for e in es], signature))
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
@@ -420,7 +459,8 @@ def render_report(explanations: Sequence[Explanation], title: str = "smatchpp ex
         f"<title>{escape(title)}</title><style>{_CSS}{colour_css(kmax)}</style></head><body>"
         f'<header><h1>{escape(title)}</h1><p class="meta">{escape(signature)}<br>{meta}'
         + (f"<br>{escape(note)}" if note else "")
-        + f"<br>made by smatchpp {__version__} on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}</p></header>"
+        + f"<br>made by smatchpp {__version__} on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}</p>"
+        + summary + "</header>"
         '<div id="index"><div id="controls"><label>filter <input id="q" type="search" '
         'placeholder="id, sentence, ..."></label><label>status <select id="status"><option value="">all'
         f'</option>{options}</select></label><label><input id="gaponly" type="checkbox"> '

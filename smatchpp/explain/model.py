@@ -120,13 +120,13 @@ class Explanation:
 
     @property
     def hc_f1(self) -> float:
-        return prf(self.hc_matched, self.test_triples, self.gold_triples)[2]
+        return prf(self.hc_matched, self.score.test_weight, self.score.gold_weight)[2]
 
     def certificate(self) -> str:
         """Which stage proved the score optimal, or the interval the optimum lies in."""
         if self.status == "optimal":
             return f"optimal (proved by the {self.stage or 'solver'} stage)"
-        lo = prf(self.matched, self.test_triples, self.gold_triples)[2]
+        lo = self.score.f1
         hi = self.score.f1_upper
         return (f"{self.status}: matched in [{_fmt(self.matched)}, {_fmt(self.upper)}], "
                 f"F1 in [{100 * lo:.2f}, {100 * hi:.2f}]")

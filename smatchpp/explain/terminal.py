@@ -32,7 +32,6 @@ import os
 import sys
 from typing import IO
 
-from ..score import prf
 from ..text import printable
 from .model import Explanation
 from .penman_view import Seg, branch_triples, penman_lines
@@ -100,7 +99,7 @@ def _instance_ok(e: Explanation, side: str) -> dict[str, bool]:
 
 def render(e: Explanation, color: bool = False) -> str:
     """The explanation as terminal text (ANSI colours with ``color=True``)."""
-    p, r, f = prf(e.matched, e.test_triples, e.gold_triples)
+    p, r, f = e.score.precision, e.score.recall, e.score.f1
     head = f"pair {e.index}" + (f" (id {e.id})" if e.id is not None and e.id != str(e.index) else "")
     lines = [f"{printable(head)}: P {100 * p:.2f}  R {100 * r:.2f}  F1 {100 * f:.2f}  "
              f"(matched {e.matched:g} of test {e.test_triples} / gold {e.gold_triples} triples)"]
