@@ -96,11 +96,17 @@ def test_click_opens_the_pair_with_the_scorers_numbers(page, report):
     assert len(rows) == len(expected) == 7
     assert len({(w["precision"], w["recall"], w["f1"]) for w in expected.values()}) > 3
     assert page.is_visible("#index") and not page.is_visible("#view")
+    # the corpus summary heads the index (micro F1 of the 7 pairs, as the scorer sums them)
+    matched = sum(w["matched"] for w in expected.values())
+    test, gold = (sum(w[k] for w in expected.values()) for k in ("test_triples", "gold_triples"))
+    micro = page.inner_text("#summary tr:nth-child(2)").split()
+    assert micro == ["micro", f"{100 * matched / test:.2f}", f"{100 * matched / gold:.2f}",
+                     f"{200 * matched / (test + gold):.2f}"]
     for k in range(len(expected)):
         page.click(f'#idx tbody tr[data-i="{k}"]')
         page.wait_for_selector(f'#view section[data-index="{k}"]')  # hashchange is asynchronous
         assert page.evaluate("location.hash") == f"#pair-{k}"
-        assert page.is_visible("#view") and not page.is_visible("#index")
+        assert page.is_visible("#view") and not page.is_visible("#index") and not page.is_visible("#summary")
         assert page.inner_text("#view h2").startswith(f"Pair {k}")
         shown, want = _shown(page), expected[k]
         for key in ("matched", "test_triples", "gold_triples", "upper", "status"):

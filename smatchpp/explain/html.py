@@ -460,8 +460,8 @@ def render_report(explanations: Sequence[Explanation], title: str = "smatchpp ex
         f'<header><h1>{escape(title)}</h1><p class="meta">{escape(signature)}<br>{meta}'
         + (f"<br>{escape(note)}" if note else "")
         + f"<br>made by smatchpp {__version__} on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}</p>"
-        + summary + "</header>"
-        '<div id="index"><div id="controls"><label>filter <input id="q" type="search" '
+        "</header>"
+        '<div id="index">' + summary + '<div id="controls"><label>filter <input id="q" type="search" '
         'placeholder="id, sentence, ..."></label><label>status <select id="status"><option value="">all'
         f'</option>{options}</select></label><label><input id="gaponly" type="checkbox"> '
         'only pairs where the hill-climber is below the best alignment</label>'
