@@ -159,3 +159,18 @@ def test_gap_file_without_other_tools_is_refused(tmp_path):
     gap = _gap_file(tmp_path / "gap.jsonl", [{"index": 0, "gap_hillclimber": 0}])
     run = _run("--gap-file", str(gap))
     assert run.returncode == 2 and run.stderr.startswith(f"smatchpp: error: --gap-file {gap}: no gap_<tool> column")
+
+
+def test_gap_file_of_an_earlier_gap_version(tmp_path):
+    """``gap --pairs-out`` once keyed its columns by label (``gap smatch 1.0.4 (4 restarts)``, as in
+    docs/explain/para_gap.jsonl); such a file gives the same column, and our climber's is left out."""
+    rows = [{"index": k, "id": f"ex{k + 1}", "gap hillclimber (ours, 4 restarts, seed 1)": 0,
+             "gap smatch 1.0.4 (4 restarts)": g} for k, g in enumerate([0, 2, 0, 1])]
+    gap = _gap_file(tmp_path / "old.jsonl", rows)
+    js = tmp_path / "e.jsonl"
+    run = _run("--gap-file", str(gap), "--gaps-of", "smatch104", "--json", str(js),
+               "--html", str(tmp_path / "r.html"))
+    assert run.returncode == 0, run.stderr
+    assert [json.loads(line)["index"] for line in js.read_text().splitlines()] == [1, 3]
+    headers = re.findall(r"<th[^>]*>([^<]*)</th>", (tmp_path / "r.html").read_text().split("<tbody>")[0])
+    assert headers[-2:] == ["HC gap", "smatch 1.0.4 gap"]

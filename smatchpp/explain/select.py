@@ -170,7 +170,7 @@ class GapFile:
             for key, value in row.items():
                 if not (key.startswith("gap_") or key.startswith("gap ")):
                     continue
-                tool = key[4:]
+                tool = _tool(key)
                 if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
                                           or not math.isfinite(value)):
                     raise UsageError(f"{where}: {key!r} must be a number or null, not {_kind(value)}")
@@ -190,6 +190,22 @@ class GapFile:
     def headers(self) -> dict[str, dict[int, float]]:
         """The report's index columns: ``{"<tool name> gap": {pair index: gap}}``."""
         return {f"{TOOL_NAMES.get(tool, tool)} gap": column for tool, column in self.columns.items()}
+
+
+def _tool(key: str) -> str:
+    """The tool key of a gap column: ``gap_smatch104`` -> ``smatch104``; the labels that earlier
+    versions of ``smatchpp gap`` wrote (``gap smatch 1.0.4 (4 restarts)``) map to the same keys.
+
+    >>> _tool("gap_smatch104"), _tool("gap smatch 1.0.4 (4 restarts)"), _tool("gap hillclimber (ours, seed 1)")
+    ('smatch104', 'smatch104', 'hillclimber')
+    """
+    tool = key[4:]
+    if key.startswith("gap "):
+        if tool.startswith("smatch 1.0.4"):
+            return "smatch104"
+        if tool.startswith("hillclimber"):
+            return OURS
+    return tool
 
 
 def gap_columns(path: str, n: int, ids: Sequence[str | None] | None = None,
