@@ -149,11 +149,11 @@ def test_rounding_noise_of_fractional_scores_is_no_gap():
     t = report.tools[HILLCLIMBER]
     assert t.gaps[:4] == [0.0, 0.0, 0.25, 0.0] and t.gaps[4] == pytest.approx(-0.25)
     assert (t.wrong_pairs, t.lost_triples) == (1, 0.25)
-    assert t.histogram == {-0.25: 1, 0.0: 3, 0.25: 1}
+    assert t.histogram == {-0.3: 1, 0.0: 3, 0.3: 1} and t.histogram_bin == 0.1
     assert (t.above_optimum, t.above_lower_bound) == ([], [4])
     text = format_gap(report)
     assert "ours: F1" in text and "1 pair below the optimum, 0.25 triples lost" in text
-    assert "  gap histogram (triples: pairs): -0.25: 1, 0: 3, 0.25: 1" in text
+    assert "  gap histogram (triples, rounded up to a multiple of 0.1: pairs): -0.3: 1, 0: 3, 0.3: 1" in text
     assert "above the certified optimum" not in text and "smatch 1.0.4" not in text
     assert ("  1 pair scores above the exact solver's best where a limit stopped it before a "
             "certificate (index 4): the exact score there is a lower bound") in text
@@ -187,9 +187,12 @@ def test_s2match_gap_on_real_pairs_has_no_noise(tmp_path):
     assert done.returncode == 0, done.stderr
     tool = json.loads(done.stdout)["tools"]["hillclimber"]
     assert tool["above_optimum"] == [] and tool["above_lower_bound"] == []
-    assert all(float(k) == 0 or abs(float(k)) >= 1e-6 for k in tool["histogram"])
+    assert tool["histogram_bin"] == 0.1
+    assert all(round(float(k) * 10, 9).is_integer() for k in tool["histogram"])
     rows = [json.loads(line) for line in (tmp_path / "gap.jsonl").read_text().splitlines()]
     for r in rows:
         diff = r["exact"] - r["hillclimber"]
         assert r["gap_hillclimber"] == (0 if abs(diff) <= 1e-6 else diff)
     assert tool["wrong_pairs"] == sum(r["gap_hillclimber"] > 0 for r in rows)
+    assert tool["histogram"].get("0") == sum(r["gap_hillclimber"] == 0 for r in rows)
+    assert sum(tool["histogram"].values()) == len(rows) == 300

@@ -15,6 +15,7 @@ with the exact scores.
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import tempfile
@@ -54,6 +55,8 @@ class ToolGap:
     above_optimum: list[int] = field(default_factory=list)
     #: pair indices where it scores above the exact solver's best on a pair a limit left uncertified
     above_lower_bound: list[int] = field(default_factory=list)
+    #: width of the histogram's bins: 0 (exact values) for integral objectives, else 0.1
+    histogram_bin: float = 0.0
 
 
 @dataclass
@@ -72,11 +75,34 @@ class GapReport:
             "tools": {name: {"label": t.label, "f1": t.f1, "exact_f1_same_pairs": t.exact_f1,
                              "f1_difference": t.exact_f1 - t.f1,
                              "wrong_pairs": t.wrong_pairs, "lost_triples": t.lost_triples,
-                             "histogram": {f"{k:g}": v for k, v in sorted(t.histogram.items())},
+                             "histogram": _histogram(t.histogram), "histogram_bin": t.histogram_bin,
                              "unreadable": t.unreadable, "above_optimum": t.above_optimum,
                              "above_lower_bound": t.above_lower_bound}
                       for name, t in self.tools.items()},
         }
+
+
+def _bin(gap: float, step: float) -> float:
+    """``gap`` rounded away from 0 to a multiple of ``step`` (``step`` 0: to 9 decimals).
+
+    >>> _bin(0.0009, 0.1), _bin(0.25, 0.1), _bin(-0.25, 0.1), _bin(1.0, 0.1), _bin(0.0, 0.1), _bin(3.0, 0.0)
+    (0.1, 0.3, -0.3, 1.0, 0.0, 3.0)
+    """
+    if step == 0 or gap == 0:
+        return round(gap, 9)
+    return math.copysign(round(math.ceil(abs(gap) / step - 1e-9) * step, 9), gap)
+
+
+def _histogram(counts: dict[float, int]) -> dict[str, int]:
+    """Gap -> pairs as JSON, in gap order, keyed by ``f"{gap:g}"`` (gaps that print alike add up).
+
+    >>> _histogram({0.12345671: 1, 0.12345674: 2, -1.0: 3})
+    {'-1': 3, '0.123457': 3}
+    """
+    out: dict[str, int] = {}
+    for k, v in sorted(counts.items()):
+        out[f"{k:g}"] = out.get(f"{k:g}", 0) + v
+    return out
 
 
 def gap_report(exact: CorpusScore, heuristic: dict[str, list[float | None]],
@@ -91,7 +117,9 @@ def gap_report(exact: CorpusScore, heuristic: dict[str, list[float | None]],
     certificate tolerance (``PairScore.tolerance``: 0 for integral objectives,
     ``Config.tolerance`` for soft or weighted matching) is 0: summing the same
     fractional weights in another order differs by rounding noise (1e-15), not
-    by a triple.  The histogram counts gaps to 6 significant digits.
+    by a triple.  The histogram counts the gaps themselves when every objective
+    is integral; otherwise each gap is rounded away from 0 to a multiple of 0.1
+    (``histogram_bin``), so that ``0.3`` counts the gaps in (0.2, 0.3].
 
     >>> from smatchpp.api import score_corpus
     >>> exact = score_corpus(["(a / b)", "(a / b :ARG0 (c / d))"], ["(x / b)", "(x / b :ARG0 (y / d))"])
@@ -101,6 +129,7 @@ def gap_report(exact: CorpusScore, heuristic: dict[str, list[float | None]],
     """
     pairs = exact.scored
     labels = labels or {}
+    step = 0.1 if any(p.tolerance > 0 for p in pairs) else 0.0
     tools = {}
     for name, matched in heuristic.items():
         if len(matched) != len(pairs):
@@ -116,10 +145,10 @@ def gap_report(exact: CorpusScore, heuristic: dict[str, list[float | None]],
                               prf(sum(m for _, m in read), test, gold)[2],
                               prf(sum(p.matched for p, _ in read), test, gold)[2],
                               len(wrong), float(sum(wrong)),
-                              dict(Counter(float(f"{g:.6g}") for g in known)),
+                              dict(Counter(_bin(g, step) for g in known)),
                               [p.index for p, m in zip(pairs, matched) if m is None],
                               [i for i, certified in above if certified],
-                              [i for i, certified in above if not certified])
+                              [i for i, certified in above if not certified], step)
     return GapReport(exact, tools)
 
 
@@ -195,14 +224,13 @@ def plot_histogram(report: GapReport, path: str) -> None:
     import matplotlib.pyplot as plt
 
     tools = list(report.tools.values())
-    known = [[g for g in t.gaps if g is not None] for t in tools]
-    values = sorted({g for gaps in known for g in gaps}) or [0.0]
+    values = sorted({g for t in tools for g in t.histogram}) or [0.0]
     fig, ax = plt.subplots(figsize=(max(6.0, 1.2 + 0.9 * len(values) * max(1, len(tools)) / 2),
                                     4.0 + 0.2 * len(tools)))
     width = 0.8 / max(1, len(tools))
     top = 1
-    for k, (tool, gaps) in enumerate(zip(tools, known)):
-        counts = Counter(gaps)
+    for k, tool in enumerate(tools):
+        counts = tool.histogram
         xs = [x + (k - (len(tools) - 1) / 2) * width for x in range(len(values))]
         heights = [counts.get(v, 0) for v in values]
         top = max(top, *heights)
@@ -213,7 +241,9 @@ def plot_histogram(report: GapReport, path: str) -> None:
     ax.set_xticks(range(len(values)), [f"{v:g}" for v in values])
     ax.set_yscale("log")
     ax.set_ylim(0.8, top * 4)  # room for the counts above the tallest bars
+    step = max((t.histogram_bin for t in tools), default=0.0)
     ax.set_xlabel("triples below the exact optimum"
+                  + (f", rounded up to a multiple of {step:g}" if step else "")
                   + (" (< 0: repeated triples over-counted)" if values[0] < 0 else ""))
     ax.set_ylabel("pairs (log scale)")
     ax.set_title(f"Hill-climber gaps on {len(report.exact.scored)} pairs")

@@ -93,7 +93,8 @@ def format_gap(report: GapReport) -> str:
             lines.append(f"  could not read {plural(len(t['unreadable']), 'pair')} (index {shown}{more}); "
                          f"compared on the other {plural(s['pairs'] - len(t['unreadable']), 'pair')} "
                          f"(exact F1 there {_pct(t['exact_f1_same_pairs'])})")
-        lines.append("  gap histogram (triples: pairs): "
+        binned = f", rounded up to a multiple of {t['histogram_bin']:g}" if t["histogram_bin"] else ""
+        lines.append(f"  gap histogram (triples{binned}: pairs): "
                      + ", ".join(f"{k}: {v}" for k, v in t["histogram"].items()))
         above = len(t["above_optimum"])
         if above:
