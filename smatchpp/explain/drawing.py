@@ -49,6 +49,8 @@ _LABEL_H = 13    # edge label height
 _LEVEL = 70      # vertical distance between depths
 _GAP = 16        # horizontal gap between neighbouring subtrees, depth by depth
 _MARGIN = 10
+#: how far a re-entrancy curve may bend, as fractions of its length, in the order they are tried
+_BENDS = (0.25, -0.25, 0.45, -0.45, 0.7, -0.7, 1.0, -1.0, 1.5, -1.5)
 
 
 def _lab(h: float, s: float, l: float) -> tuple[float, float, float]:
@@ -436,7 +438,11 @@ def layout(g: TripleGraph, tree: Sequence[tuple[str, str | None]] | None = None)
             box = _label_rect(*centre, r)
             edges.append(Edge(t, r, ((x0, n.y),), centre, box, loop=True))
             taken.append(box)
-    node_boxes = list(boxes.items())
+    keys = list(boxes)
+    box_array = np.array([boxes[k] for k in keys], dtype=float).reshape(-1, 4)
+    lo = box_array[:, :2] - 2.0   # boxes grown by 2 px: a curve must keep clear of them
+    hi = box_array[:, :2] + box_array[:, 2:] + 2.0
+    ts = np.arange(1, 24) / 24
     for t, i, role, k in extra:  # re-entrancies: curves
         a, b = var_nodes[i], var_nodes[k]
         ha, hb = (a.width / 2, _H / 2), (b.width / 2, _H / 2)
@@ -444,18 +450,20 @@ def layout(g: TripleGraph, tree: Sequence[tuple[str, str | None]] | None = None)
         length = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / length, dx / length
         mid = ((a.x + b.x) / 2, (a.y + b.y) / 2)
-        best = None
-        for k_bend, bend in enumerate((0.25, -0.25, 0.45, -0.45, 0.7, -0.7, 1.0, -1.0, 1.5, -1.5)):
+        routes = []
+        for bend in _BENDS:
             size = bend * max(length, 80.0)
             ctrl = (mid[0] + nx * size, mid[1] + ny * size)
-            start = _clip(a.x, a.y, *ha, *ctrl)
-            end = _clip(b.x, b.y, *hb, *ctrl)
-            hits = sum(1 for key, r in node_boxes if key not in (a.key, b.key)
-                       and any(_inside(*_bezier(start, ctrl, end, s / 24), r) for s in range(1, 24)))
-            cost = (hits, k_bend)
-            if best is None or cost < best[0]:
-                best = (cost, start, ctrl, end)
-        _, start, ctrl, end = best
+            routes.append((_clip(a.x, a.y, *ha, *ctrl), ctrl, _clip(b.x, b.y, *hb, *ctrl)))
+        # every route sampled at 23 points against every box, at once
+        p = np.array(routes, dtype=float)                      # (routes, 3 points, 2)
+        u = (1 - ts)[None, :, None]
+        v = ts[None, :, None]
+        pts = u * u * p[:, None, 0] + 2 * u * v * p[:, None, 1] + v * v * p[:, None, 2]   # (routes, 23, 2)
+        inside = ((pts[:, :, None, :] >= lo) & (pts[:, :, None, :] <= hi)).all(axis=3).any(axis=1)
+        inside[:, [keys.index(a.key), keys.index(b.key)]] = False
+        hits = inside.sum(axis=1)
+        start, ctrl, end = routes[int(np.argmin(hits))]  # the first of the fewest crossings
         centre = _free([_bezier(start, ctrl, end, s) for s in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)],
                        role, taken)
         box = _label_rect(*centre, role)
