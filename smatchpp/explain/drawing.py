@@ -455,15 +455,20 @@ def layout(g: TripleGraph, tree: Sequence[tuple[str, str | None]] | None = None)
             size = bend * max(length, 80.0)
             ctrl = (mid[0] + nx * size, mid[1] + ny * size)
             routes.append((_clip(a.x, a.y, *ha, *ctrl), ctrl, _clip(b.x, b.y, *hb, *ctrl)))
-        # every route sampled at 23 points against every box, at once
-        p = np.array(routes, dtype=float)                      # (routes, 3 points, 2)
-        u = (1 - ts)[None, :, None]
-        v = ts[None, :, None]
-        pts = u * u * p[:, None, 0] + 2 * u * v * p[:, None, 1] + v * v * p[:, None, 2]   # (routes, 23, 2)
-        inside = ((pts[:, :, None, :] >= lo) & (pts[:, :, None, :] <= hi)).all(axis=3).any(axis=1)
-        inside[:, [keys.index(a.key), keys.index(b.key)]] = False
-        hits = inside.sum(axis=1)
-        start, ctrl, end = routes[int(np.argmin(hits))]  # the first of the fewest crossings
+        ends = [keys.index(a.key), keys.index(b.key)]
+
+        def hits(chosen: list) -> np.ndarray:
+            """Boxes each route crosses (sampled at 23 points), all routes against all boxes at once."""
+            p = np.array(chosen, dtype=float)                      # (routes, 3 points, 2)
+            u, v = (1 - ts)[None, :, None], ts[None, :, None]
+            pts = u * u * p[:, None, 0] + 2 * u * v * p[:, None, 1] + v * v * p[:, None, 2]
+            inside = ((pts[:, :, None, :] >= lo) & (pts[:, :, None, :] <= hi)).all(axis=3).any(axis=1)
+            inside[:, ends] = False
+            return inside.sum(axis=1)
+
+        # the first route that crosses no box (usually the first), else the first of the fewest
+        first = hits(routes[:1])
+        start, ctrl, end = routes[0] if first[0] == 0 else routes[int(np.argmin(hits(routes)))]
         centre = _free([_bezier(start, ctrl, end, s) for s in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)],
                        role, taken)
         box = _label_rect(*centre, role)
