@@ -31,6 +31,9 @@ from .terminal import render, supports_color
 
 __all__ = ["add_options", "run_explain"]
 
+#: the tools of --gaps-of as the report's note names them
+_TOOL_NAMES = {OURS: "the seeded hill-climber", "smatch104": "smatch 1.0.4"}
+
 
 def add_options(p: argparse.ArgumentParser) -> None:
     """The options of ``explain`` beside the shared scoring options."""
@@ -113,7 +116,7 @@ def run_explain(args: argparse.Namespace, config, entries_a, entries_b, workers:
         below = ("" if not gaps else
                  "where the seeded hill-climber is below the optimum" if gaps is True and not extra else
                  "where a hill-climber (ours or of the gap file) is below the optimum" if gaps is True else
-                 f"where {' or '.join(gaps)} is below the optimum")
+                 f"where {' or '.join(_TOOL_NAMES.get(t, t) for t in gaps)} is below the optimum")
         how = [(f"pairs {args.pairs}" if len(args.pairs) <= 60 else f"{listed} pairs listed by --pairs")
                if args.pairs else "",
                below,
