@@ -120,6 +120,10 @@ def test_gap_file_column_and_selection(tmp_path):
     assert '<th data-type="num">smatch 1.0.4 gap</th>' in page
     cells = re.findall(r'<tr data-i="(\d+)".*?<td data-v="([^"]*)"[^>]*>[^<]*</td></tr>', page)
     assert [(int(i), v) for i, v in cells] == [(0, "0.0"), (1, "2.0"), (2, "0.0"), (3, "1.0")]
+    # the index's gap filter (data-gap) counts smatch 1.0.4's gaps too
+    assert re.findall(r'<tr data-i="(\d+)" data-status="optimal" data-gap="([^"]*)"', page) == \
+        [("0", "0"), ("1", "2"), ("2", "0"), ("3", "1")]
+    assert "only pairs where a hill-climber (ours or of the gap file) is below" in page
     for flag in (("--gaps-of", "smatch104"), ("--gaps",)):
         js = tmp_path / "e.jsonl"
         run = _run("--gap-file", str(gap), *flag, "--json", str(js), "--color", "never")

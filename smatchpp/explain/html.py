@@ -243,7 +243,9 @@ def _row(e: Explanation, extra: dict[str, dict[int, float]]) -> str:
              (e.status, e.status), (e.upper - e.matched, interval), (e.hc_gap, _g(e.hc_gap))]
     cells += [(col.get(e.index, ""), _g(col[e.index]) if e.index in col else "-") for col in extra.values()]
     tds = "".join(f'<td data-v="{v}"{_hot(k, v)}>{text}</td>' for k, (v, text) in enumerate(cells))
-    return f'<tr data-i="{e.index}" data-status="{e.status}" data-gap="{e.hc_gap:g}">{tds}</tr>'
+    # the gap filter: ours, and any tool of a gap file, below the best alignment
+    gap = max([e.hc_gap] + [col[e.index] for col in extra.values() if e.index in col])
+    return f'<tr data-i="{e.index}" data-status="{e.status}" data-gap="{max(gap, 0):g}">{tds}</tr>'
 
 
 def _hot(column: int, value) -> str:
@@ -464,7 +466,8 @@ def render_report(explanations: Sequence[Explanation], title: str = "smatchpp ex
         '<div id="index">' + summary + '<div id="controls"><label>filter <input id="q" type="search" '
         'placeholder="id, sentence, ..."></label><label>status <select id="status"><option value="">all'
         f'</option>{options}</select></label><label><input id="gaponly" type="checkbox"> '
-        'only pairs where the hill-climber is below the best alignment</label>'
+        + ("only pairs where a hill-climber (ours or of the gap file) is below the best alignment"
+           if extra else "only pairs where the hill-climber is below the best alignment") + "</label>"
         '<span><span id="shown"></span> shown</span></div>'
         f'<table id="idx"><thead><tr>{head}</tr></thead><tbody>'
         + "".join(_row(e, extra) for e in es) + "</tbody></table></div>"
