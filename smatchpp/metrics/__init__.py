@@ -19,3 +19,5 @@ __all__ = ["Metric", "MetricCorpus", "MetricIntervals", "MetricPair", "bootstrap
 
 # the metric modules register themselves on import
 from . import jaccard  # noqa: E402,F401
+from . import wlk  # noqa: E402,F401
+from . import rematch  # noqa: E402,F401

@@ -1,0 +1,220 @@
+"""REMATCH: Jaccard similarity of the sets of semantic motifs of two AMR graphs
+(Kachwala et al. 2024).
+
+The rules, each with where the reference (``osome-iu/Rematch-RARE`` at 41e1834,
+``methods/rematch/``) states it:
+
+* triples as smatch 1.0.4's reader makes them (``amr.py``, the same file as smatch
+  1.0.4's; ``AMR.parse_AMR_line``): a role ending in ``-of`` is inverted except
+  ``consist-of``, ``prep-on-behalf-of`` and ``prep-out-of``, ``mod`` becomes the inverse
+  ``domain`` (lines 207-221; both case-sensitive); a quoted constant keeps its first
+  word; an inverted role onto a constant is lost; the ``TOP`` attribute is added (line 424);
+* ``TOP`` removed: every attribute whose value is ``top`` as written (unquoted, in lower
+  case) is dropped (``rematch.py`` line 90);
+* ``normalize`` (lines 11-15): concepts, attribute names and attribute values lower-cased
+  with trailing ``_`` stripped; relation labels stay as written (line 74);
+* attribute motifs ``(attribute, value)`` (lines 40-49);
+* instance motifs: ``(concept,)`` for a node without attributes, else
+  ``(concept, (attribute, value))`` for each of its attributes (lines 51-66); the concept
+  is first mapped through VerbAtlas, ``pb2va[concept]['label']``, when it is a key
+  (lines 57-60);
+* relation motifs ``(source motif, relation, target motif)`` for every pair of the two
+  nodes' instance motifs (lines 68-83);
+* score: Jaccard of the two sets of motifs (lines 128-134, as strings of the tuples,
+  line 101, which are equal exactly when the tuples are); a corpus sums intersections and
+  unions (lines 151-152, 160).
+
+Reference quirks, and our default for each:
+
+===============================================  ==================================
+reference                                        ours (default)
+===============================================  ==================================
+VerbAtlas map ``pb2va.json`` shipped (no         not shipped; ``verbatlas=FILE``
+licence) and always loaded (line 170)            loads a copy the user provides,
+                                                 without it :meth:`REMATCH.note`
+                                                 says so
+a pair without a common motif scores 0, so two   two empty graphs score 1, an empty
+empty graphs score 0 (lines 154-157)             graph against another 0
+an unreadable graph stops the run; a missing     an unreadable graph is reported
+graph ends it with a message (lines 24-38,       with file, line and graph; pairs
+107-113)                                         never shift
+the attribute ``top`` dropped by value: also a   the same (follows the reference)
+real attribute ``:mod top`` written unquoted
+===============================================  ==================================
+
+>>> from smatchpp.read import read_text
+>>> a, b = (e.graph for e in read_text("(d / dog :ARG0-of (b / bark-01) :polarity -)\\n\\n(d / dog)"))
+>>> sorted(rematch_motifs(a), key=str)
+[('bark-01',), ('dog', ('polarity', '-')), ('polarity', '-'), (('bark-01',), 'ARG0', ('dog', ('polarity', '-')))]
+>>> m = REMATCH()
+>>> m.stats(m.features(a), m.features(b))
+(0, 5)
+>>> m.pair_score(m.features(a), m.features(a))
+1.0
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ..read import RawGraph
+from .base import Metric, param
+from .registry import register
+
+__all__ = ["REMATCH", "rematch_motifs", "load_verbatlas"]
+
+#: smatch 1.0.4 keeps these ``-of`` roles as written (``amr.py`` line 207)
+_NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
+
+
+def _normalize(label: str) -> str:
+    return label.lower().rstrip("_")
+
+
+def _value(value: str) -> str:
+    # smatch 1.0.4's reader keeps a quoted constant's first word
+    if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
+        words = value[1:-1].split()
+        return _normalize(words[0]) if words else ""
+    return _normalize(value)
+
+
+def _concept(value: str) -> str:
+    # smatch 1.0.4's reader drops spaces and quotes inside a quoted concept
+    if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
+        return _normalize("".join(value[1:-1].split()))
+    return _normalize(value)
+
+
+def rematch_motifs(raw: RawGraph, verbatlas: Mapping[str, Any] | None = None) -> frozenset:
+    """The set of REMATCH motifs of ``raw`` (see the module doc); ``verbatlas`` maps a
+    normalized concept to its entry (``{'label': ...}``)."""
+    concept: dict[str, str] = {}
+    for s, r, t in raw.triples:
+        if r == ":instance":
+            concept[s] = _concept(t)
+    attrs: dict[str, list[tuple[str, str]]] = {v: [] for v in concept}
+    relations = []
+    for s, r, t in raw.triples:
+        if r == ":instance":
+            continue
+        name = r[1:] if r.startswith(":") else r
+        if name.endswith("-of") and name not in _NOT_INVERTED:
+            s, name, t = t, name[:-3], s
+        elif name == "mod":
+            s, name, t = t, "domain", s
+        if s not in concept:
+            continue  # inverted onto a constant: smatch 1.0.4 loses it
+        if t in concept:
+            relations.append((s, name, t))
+        elif t != "top":  # rematch.py line 90 drops the value top as written
+            attrs[s].append((_normalize(name), _value(t)))
+    # the TOP attribute (value top) is always dropped again: it is never added
+    motifs: set = set()
+    instance: dict[str, list[tuple]] = {}
+    for v, c in concept.items():
+        if verbatlas is not None and c in verbatlas:
+            c = verbatlas[c]["label"]
+        motifs.update(attrs[v])
+        instance[v] = [(c, a) for a in attrs[v]] if attrs[v] else [(c,)]
+        motifs.update(instance[v])
+    for s, name, t in relations:
+        motifs.update((x, name, y) for x in instance[s] for y in instance[t])
+    return frozenset(motifs)
+
+
+def load_verbatlas(path: str | Path) -> dict[str, Any]:
+    """Read a PropBank-to-VerbAtlas map (``pb2va.json``: frame -> ``{"label": ...}``);
+    a file that is missing or not such a map raises ``ValueError`` naming it."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the VerbAtlas map: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: line {exc.lineno}: not JSON: {exc.msg}") from None
+    if not isinstance(data, dict) or not all(isinstance(v, dict) and "label" in v for v in data.values()):
+        raise ValueError(f"{path}: not a VerbAtlas map (expected frame -> {{\"label\": ...}})")
+    return data
+
+
+@register
+@dataclass(frozen=True)
+class REMATCH(Metric):
+    """Jaccard of the sets of attribute, instance and relation motifs."""
+
+    name = "rematch"
+    stat_names = ("intersection", "union")
+    headline = "score"
+
+    verbatlas: str | None = param(None, "a PropBank-to-VerbAtlas map (the reference's pb2va.json) "
+                                        "to map concepts through; not shipped")
+    _map: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.verbatlas is not None:
+            data = load_verbatlas(self.verbatlas)
+            digest = hashlib.sha256(Path(self.verbatlas).read_bytes()).hexdigest()[:12]
+            object.__setattr__(self, "_map", (data, digest))
+
+    def signature(self, on_error: str = "raise") -> str:
+        """The signature names the VerbAtlas map by its content (``sha256=...``), not its path."""
+        sig = super().signature(on_error)
+        if self._map is None:
+            return sig
+        key = f"rematch-verbatlas:{self.verbatlas}"
+        return sig.replace(key, f"rematch-verbatlas:sha256={self._map[1]}")
+
+    def note(self) -> str | None:
+        if self._map is None:
+            return ("rematch: scores are computed without the VerbAtlas mapping "
+                    "(give --rematch-verbatlas FILE, the reference's pb2va.json, to use it)")
+        return None
+
+    def features(self, graph: RawGraph) -> frozenset:
+        return rematch_motifs(graph, None if self._map is None else self._map[0])
+
+    def stats(self, a: frozenset, b: frozenset) -> tuple[int, int]:
+        inter = len(a & b)
+        return inter, len(a) + len(b) - inter
+
+    def upper_stats(self, a: frozenset, b: frozenset) -> tuple[int, int]:
+        return min(len(a), len(b)), max(len(a), len(b))
+
+    def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
+        s = np.asarray(stats, dtype=float)
+        inter, union = s[..., 0], s[..., 1]
+        return {"score": np.divide(inter, union, out=np.ones_like(inter), where=union > 0)}
+
+    def stats_matrix(self, feats_a: Sequence[frozenset], feats_b: Sequence[frozenset]) -> np.ndarray:
+        """Every pair's intersection and union from one sparse product of motif indicators."""
+        from scipy import sparse
+
+        vocab: dict = {}
+
+        def indicators(feats: Sequence[frozenset]):
+            rows, cols = [], []
+            for i, f in enumerate(feats):
+                for motif in f:
+                    rows.append(i)
+                    cols.append(vocab.setdefault(motif, len(vocab)))
+            return rows, cols
+
+        ra, ca = indicators(feats_a)
+        rb, cb = indicators(feats_b)
+        width = max(len(vocab), 1)
+        xa = sparse.csr_matrix((np.ones(len(ra), np.int32), (ra, ca)), shape=(len(feats_a), width))
+        xb = sparse.csr_matrix((np.ones(len(rb), np.int32), (rb, cb)), shape=(len(feats_b), width))
+        inter = (xa @ xb.T).toarray()
+        sa = np.array([len(f) for f in feats_a])
+        sb = np.array([len(f) for f in feats_b])
+        out = np.empty((len(feats_a), len(feats_b), 2))
+        out[..., 0] = inter
+        out[..., 1] = sa[:, None] + sb[None, :] - inter
+        return out
