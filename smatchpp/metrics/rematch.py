@@ -39,7 +39,7 @@ an unreadable graph stops the run; a missing     an unreadable graph is reported
 graph ends it with a message (lines 24-38,       with file, line and graph; pairs
 107-113)                                         never shift
 the attribute ``top`` dropped by value: also a   the same (follows the reference)
-real attribute ``:mod top`` written unquoted
+real attribute such as ``:quant top`` unquoted
 ===============================================  ==================================
 
 >>> from smatchpp.read import read_text
