@@ -73,7 +73,8 @@ WLGraph(labels=('dog', 'bark-01'), edges=((1, ':arg0', 0),))
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
@@ -202,10 +203,12 @@ class WLK(Metric):
     label_keyed: bool = param(False, "reproduce the reference's label-keyed neighbourhoods "
                                      "(nodes sharing a label take the last one's) and its "
                                      "attachment of constants equal to a concept")
+    _w2: tuple = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.iterations, int) or self.iterations < 0:
+        if isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 0:
             raise ValueError(f"wlk iterations must be a whole number >= 0, not {self.iterations!r}")
+        object.__setattr__(self, "_w2", tuple(float(w) ** 2 for w in self.weights()))
 
     def weights(self) -> np.ndarray:
         """The weight of each feature set: 1 for nodes and edges, ``1/(1+k)`` for iteration k."""
@@ -218,10 +221,11 @@ class WLK(Metric):
         return WLFeatures((frozenset(labels[0]), edges) + tuple(frozenset(x) for x in labels[1:]))
 
     def stats(self, a: WLFeatures, b: WLFeatures) -> tuple[float, int]:
-        w2 = self.weights() ** 2
-        dot = sum(w * len(x & y) for w, x, y in zip(w2, a.sets, b.sets))
-        na = sum(w * len(x) for w, x in zip(w2, a.sets))
-        nb = sum(w * len(y) for w, y in zip(w2, b.sets))
+        dot = na = nb = 0.0
+        for w, x, y in zip(self._w2, a.sets, b.sets):
+            dot += w * len(x & y)
+            na += w * len(x)
+            nb += w * len(y)
         return _cosine(dot, na, nb), 1
 
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
@@ -266,7 +270,7 @@ def _cosine(dot: float, na: float, nb: float) -> float:
         return 1.0  # two empty graphs are equal
     if na == 0 or nb == 0:
         return 0.0  # the reference's NaN -> 0
-    return float(dot / np.sqrt(na * nb))  # as scipy's cosine: self-similarity exactly 1
+    return dot / math.sqrt(na * nb)  # as scipy's cosine: self-similarity exactly 1
 
 
 def _cosine_array(dot: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
