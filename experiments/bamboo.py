@@ -20,7 +20,11 @@ The protocol is the benchmark's ``evaluation-suite/evaluate4tasks.py``
 * AMEAN: the arithmetic mean of the 12 cells.
 
 The metric is any :class:`smatchpp.Config`: ``--preset`` and repeated
-``--set field=value`` (``--set match=s2match``, ``--set keep_wiki=true``...).
+``--set field=value`` (``--set match=s2match``, ``--set keep_wiki=true``...), or
+any metric of :mod:`smatchpp.metrics` through its interface: ``--metric wlk`` with
+repeated ``--metric-set field=value`` (``--metric-set label_keyed=true``).
+``--spearman`` takes Spearman's rho instead of Pearson's r for the nine
+correlation cells (REMATCH's paper reports BAMBOO that way).
 Pairs are solved exactly (the ``exact`` solver unless ``--set solver=...``),
 with all cores by default.  ``--digits 3`` rounds each pair's F1 to 3 decimals
 first, as the published rows' smatch (``--ms`` printed ``%.3f``) did.
@@ -42,6 +46,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from smatchpp.api import Config, Scorer, default_workers  # noqa: E402
+from smatchpp.metrics import Metric, get_metric  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
 DATA = HERE.parent.parent / "shared" / "data" / "bamboo"
@@ -104,7 +109,28 @@ def pair_f1(config: Config, src: Path, tgt: Path, workers: int) -> np.ndarray:
     return np.array([p.f1 for p in corpus.pairs])
 
 
-def cell_score(cell: str, f1: Sequence[float], data: Path = DATA) -> float:
+def metric_pair_scores(metric: Metric, src: Path, tgt: Path) -> np.ndarray:
+    """The headline score of every graph pair of two parallel files under ``metric``
+    (a metric of :mod:`smatchpp.metrics`); an unreadable graph stops with its file and line."""
+    graphs = []
+    for path in (src, tgt):
+        entries = read_file(path)
+        bad = next((e for e in entries if e.graph is None), None)
+        if bad is not None:
+            raise ValueError(f"{path}: line {bad.line}: {bad.error}")
+        graphs.append([e.graph for e in entries])
+    corpus = metric.score_graphs(*graphs)
+    return np.array([metric.pair_scores(p.stats)[metric.headline] for p in corpus.pairs])
+
+
+def spearman100(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman's rho x 100: Pearson's r of the ranks (ties share their mean rank)."""
+    from scipy.stats import rankdata
+
+    return pearson100(rankdata(x), rankdata(y))
+
+
+def cell_score(cell: str, f1: Sequence[float], data: Path = DATA, spearman: bool = False) -> float:
     """The protocol's value of ``cell`` (``"sts/main"``...) from the F1 of every pair of its files.
 
     Any metric's pair scores can be put through it (e.g. a peer tool's, see
@@ -118,21 +144,25 @@ def cell_score(cell: str, f1: Sequence[float], data: Path = DATA) -> float:
     human = human_scores(dataset, data)
     if len(f1[lo:hi]) != len(human):
         raise ValueError(f"{cell}: {len(f1[lo:hi])} scored pairs but {len(human)} human scores")
-    return pearson100(f1[lo:hi], human)
+    return (spearman100 if spearman else pearson100)(f1[lo:hi], human)
 
 
-def evaluate(config: Config, data: Path = DATA, workers: int = 1, digits: int | None = None,
-             log=None) -> dict[str, float]:
-    """The 12 cells (and ``amean``) of ``config`` on the BAMBOO copy at ``data``."""
+def evaluate(config: Config | Metric, data: Path = DATA, workers: int = 1, digits: int | None = None,
+             log=None, spearman: bool = False) -> dict[str, float]:
+    """The 12 cells (and ``amean``) of ``config`` (a Smatch setting, or a metric of
+    :mod:`smatchpp.metrics`) on the BAMBOO copy at ``data``."""
     cells: dict[str, float] = {}
     for cell in CELLS:
         dataset, subset = cell.split("/")
         began = time.perf_counter()
-        f1 = pair_f1(config, data / dataset / subset / "src.test.amr",
-                     data / dataset / subset / "tgt.test.amr", workers)
+        src, tgt = data / dataset / subset / "src.test.amr", data / dataset / subset / "tgt.test.amr"
+        if isinstance(config, Metric):
+            f1 = metric_pair_scores(config, src, tgt)
+        else:
+            f1 = pair_f1(config, src, tgt, workers)
         if digits is not None:
             f1 = np.round(f1, digits)
-        cells[cell] = cell_score(cell, f1, data)
+        cells[cell] = cell_score(cell, f1, data, spearman)
         if log:
             log(f"{cell}: {cells[cell]:.2f} ({len(f1)} pairs, {time.perf_counter() - began:.1f} s)")
     cells["amean"] = float(np.mean([cells[c] for c in CELLS]))
@@ -149,6 +179,27 @@ def parse_set(items: Sequence[str]) -> dict[str, object]:
         if not sep or key not in fields:
             raise ValueError(f"--set {item!r}: expected field=value with field one of {', '.join(fields)}")
         out[key] = _convert(value.strip(), fields[key].metadata.get("kind", str), key)
+    return out
+
+
+def parse_metric_set(metric: str, items: Sequence[str]) -> dict[str, object]:
+    """``["field=value", ...]`` as keyword arguments of the metric ``metric``, each value read
+    as its field's default's kind (a field without a default value is read as text)."""
+    from smatchpp.metrics import METRICS
+
+    if metric not in METRICS:
+        get_metric(metric)  # raises, listing the known metrics
+    fields = {f.name: f for f in dataclasses.fields(METRICS[metric]) if "help" in f.metadata}
+    out: dict[str, object] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or key not in fields:
+            raise ValueError(f"--metric-set {item!r}: expected field=value with field one of "
+                             f"{', '.join(fields) or '(none)'}")
+        default = fields[key].default
+        kind = type(default) if default is not None else str
+        out[key] = _convert(value.strip(), kind, key)
     return out
 
 
@@ -194,6 +245,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", default=None, help="preset name (Config.preset)")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                    help="any Config field, repeatable (e.g. --set solver=exact --set keep_wiki=true)")
+    p.add_argument("--metric", default=None,
+                   help="a metric of smatchpp.metrics (wlk, rematch, ...) instead of a Smatch setting")
+    p.add_argument("--metric-set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="a parameter of --metric, repeatable (e.g. --metric-set label_keyed=true)")
+    p.add_argument("--spearman", action="store_true",
+                   help="Spearman's rho instead of Pearson's r in the correlation cells")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     p.add_argument("--digits", type=int, default=None,
                    help="round each pair's F1 to this many decimals first (3: as smatch --ms printed)")
@@ -207,11 +264,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        values = parse_set(args.set)
-        if args.preset is not None:
-            values["preset"] = args.preset
-        config = Config(**values)
-    except ValueError as exc:
+        if args.metric:
+            config = get_metric(args.metric, **parse_metric_set(args.metric, args.metric_set))
+        else:
+            values = parse_set(args.set)
+            if args.preset is not None:
+                values["preset"] = args.preset
+            config = Config(**values)
+    except (ValueError, TypeError) as exc:
         print(f"bamboo: error: {exc}", file=sys.stderr)
         return 2
     if not all((args.data / c / "src.test.amr").is_file() for c in CELLS):
@@ -219,12 +279,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     workers = args.workers or default_workers()
     log = None if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
-    cells = evaluate(config, args.data, workers, args.digits, log)
+    try:
+        cells = evaluate(config, args.data, workers, args.digits, log, args.spearman)
+    except ValueError as exc:
+        print(f"bamboo: error: {exc}", file=sys.stderr)
+        return 2
     ours = [cells[c] for c in CELLS] + [cells["amean"]]
-    name = f"ours ({config.preset})"
+    is_metric = isinstance(config, Metric)
+    name = f"ours ({config.name if is_metric else config.preset})"
     rows = {name: ours}
     rows.update({k: PUBLISHED[k] for k in args.compare})
-    signature = Scorer(config).signature
+    signature = config.signature() if is_metric else Scorer(config).signature
+    if args.spearman:
+        signature += " | Spearman's rho"
+    if is_metric and config.note():
+        signature += f" | {config.note()}"
     print(signature + (f" | pair F1 rounded to {args.digits} digits" if args.digits is not None else ""))
     print(format_table(rows, reference=args.compare[0] if args.compare else None))
     if args.json:

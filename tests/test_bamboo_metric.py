@@ -1,0 +1,59 @@
+"""``experiments/bamboo.py --metric``: any metric of smatchpp.metrics on a tiny BAMBOO copy,
+in a fresh process, with Pearson's r and Spearman's rho."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from scipy.stats import pearsonr, spearmanr
+
+from smatchpp.metrics import get_metric
+from smatchpp.read import read_text
+from test_benchmarks import HUMAN, RATED, ROLE, bamboo, make_bamboo, run
+
+
+def _scores(metric, pairs):
+    out = []
+    for a, b in pairs:
+        ga, gb = read_text(a)[0].graph, read_text(b)[0].graph
+        out.append(metric.pair_score(metric.features(ga), metric.features(gb)))
+    return out
+
+
+@pytest.mark.parametrize("name, params, spearman", [
+    ("rematch", [], False), ("wlk", ["--metric-set", "iterations=1"], False), ("wlk", [], True)])
+def test_bamboo_script_takes_a_metric(tmp_path, name, params, spearman):
+    make_bamboo(tmp_path / "bamboo")
+    out = tmp_path / "cells.json"
+    r = run("bamboo.py", "--data", str(tmp_path / "bamboo"), "--metric", name, *params, "--quiet",
+            "--json", str(out), *(["--spearman"] if spearman else []))
+    assert r.returncode == 0, r.stderr
+    metric = get_metric(name, **({"iterations": 1} if params else {}))
+    rated = _scores(metric, RATED)
+    corr = 100 * (spearmanr if spearman else pearsonr)(rated, HUMAN)[0]
+    role_scores = _scores(metric, ROLE)
+    role = 100 * np.mean([role_scores[2 * k + 1] > role_scores[2 * k] for k in range(3)])
+    cells = json.loads(out.read_text())["cells"]
+    for cell in bamboo.CELLS:
+        assert cells[cell] == pytest.approx(role if cell.endswith("role_confusion") else corr, abs=1e-9), cell
+    first = r.stdout.splitlines()[0]
+    assert first.startswith(metric.signature().split("|")[0]) and f"metric:{name}" in first
+    assert ("Spearman" in first) == spearman
+    assert f"| ours ({name})" in r.stdout
+    if name == "rematch":
+        assert "without the VerbAtlas mapping" in first
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--metric", "nope"], "unknown metric 'nope'"),
+    (["--metric", "wlk", "--metric-set", "colour=red"], "expected field=value"),
+    (["--metric", "wlk", "--metric-set", "iterations=two"], "cannot read 'two'"),
+    (["--metric", "rematch", "--metric-set", "verbatlas=/nonexistent.json"], "cannot read the VerbAtlas map"),
+])
+def test_bamboo_script_metric_errors(tmp_path, args, message):
+    make_bamboo(tmp_path / "bamboo")
+    r = run("bamboo.py", "--data", str(tmp_path / "bamboo"), *args)
+    assert r.returncode == 2 and message in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
