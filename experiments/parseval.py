@@ -3,6 +3,10 @@
     python3 experiments/parseval.py [--presets smatch smatch-legacy generic amr]
                                     [--set field=value ...] [--data ../shared/data/parseval-lp]
                                     [--digits 3] [--workers N]
+    python3 experiments/parseval.py --metric wlk [--metric-set field=value ...]
+
+``--metric`` scores the parses with a metric of :mod:`smatchpp.metrics` (its
+headline score instead of the F1) through the metric interface.
 
 The data (Opitz & Frank 2022, "Better Smatch = better parser?", repository
 Heidelberg-NLP/AMRParseEval, ``qualitylp``): ``src.test.amr`` holds two
@@ -34,9 +38,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from bamboo import parse_set  # noqa: E402
+from bamboo import metric_pair_scores, parse_metric_set, parse_set  # noqa: E402
 
 from smatchpp.api import Config, Scorer, default_workers  # noqa: E402
+from smatchpp.metrics import Metric, get_metric  # noqa: E402
 from smatchpp.presets import PRESETS  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
@@ -62,14 +67,16 @@ def pairwise_accuracy(pref: Sequence[int], first: Sequence[float], second: Seque
     return float(np.mean(counted > 0)) if len(counted) else float("nan"), int(len(counted))
 
 
-def scores(config: Config, data: Path = DATA, workers: int = 1) -> np.ndarray:
-    """The F1 of every parse against its reference."""
+def scores(config: Config | Metric, data: Path = DATA, workers: int = 1) -> np.ndarray:
+    """The F1 (or a metric's headline score) of every parse against its reference."""
+    if isinstance(config, Metric):
+        return metric_pair_scores(config, data / "src.test.amr", data / "tgt.test.amr")
     corpus = Scorer(config).score_corpus(read_file(data / "src.test.amr"),
                                          read_file(data / "tgt.test.amr"), workers=workers)
     return np.array([p.f1 for p in corpus.pairs])
 
 
-def evaluate(config: Config, data: Path = DATA, workers: int = 1,
+def evaluate(config: Config | Metric, data: Path = DATA, workers: int = 1,
              digits: int | None = None) -> dict[str, float]:
     """Pairwise accuracy of ``config`` and the counts behind it."""
     pref = preferences(data)
@@ -90,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
                    choices=list(PRESETS), help="presets to compare")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                    help="any other Config field, repeatable")
+    p.add_argument("--metric", default=None, help="a metric of smatchpp.metrics instead of the presets")
+    p.add_argument("--metric-set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="a parameter of --metric, repeatable")
     p.add_argument("--digits", type=int, default=None,
                    help="round each F1 to this many decimals first (3: as the published smatch)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
@@ -99,9 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        values = parse_set(args.set)
-        configs = [Config(**{**values, "preset": name}) for name in args.presets]
-    except ValueError as exc:
+        if args.metric:
+            configs = [get_metric(args.metric, **parse_metric_set(args.metric, args.metric_set))]
+        else:
+            values = parse_set(args.set)
+            configs = [Config(**{**values, "preset": name}) for name in args.presets]
+    except (ValueError, TypeError) as exc:
         print(f"parseval: error: {exc}", file=sys.stderr)
         return 2
     if not (args.data / "LABEL.txt").is_file():
@@ -114,13 +127,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("|---|---|---|---|---|")
     for config in configs:
         r = evaluate(config, args.data, workers, args.digits)
-        print(f"| {config.preset} | {r['accuracy']:.4f} | {r['counted']} of {r['sentences']} "
+        print(f"| {config.name if isinstance(config, Metric) else config.preset} | {r['accuracy']:.4f} | {r['counted']} of {r['sentences']} "
               f"({r['human_ties']} human ties) | {r['metric_ties']} | "
               f"{round(r['accuracy'] * r['counted'])} |")
     print(f"| published Smatch (thesis) | {PUBLISHED_SMATCH:.2f} | | | |")
     print()
     for config in configs:
-        print(f"{config.preset}: {Scorer(config).signature}")
+        if isinstance(config, Metric):
+            print(f"{config.name}: {config.signature()}" + (f" ({config.note()})" if config.note() else ""))
+        else:
+            print(f"{config.preset}: {Scorer(config).signature}")
     return 0
 
 

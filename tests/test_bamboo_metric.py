@@ -57,3 +57,19 @@ def test_bamboo_script_metric_errors(tmp_path, args, message):
     r = run("bamboo.py", "--data", str(tmp_path / "bamboo"), *args)
     assert r.returncode == 2 and message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_parseval_script_takes_a_metric(tmp_path):
+    from test_benchmarks import make_parseval
+
+    make_parseval(tmp_path / "pe")
+    rows = {}
+    for name in ("rematch", "wlk"):
+        r = run("parseval.py", "--data", str(tmp_path / "pe"), "--metric", name)
+        assert r.returncode == 0, r.stderr
+        rows.update({line.split("|")[1].strip(): line for line in r.stdout.splitlines() if line.startswith("| ")})
+        assert f"metric:{name}" in r.stdout
+    # REMATCH reads "New York" as smatch does (its first word): item 4 is a metric tie -> 1/2 of 2
+    assert "| 0.5000 | 2 of 4 (1 human ties) | 1 |" in rows["rematch"]
+    # WLK keeps the whole constant: item 4 right as well -> 2/3 of 3
+    assert "| 0.6667 | 3 of 4 (1 human ties) | 0 |" in rows["wlk"]
