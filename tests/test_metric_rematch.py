@@ -3,6 +3,7 @@ the all-pairs path."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pickle
 
@@ -92,9 +93,18 @@ def test_verbatlas_maps_concepts_and_is_named_in_the_signature(tmp_path):
     assert "without the VerbAtlas mapping" in plain.note() and mapped.note() is None
     assert "|rematch-verbatlas:none|" in plain.signature()
     sig = mapped.signature()
-    assert "|rematch-verbatlas:sha256=" in sig and str(path) not in sig
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    assert f"|rematch-verbatlas:{path}@sha256={digest}|" in sig
+    # the signature's value given back loads the same map, and refuses another content
+    name, tokens = REMATCH.parse_signature(sig)
+    again = get_metric(name, verbatlas=tokens["rematch-verbatlas"])
+    assert again.signature() == sig and again.features(a) == mapped.features(a)
+    boot = mapped.signature("skip", 100, 3)
+    assert f"|rematch-verbatlas:{path}@sha256={digest}|errors:skip|bootstrap:100|bootstrap-seed:3|" in boot
     path.write_text(json.dumps({"give-01": {"label": "OTHER"}}))
     assert REMATCH(verbatlas=str(path)).signature() != sig
+    with pytest.raises(ValueError, match="not the one of the signature"):
+        REMATCH(verbatlas=tokens["rematch-verbatlas"])
     assert pickle.loads(pickle.dumps(mapped)).features(a) == mapped.features(a)
 
 

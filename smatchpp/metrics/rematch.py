@@ -30,7 +30,8 @@ Reference quirks, and our default for each:
 reference                                        ours (default)
 ===============================================  ==================================
 VerbAtlas map ``pb2va.json`` shipped (no         not shipped; ``verbatlas=FILE``
-licence) and always loaded (line 170)            loads a copy the user provides,
+licence) and always loaded (line 170)            loads a copy the user provides
+                                                 (the signature pins its content),
                                                  without it :meth:`REMATCH.note`
                                                  says so
 a pair without a common motif scores 0, so two   two empty graphs score 1, an empty
@@ -69,6 +70,8 @@ from .registry import register
 
 __all__ = ["REMATCH", "rematch_motifs", "load_verbatlas"]
 
+#: how a signature pins the VerbAtlas map's content: ``PATH@sha256=HEX``
+_PIN = "@sha256="
 #: smatch 1.0.4 keeps these ``-of`` roles as written (``amr.py`` line 207)
 _NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
 
@@ -159,17 +162,21 @@ class REMATCH(Metric):
 
     def __post_init__(self) -> None:
         if self.verbatlas is not None:
-            data = load_verbatlas(self.verbatlas)
-            digest = hashlib.sha256(Path(self.verbatlas).read_bytes()).hexdigest()[:12]
-            object.__setattr__(self, "_map", (data, digest))
+            path, _, pinned = str(self.verbatlas).partition(_PIN)
+            data = load_verbatlas(path)
+            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+            if pinned and pinned != digest:
+                raise ValueError(f"{path}: this VerbAtlas map is not the one of the signature "
+                                 f"(sha256 {digest}..., the signature has {pinned}...)")
+            object.__setattr__(self, "_map", (data, f"{path}{_PIN}{digest}"))
 
-    def signature(self, on_error: str = "raise") -> str:
-        """The signature names the VerbAtlas map by its content (``sha256=...``), not its path."""
-        sig = super().signature(on_error)
+    def signature(self, *args: Any, **kwargs: Any) -> str:
+        """The signature names the VerbAtlas map by its path and the start of its content's
+        SHA-256 (``PATH@sha256=HEX``); given back as ``verbatlas``, the file must match it."""
+        sig = super().signature(*args, **kwargs)
         if self._map is None:
             return sig
-        key = f"rematch-verbatlas:{self.verbatlas}"
-        return sig.replace(key, f"rematch-verbatlas:sha256={self._map[1]}")
+        return sig.replace(f"rematch-verbatlas:{self.verbatlas}|", f"rematch-verbatlas:{self._map[1]}|")
 
     def note(self) -> str | None:
         if self._map is None:
