@@ -86,3 +86,14 @@ def test_matrix_is_the_pairwise_scores(files, name):
     metric = get_metric(name)
     expected = [[metric.pair_score(metric.features(x), metric.features(y)) for y in graphs] for x in graphs]
     assert np.allclose(data[key], expected, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["wlk", "rematch"])
+def test_the_same_numbers_for_any_worker_count(files, name):
+    outs = []
+    for workers in ("1", "2"):
+        r = run("score", "a.amr", "b.amr", "--metric", name, "--workers", workers, "--force-workers",
+                "--format", "json", "--pairs-out", f"p{workers}.jsonl", cwd=files)
+        assert r.returncode == 0, r.stderr
+        outs.append(((files / f"p{workers}.jsonl").read_text(), json.loads(r.stdout)["micro"]))
+    assert outs[0] == outs[1]
