@@ -113,24 +113,23 @@ def wl_graph(raw: RawGraph, label_keyed: bool = False) -> WLGraph:
     >>> wl_graph(g)
     WLGraph(labels=('thing', 'big', 'a b'), edges=((1, ':consist', 0), (0, ':op1', 2), (0, ':mod', 1)))
     """
-    variables = {s for s, r, _ in raw.triples if r == ":instance"}
-
-    def node(x: str) -> tuple[bool, str]:
-        # (is a variable, name); a quoted constant that reads like a variable stays a constant
-        return (x in variables, _clean(x))
-
-    triples = []
+    raw_triples = raw.triples
+    clean = {x: _clean(x) for triple in raw_triples for x in triple}
+    # a quoted constant that reads like a variable stays a constant: variables are what
+    # the graph defines, before cleaning
+    variables = {s for s, r, _ in raw_triples if r == ":instance"}
     concept: dict[str, str] = {}
-    for s, r, t in raw.triples:
+    rest = []  # (source is a variable, source, relation, target is a variable, target)
+    for s, r, t in raw_triples:
         if r == ":instance":
-            concept[_clean(s)] = _clean(t)
+            concept[clean[s]] = clean[t]
             continue
-        r = _clean(r)
-        src, tgt = node(s), node(t)
+        r = clean[r]
         if "-of" in r:
-            src, r, tgt = tgt, r.split("-of")[0], src
-        triples.append((src, r, tgt))
-    triples = list(dict.fromkeys(triples))  # duplicates removed, order kept
+            rest.append((t in variables, clean[t], r.split("-of")[0], s in variables, clean[s]))
+        else:
+            rest.append((s in variables, clean[s], r, t in variables, clean[t]))
+    triples = dict.fromkeys(rest)  # duplicates removed, order kept
     index = {v: i for i, v in enumerate(concept)}
     labels = list(concept.values())
     by_label: dict[str, int] = {}
@@ -138,7 +137,7 @@ def wl_graph(raw: RawGraph, label_keyed: bool = False) -> WLGraph:
         for v, i in index.items():
             by_label[concept[v]] = i  # the last node with that label
     edges = []
-    for (s_var, s), r, (t_var, t) in triples:
+    for s_var, s, r, t_var, t in triples:
         if not s_var or s not in index:
             continue
         if t_var and t in index:
