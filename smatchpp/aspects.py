@@ -96,7 +96,7 @@ from .compile import ExactMatcher, TripleMatcher, compile_pair
 from .matching import count_matched
 from .read import RawGraph
 from .score import prf
-from .standardize import EMPTY, TripleGraph, _concept, _constant, _norm, standardize
+from .standardize import EMPTY, TripleGraph, smatch_concept, smatch_constant, smatch_label, standardize
 
 __all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "AspectMode",
            "AspectScorer", "score_aspects", "damonte_triples", "corpus_aspects", "format_aspects",
@@ -166,13 +166,13 @@ def damonte_triples(raw: RawGraph) -> list[DTriple]:
             name, source, target = name[:-3], target, source
         if source not in index:
             continue
-        out.append((name, index[source], index[target] if target in index else _constant(target)))
+        out.append((name, index[source], index[target] if target in index else smatch_constant(target)))
     return out
 
 
 def _concepts(raw: RawGraph) -> list[str]:
     concept = {s: t for s, r, t in raw.triples if r == ":instance"}
-    return [_concept(concept[v]) for v in raw.variables]
+    return [smatch_concept(concept[v]) for v in raw.variables]
 
 
 def _order(t: DTriple) -> tuple[int, int]:
@@ -192,8 +192,8 @@ def _subgraph(raw: RawGraph, triples: Sequence[DTriple], first: int | None) -> T
     used = sorted({t[1] for t in triples} | {t[2] for t in triples if isinstance(t[2], int)})
     pos = {v: k for k, v in enumerate(used)}
     concepts = _concepts(raw)
-    attributes = [(pos[s], _norm(r), t) for r, s, t in triples if not isinstance(t, int)]
-    relations = [(pos[s], _norm(r), pos[t]) for r, s, t in triples if isinstance(t, int)]
+    attributes = [(pos[s], smatch_label(r), t) for r, s, t in triples if not isinstance(t, int)]
+    relations = [(pos[s], smatch_label(r), pos[t]) for r, s, t in triples if isinstance(t, int)]
     if first is not None:
         attributes.append((pos[first], "top", concepts[first]))
     return TripleGraph(tuple(raw.variables[v] for v in used), tuple(concepts[v] for v in used),

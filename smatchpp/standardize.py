@@ -46,7 +46,8 @@ from .read import RawGraph
 if TYPE_CHECKING:  # pragma: no cover
     from .presets import Options
 
-__all__ = ["TripleGraph", "standardize", "smatch_triples", "Preset", "EMPTY", "preset_names"]
+__all__ = ["TripleGraph", "standardize", "smatch_triples", "smatch_label", "smatch_constant", "smatch_concept",
+           "NOT_INVERTED", "Preset", "EMPTY", "preset_names"]
 
 #: a preset name, a key of :data:`smatchpp.presets.PRESETS`
 Preset = str
@@ -59,7 +60,8 @@ def preset_names() -> tuple[str, ...]:
     return tuple(PRESETS)
 
 
-_NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
+#: roles ending in ``-of`` that smatch 1.0.4's reader keeps as written (not inverted)
+NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
 
 
 @dataclass(frozen=True)
@@ -96,22 +98,24 @@ class TripleGraph:
 EMPTY = TripleGraph((), (), (), ())
 
 
-def _norm(label: str) -> str:
+def smatch_label(label: str) -> str:
+    """A role or label as smatch 1.0.4 compares it: lower-cased, trailing ``_`` dropped."""
     return label.lower().rstrip("_")
 
 
-def _constant(value: str) -> str:
+def smatch_constant(value: str) -> str:
+    """A constant as smatch 1.0.4 reads it: a quoted one keeps its first word."""
     if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
         tokens = value[1:-1].split()
-        return _norm(tokens[0]) if tokens else ""
-    return _norm(value)
+        return smatch_label(tokens[0]) if tokens else ""
+    return smatch_label(value)
 
 
-def _concept(value: str) -> str:
-    # smatch's reader drops spaces and quotes inside a concept: "Foo Bar" -> foobar
+def smatch_concept(value: str) -> str:
+    """A concept as smatch 1.0.4 reads it: spaces and quotes inside are dropped (``"Foo Bar"`` -> ``foobar``)."""
     if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
-        return _norm("".join(value[1:-1].split()))
-    return _norm(value)
+        return smatch_label("".join(value[1:-1].split()))
+    return smatch_label(value)
 
 
 def standardize(raw: RawGraph, preset: "Preset | object" = "smatch", options: "Options | None" = None,
@@ -139,19 +143,19 @@ def smatch_triples(raw: RawGraph, top: Literal["constant", "concept"] = "constan
     relations: list[tuple[int, str, int]] = []
     for source, role, target in raw.triples:
         if role == ":instance":
-            concepts[index[source]] = _concept(target)
+            concepts[index[source]] = smatch_concept(target)
             continue
         name = role[1:] if role.startswith(":") else role
-        if name.endswith("-of") and name not in _NOT_INVERTED:
+        if name.endswith("-of") and name not in NOT_INVERTED:
             source, name, target = target, name[:-3], source
         elif name == "mod":
             source, name, target = target, "domain", source
         if source not in index:
             continue  # inverted onto a constant: smatch 1.0.4 loses it
         if target in index:
-            relations.append((index[source], _norm(name), index[target]))
+            relations.append((index[source], smatch_label(name), index[target]))
         else:
-            attributes.append((index[source], _norm(name), _constant(target)))
+            attributes.append((index[source], smatch_label(name), smatch_constant(target)))
     if raw.top is not None and raw.top in index:
         root = index[raw.top]
         attributes.append((root, "top", "top" if top == "constant" else concepts[root]))

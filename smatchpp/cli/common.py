@@ -368,3 +368,23 @@ def exit_code(exc: BaseException) -> tuple[int, str]:
     detail = "".join(traceback.format_exception(exc))
     return EXIT_INTERNAL, f"{detail}smatchpp: internal error: {type(exc).__name__}: {exc}\n{REPORT_BUGS}"
 
+
+def report_unreadable(errors: list, on_error: str) -> bool:
+    """Print read errors; ``True`` if they stop the run (``--on-error raise``)."""
+    if not errors:
+        return False
+    if on_error == "raise":
+        for e in errors:
+            print(printable(f"smatchpp: error: {e}"), file=sys.stderr)
+        print(f"smatchpp: {plural(len(errors), 'unreadable graph')}; nothing scored. "
+              "Use --on-error empty or --on-error skip to score the rest.", file=sys.stderr)
+        return True
+    return False
+
+
+def warn_unreadable(errors: list, on_error: str) -> None:
+    if errors:
+        action = "scored as empty graphs" if on_error == "empty" else "pairs skipped"
+        warn(f"{plural(len(errors), 'unreadable graph')}, {action}:")
+        for e in errors:
+            print(printable(f"  {e}"), file=sys.stderr)

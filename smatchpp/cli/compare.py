@@ -35,7 +35,8 @@ from .common import (EXIT_OK, EXIT_USAGE, _positive_int, add_bootstrap_options, 
                      add_setting_options, check_outputs, config_from_args, dask_client, open_output,
                      plural, read_inputs, warn, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_compare
-from .score import ASPECT_MODES, report_unreadable, warn_unreadable
+from .common import report_unreadable, warn_unreadable
+from .score import ASPECT_MODES
 
 __all__ = ["add_parser", "run", "format_comparison", "format_table", "comparisons"]
 

@@ -20,7 +20,7 @@ from ..api import read_errors
 from ..explain.command import add_options, run_explain
 from .common import (EXIT_USAGE, add_scoring_options, check_outputs, config_from_args, read_inputs,
                      workers_from_args)
-from .score import report_unreadable, warn_unreadable
+from .common import report_unreadable, warn_unreadable
 
 __all__ = ["add_parser", "run", "uses_stdout"]
 

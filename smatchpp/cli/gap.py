@@ -19,7 +19,8 @@ from ..exceptions import SmatchppError, UsageError
 from ..read import STDIN
 from .common import (EXIT_OK, EXIT_USAGE, add_scoring_options, check_outputs, config_from_args, emit,
                      open_output, plural, read_inputs, workers_from_args)
-from .score import report_unreadable, warn_nothing_scored, warn_unreadable
+from .common import report_unreadable, warn_unreadable
+from .score import warn_nothing_scored
 
 __all__ = ["add_parser", "run", "format_gap"]
 

@@ -29,7 +29,7 @@ from ..standardize import EMPTY, standardize
 from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, check_outputs, dask_client,
                      config_from_args, interrupts, one_stdin, open_output, plural, warn, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_matrix as run_metric_matrix
-from .score import report_unreadable
+from .common import report_unreadable
 
 __all__ = ["add_parser", "run", "read_graphs", "graph_ids"]
 

@@ -32,9 +32,9 @@ import numpy as np
 from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metric, get_metric
 from ..read import RawGraph, read_file
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
-from ..text import printable
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageError, check_outputs,
-                     emit, interrupts, one_stdin, open_output, plural, read_inputs, warn)
+                     emit, interrupts, one_stdin, open_output, plural, read_inputs, report_unreadable,
+                     warn, warn_unreadable)
 
 __all__ = ["add_metric_options", "metric_from_args", "run_score", "run_compare", "run_matrix", "run_search",
            "format_metric_text", "ALIGNMENT"]
@@ -239,7 +239,7 @@ def run_score(args: argparse.Namespace, metric) -> int:
         if intervals is not None:
             text += "\n" + "\n".join(_format_intervals(intervals))
         emit(text, summary_out)
-    _warn_unreadable(errors, args.on_error)
+    warn_unreadable(errors, args.on_error)
     if interrupted:
         print(f"smatchpp: interrupted: {len(pairs)} of {plural(total, 'pair')} finished", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -259,21 +259,7 @@ def _format_intervals(ci) -> list[str]:
 def _read_errors(on_error: str, *files) -> list | None:
     """The read errors of the entry lists; ``None`` (after printing them) if they stop the run."""
     errors = [e.error for entries in files for e in entries if e.error is not None]
-    if errors and on_error == "raise":
-        for e in errors:
-            print(printable(f"smatchpp: error: {e}"), file=sys.stderr)
-        print(f"smatchpp: {plural(len(errors), 'unreadable graph')}; nothing scored. "
-              "Use --on-error empty or --on-error skip to score the rest.", file=sys.stderr)
-        return None
-    return errors
-
-
-def _warn_unreadable(errors: list, on_error: str) -> None:
-    if errors:
-        action = "scored as empty graphs" if on_error == "empty" else "pairs skipped"
-        warn(f"{plural(len(errors), 'unreadable graph')}, {action}:")
-        for e in errors:
-            print(printable(f"  {e}"), file=sys.stderr)
+    return None if report_unreadable(errors, on_error) else errors
 
 
 def _graphs(entries) -> list[RawGraph]:
@@ -332,7 +318,7 @@ def run_compare(args: argparse.Namespace, metric) -> int:
             f"{100 * c.level:g}% interval [{100 * lo:+.2f}, {100 * hi:+.2f}]",
             f"  p-value: paired bootstrap {c.p_bootstrap:.4f} ({c.resamples} resamples), "
             f"approximate randomization {c.p_randomization:.4f} ({c.trials} trials)"]), summary_out)
-    _warn_unreadable(errors, args.on_error)
+    warn_unreadable(errors, args.on_error)
     return EXIT_OK
 
 
@@ -374,7 +360,7 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     else:
         _write_parquet(out, arrays, signature)
     print(f"{signature}\n{stats.shape[0] * stats.shape[1]} pairs scored; matrix written to {out}")
-    _warn_unreadable(errors, args.on_error)
+    warn_unreadable(errors, args.on_error)
     return EXIT_OK
 
 
@@ -426,5 +412,5 @@ def run_search(args: argparse.Namespace, metric) -> int:
                 "signature": signature}) + "\n")
     print(f"{signature}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}",
           file=sys.stderr)
-    _warn_unreadable(errors, args.on_error)
+    warn_unreadable(errors, args.on_error)
     return EXIT_OK

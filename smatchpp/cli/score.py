@@ -26,11 +26,10 @@ from ..api import Scorer, read_errors
 from ..aspects import MODES, format_aspects
 from ..score import CorpusScore
 from ..significance import PairStats, bootstrap
-from ..text import printable
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, _seconds,
                      add_bootstrap_options, add_dask_option, add_scoring_options, dask_client,
                      check_outputs, config_from_args, emit, interrupts, open_output, plural,
-                     read_inputs, warn, workers_from_args)
+                     read_inputs, report_unreadable, warn, warn_unreadable, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_score
 
 __all__ = ["add_parser", "run", "format_text", "format_stats", "warn_nothing_scored"]
@@ -152,27 +151,6 @@ def format_stats(corpus: CorpusScore) -> str:
                  "elimination_steps: problems solved without them; mip_pairs: sent to the MIP; "
                  "symmetric_vars: interchangeable variables the MIP ordered)")
     return "\n".join(lines)
-
-
-def report_unreadable(errors: list, on_error: str) -> bool:
-    """Print read errors; ``True`` if they stop the run (``--on-error raise``)."""
-    if not errors:
-        return False
-    if on_error == "raise":
-        for e in errors:
-            print(printable(f"smatchpp: error: {e}"), file=sys.stderr)
-        print(f"smatchpp: {plural(len(errors), 'unreadable graph')}; nothing scored. "
-              "Use --on-error empty or --on-error skip to score the rest.", file=sys.stderr)
-        return True
-    return False
-
-
-def warn_unreadable(errors: list, on_error: str) -> None:
-    if errors:
-        action = "scored as empty graphs" if on_error == "empty" else "pairs skipped"
-        warn(f"{plural(len(errors), 'unreadable graph')}, {action}:")
-        for e in errors:
-            print(printable(f"  {e}"), file=sys.stderr)
 
 
 def warn_nothing_scored(corpus: CorpusScore) -> None:

@@ -19,10 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..read import RawGraph
-from .base import Metric
+from .sets import SetJaccard
 from .registry import register
 
 __all__ = ["TripleJaccard"]
@@ -30,26 +28,11 @@ __all__ = ["TripleJaccard"]
 
 @register
 @dataclass(frozen=True)
-class TripleJaccard(Metric):
+class TripleJaccard(SetJaccard):
     """Jaccard of the sets of triples with variables replaced by their concepts."""
 
     name = "jaccard"
-    stat_names = ("intersection", "union")
-    headline = "score"
 
     def features(self, graph: RawGraph) -> frozenset:
         concept = {s: t for s, r, t in graph.triples if r == ":instance"}
         return frozenset((concept.get(s, s), r, concept.get(t, t)) for s, r, t in graph.triples)
-
-    def stats(self, a: frozenset, b: frozenset) -> tuple[int, int]:
-        return len(a & b), len(a | b)
-
-    def upper_stats(self, a: frozenset, b: frozenset) -> tuple[int, int]:
-        # |A ∩ B| <= min(|A|, |B|) and |A ∪ B| >= max(|A|, |B|)
-        return min(len(a), len(b)), max(len(a), len(b))
-
-    def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
-        s = np.asarray(stats, dtype=float)
-        inter, union = s[..., 0], s[..., 1]
-        # two empty graphs are equal: 1
-        return {"score": np.divide(inter, union, out=np.ones_like(inter), where=union > 0)}

@@ -60,55 +60,33 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-import numpy as np
 
 from ..read import RawGraph
-from .base import Metric, param
+from ..standardize import NOT_INVERTED, smatch_concept, smatch_constant, smatch_label
+from .base import param
+from .sets import SetJaccard
 from .registry import register
 
 __all__ = ["REMATCH", "rematch_motifs", "load_verbatlas"]
 
 #: how a signature pins the VerbAtlas map's content: ``PATH@sha256=HEX``
 _PIN = "@sha256="
-#: smatch 1.0.4 keeps these ``-of`` roles as written (``amr.py`` line 207)
-_NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
-
-
-def _normalize(label: str) -> str:
-    return label.lower().rstrip("_")
-
-
-def _value(value: str) -> str:
-    # smatch 1.0.4's reader keeps a quoted constant's first word
-    if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
-        words = value[1:-1].split()
-        return _normalize(words[0]) if words else ""
-    return _normalize(value)
-
-
-def _concept(value: str) -> str:
-    # smatch 1.0.4's reader drops spaces and quotes inside a quoted concept
-    if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
-        return _normalize("".join(value[1:-1].split()))
-    return _normalize(value)
-
-
 def rematch_motifs(raw: RawGraph, verbatlas: Mapping[str, Any] | None = None) -> frozenset:
     """The set of REMATCH motifs of ``raw`` (see the module doc); ``verbatlas`` maps a
     normalized concept to its entry (``{'label': ...}``)."""
     concept: dict[str, str] = {}
     for s, r, t in raw.triples:
         if r == ":instance":
-            concept[s] = _concept(t)
+            concept[s] = smatch_concept(t)
     attrs: dict[str, list[tuple[str, str]]] = {v: [] for v in concept}
     relations = []
     for s, r, t in raw.triples:
         if r == ":instance":
             continue
         name = r[1:] if r.startswith(":") else r
-        if name.endswith("-of") and name not in _NOT_INVERTED:
+        if name.endswith("-of") and name not in NOT_INVERTED:
             s, name, t = t, name[:-3], s
         elif name == "mod":
             s, name, t = t, "domain", s
@@ -117,7 +95,7 @@ def rematch_motifs(raw: RawGraph, verbatlas: Mapping[str, Any] | None = None) ->
         if t in concept:
             relations.append((s, name, t))
         elif t != "top":  # rematch.py line 90 drops the value top as written
-            attrs[s].append((_normalize(name), _value(t)))
+            attrs[s].append((smatch_label(name), smatch_constant(t)))
     # the TOP attribute (value top) is always dropped again: it is never added
     motifs: set = set()
     instance: dict[str, list[tuple]] = {}
@@ -149,12 +127,10 @@ def load_verbatlas(path: str | Path) -> dict[str, Any]:
 
 @register
 @dataclass(frozen=True)
-class REMATCH(Metric):
+class REMATCH(SetJaccard):
     """Jaccard of the sets of attribute, instance and relation motifs."""
 
     name = "rematch"
-    stat_names = ("intersection", "union")
-    headline = "score"
 
     verbatlas: str | None = param(None, "a PropBank-to-VerbAtlas map (the reference's pb2va.json) "
                                         "to map concepts through; not shipped")
@@ -186,42 +162,3 @@ class REMATCH(Metric):
 
     def features(self, graph: RawGraph) -> frozenset:
         return rematch_motifs(graph, None if self._map is None else self._map[0])
-
-    def stats(self, a: frozenset, b: frozenset) -> tuple[int, int]:
-        inter = len(a & b)
-        return inter, len(a) + len(b) - inter
-
-    def upper_stats(self, a: frozenset, b: frozenset) -> tuple[int, int]:
-        return min(len(a), len(b)), max(len(a), len(b))
-
-    def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
-        s = np.asarray(stats, dtype=float)
-        inter, union = s[..., 0], s[..., 1]
-        return {"score": np.divide(inter, union, out=np.ones_like(inter), where=union > 0)}
-
-    def stats_matrix(self, feats_a: Sequence[frozenset], feats_b: Sequence[frozenset]) -> np.ndarray:
-        """Every pair's intersection and union from one sparse product of motif indicators."""
-        from scipy import sparse
-
-        vocab: dict = {}
-
-        def indicators(feats: Sequence[frozenset]):
-            rows, cols = [], []
-            for i, f in enumerate(feats):
-                for motif in f:
-                    rows.append(i)
-                    cols.append(vocab.setdefault(motif, len(vocab)))
-            return rows, cols
-
-        ra, ca = indicators(feats_a)
-        rb, cb = indicators(feats_b)
-        width = max(len(vocab), 1)
-        xa = sparse.csr_matrix((np.ones(len(ra), np.int32), (ra, ca)), shape=(len(feats_a), width))
-        xb = sparse.csr_matrix((np.ones(len(rb), np.int32), (rb, cb)), shape=(len(feats_b), width))
-        inter = (xa @ xb.T).toarray()
-        sa = np.array([len(f) for f in feats_a])
-        sb = np.array([len(f) for f in feats_b])
-        out = np.empty((len(feats_a), len(feats_b), 2))
-        out[..., 0] = inter
-        out[..., 1] = sa[:, None] + sb[None, :] - inter
-        return out
