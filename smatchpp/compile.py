@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterator, Protocol
 import numpy as np
 
 from .blocks import sentence_blocks
-from .jit import lazy_jit
+from .jit import lazy_jit, ready as kernels_ready
 from .matchers import MATCHERS as _MATCHERS
 from .problem import CERTIFY_TOLERANCE, Problem
 from .standardize import TripleGraph
@@ -392,7 +392,8 @@ def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None =
     block_a, block_b = _blocks(a), _blocks(b)
     if block_a is None or block_b is None:
         block_a = block_b = None
-    if type(matcher) is ExactMatcher and len(a.variables) * len(b.variables) <= FAST_CELLS:
+    if (type(matcher) is ExactMatcher and len(a.variables) * len(b.variables) <= FAST_CELLS
+            and kernels_ready()):  # while the kernels are being built, the numpy path is faster
         pair_a, pair_b, unary, edge_p, edge_q, weight, bound = _exact_terms(a, b)
         return Problem(len(a.variables), len(b.variables), pair_a, pair_b, unary, edge_p, edge_q,
                        weight, constant=constant, label_bound=bound + constant,
