@@ -320,3 +320,68 @@ def test_lp_stops_early_enough_to_return_by_the_deadline(monkeypatch):
     late = Limits(deadline=100.0, clock=lambda: 100.0 - stop / 2, seconds_per_pair=0.01)
     solved = highs_module.solve_lp(problem, time_limit=late.time_left(), limits=late)
     assert seen[-1] == 0.01 and (solved is None or solved.bound >= 3.0)
+
+
+# --- a big problem whose time compiling has used up (issue 22, item 20) -----------------------
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("a bound ran after the time was gone")
+
+
+@TINY
+@given(document_pairs(), st.sampled_from([0.0, 1e-9]))
+def test_big_problem_without_time_for_a_pass_gets_greedy_and_label_bound_only(pair, left):
+    """The deadline has passed (``left`` 0), or leaves less than one pass at the prior rate:
+    no star bound (before, its calibration pass always ran: 1.1 s on 4.5M pairs, after the
+    deadline), no branched bound, one climber start; the interval is still valid."""
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    starts = []
+    real_climb = portfolio_module.climb
+
+    def counted_climb(*args, **kwargs):
+        starts.append(kwargs.get("greedy", True))
+        return real_climb(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(portfolio_module, "BIG_PAIRS", 0)
+        mp.setattr(portfolio_module, "star_bound", _refuse)
+        mp.setattr(portfolio_module, "branch_star_bound", _refuse)
+        mp.setattr(portfolio_module, "climb", counted_climb)
+        result = Portfolio().solve_within(problem, Limits(deadline=left, clock=lambda: 0.0))
+    _check_interval(result, a, b, optimum)
+    assert starts == [True]
+    assert result.upper_bound == max(problem.label_bound, result.objective)
+
+
+@TINY
+@given(document_pairs())
+def test_big_problem_whose_deadline_falls_during_the_bounds_does_not_climb_again(pair):
+    """The deadline passes during the first star bound: before, the refining climb still
+    built its tables and took its start (1.4 s on 4.5M pairs) after the deadline."""
+    a, b = pair
+    optimum = brute_force(a, b)
+    problem = compile_pair(a, b)
+    now = [0.0]
+    real_star = portfolio_module.star_bound
+    refining = []
+    real_climb = portfolio_module.climb
+
+    def late_star(*args, **kwargs):
+        found = real_star(*args, **kwargs)
+        now[0] = 100.0  # the deadline (10) passes during the bound
+        return found
+
+    def counted_climb(*args, **kwargs):
+        if kwargs.get("greedy") is False:
+            refining.append(1)
+        return real_climb(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(portfolio_module, "BIG_PAIRS", 0)
+        mp.setattr(portfolio_module, "star_bound", late_star)
+        mp.setattr(portfolio_module, "climb", counted_climb)
+        result = Portfolio().solve_within(problem, Limits(deadline=10.0, clock=lambda: now[0]))
+    _check_interval(result, a, b, optimum)
+    assert refining == []
