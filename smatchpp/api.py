@@ -161,10 +161,14 @@ class Scorer:
         stats.update(result.stats)
         alignment = [(a.variables[i], b.variables[j])
                      for i, j in enumerate(result.alignment.tolist()) if j >= 0]
-        return PairScore(index, id, result.objective, result.upper_bound, a.n_triples,
-                         b.n_triples, status, self.config.solver, result.stage,
-                         seconds, alignment, stats=stats, test_total=self.matcher.total(a),
-                         gold_total=self.matcher.total(b), tolerance=problem.certified_within)
+        # a weighted matcher compiles its weights divided by a power of two (exact): back to
+        # the weights as given (WeightedMatcher.scale)
+        scale = getattr(self.matcher, "scale", 1.0)
+        return PairScore(index, id, result.objective * scale, result.upper_bound * scale,
+                         a.n_triples, b.n_triples, status, self.config.solver, result.stage,
+                         seconds, alignment, stats=stats, test_total=self.matcher.total(a) * scale,
+                         gold_total=self.matcher.total(b) * scale,
+                         tolerance=problem.certified_within * scale)
 
     def _score_item(self, item: tuple) -> PairScore:
         index, pid, a, b, error, raws = item

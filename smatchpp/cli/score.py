@@ -63,8 +63,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def _n(x) -> str:
-    """A count as it is, a weight to 4 decimals."""
-    return str(x) if x is None or float(x).is_integer() else f"{x:.4f}"
+    """A count as it is, a weight to 4 decimals (below 0.001: 4 significant digits)."""
+    if x is None or float(x).is_integer():
+        return str(x)
+    return f"{x:.4f}" if abs(x) >= 1e-3 else f"{x:.4g}"
 
 
 def _pct(x: float) -> str:

@@ -282,7 +282,8 @@ def explain_pair(a: TripleGraph | RawGraph | str, b: TripleGraph | RawGraph | st
     climber = HillClimber(seed=config.seed, restarts=config.restarts).solve(problem)
     hc_alignment = np.asarray(climber.alignment, dtype=np.int64)
     return Explanation(score, ga, gb, alignment, triple_match(ga, gb, alignment),
-                       hc_alignment, float(climber.objective),
+                       hc_alignment,
+                       float(climber.objective) * getattr(scorer.matcher, "scale", 1.0),
                        triple_match(ga, gb, hc_alignment),
                        hc_label(config.seed, config.restarts), raw_a, raw_b, meta,
                        getattr(scorer.matcher, "name", "exact"),

@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 from ..exceptions import SmatchppError
 from .general import WeightedMatcher, unit_weights
-from .levels import focus_weights, level_weights, read_role_weights
+from .levels import focus_weights, level_weight, level_weights, read_role_weights
 
 __all__ = ["MATCHERS", "build_matcher", "WeightedMatcher", "DEFAULT_FOCUS_WEIGHT"]
 
@@ -73,14 +73,16 @@ def _s2match(settings: Any):
 
 
 def _wsmatch(settings: Any):
-    return WeightedMatcher("wsmatch", level_weights, role_weights=_roles(settings))
+    return WeightedMatcher("wsmatch", level_weights, role_weights=_roles(settings),
+                           largest=float(level_weight(0)))
 
 
 def _focus(concepts: bool) -> Callable[[Any], WeightedMatcher]:
     def make(settings: Any) -> WeightedMatcher:
         weight = getattr(settings, "focus_weight", DEFAULT_FOCUS_WEIGHT)
         name = "concept-focus" if concepts else "structure-focus"
-        return WeightedMatcher(name, focus_weights(weight, concepts), role_weights=_roles(settings))
+        return WeightedMatcher(name, focus_weights(weight, concepts), role_weights=_roles(settings),
+                               largest=max(float(weight), 1.0))
 
     return make
 

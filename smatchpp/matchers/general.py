@@ -36,16 +36,18 @@ smaller end's weight.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
 import numpy as np
 
+from ..exceptions import SmatchppError
 from ..standardize import TripleGraph
 
 __all__ = ["TripleWeights", "WeightedMatcher", "ConceptSimilarity", "unit_weights",
-           "soft_top", "sorted_pairing"]
+           "soft_top", "sorted_pairing", "weight_scale", "MAX_WEIGHT", "SCALE_FREE"]
 
 Terms1 = tuple[np.ndarray, np.ndarray, np.ndarray]
 Terms2 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -174,25 +176,72 @@ def _one_weight(weights: list[float]) -> float:
     return weights[0]
 
 
+#: the largest triple weight (the weigher's largest times the largest role weight) allowed:
+#: a graph's total of 10^8 such triples stays finite (beyond it, sums overflow to inf and nan)
+MAX_WEIGHT = 1e300
+#: largest triple weights in ``[1, SCALE_FREE]`` are compiled as they are (integer weights stay
+#: integral, certified exactly); any other largest weight is first divided by a power of two
+#: that brings it into ``[1, 2)`` (see :attr:`WeightedMatcher.scale`)
+SCALE_FREE = 2.0 ** 20
+
+
+def weight_scale(largest: float) -> float:
+    """The power of two that the weights are divided by when the largest is ``largest``.
+
+    >>> weight_scale(3.0), weight_scale(1e-9) == 2.0 ** -30, 1e-9 / weight_scale(1e-9)
+    (1.0, True, 1.073741824)
+    """
+    if not math.isfinite(largest) or largest > MAX_WEIGHT:
+        raise SmatchppError(f"the largest triple weight would be {largest:g} (role weight times "
+                            f"the matcher's largest weight): at most {MAX_WEIGHT:g} is allowed, so "
+                            "that the totals stay finite; divide every weight by one factor (F1 "
+                            "does not change)")
+    if largest <= 0 or 1.0 <= largest <= SCALE_FREE:
+        return 1.0
+    return math.ldexp(1.0, math.frexp(largest)[1] - 1)
+
+
 class WeightedMatcher:
     """Weighted (and optionally soft) Smatch; see the module docstring.
 
-    ``weigher`` gives each graph's :class:`TripleWeights`; ``similarity``, if
-    given, scores instance triples (and concept-carrying TOP triples) softly.
-    ``role_weights`` (role -> factor, ``"*"`` for unlisted roles, default 1)
-    multiplies every triple's weight by its role's factor: ``instance`` and
-    ``top`` name the instance and TOP triples.
+    ``weigher`` gives each graph's :class:`TripleWeights` (``largest``: the
+    largest weight it gives); ``similarity``, if given, scores instance
+    triples (and concept-carrying TOP triples) softly.  ``role_weights``
+    (role -> factor, ``"*"`` for unlisted roles, default 1) multiplies every
+    triple's weight by its role's factor: ``instance`` and ``top`` name the
+    instance and TOP triples.
+
+    Scale: every weight is divided by :attr:`scale`, a power of two (exact)
+    that brings the largest possible triple weight into ``[1, 2)`` when it
+    lies outside ``[1, SCALE_FREE]``, so that the solvers' absolute
+    tolerances (the certification tolerance, HiGHS's) are tolerances relative
+    to the largest weight: weights of 1e-9 certify as well as weights of 1,
+    and multiplying every weight by one factor leaves F1 as it was (up to the
+    tolerance).  :meth:`weights`, :meth:`total` and the compiled problems are
+    in these units; the scorer multiplies its matched weights, bounds,
+    totals and tolerance by :attr:`scale` again.  A largest weight above
+    :data:`MAX_WEIGHT` is refused (:class:`~smatchpp.exceptions.SmatchppError`).
+
+    >>> from smatchpp.api import parse_graph
+    >>> m = WeightedMatcher("w", role_weights={"*": 1e-9, "instance": 2e-9})
+    >>> m.scale == 2.0 ** -29, m.weights(parse_graph("(a / x :ARG0 (b / y))")).instance.tolist()
+    (True, [1.073741824, 1.073741824])
     """
 
     weighted = True
 
     def __init__(self, name: str, weigher: Weigher = unit_weights,
                  similarity: ConceptSimilarity | None = None,
-                 role_weights: dict[str, float] | None = None) -> None:
+                 role_weights: dict[str, float] | None = None, largest: float = 1.0) -> None:
         self.name = name
         self.weigher = weigher
         self.similarity = similarity
         self.role_weights = dict(role_weights or {})
+        factors = list(self.role_weights.values())
+        if "*" not in self.role_weights:
+            factors.append(1.0)  # unlisted roles weigh 1
+        #: the weights the solvers see are the given ones divided by this power of two
+        self.scale = weight_scale(float(largest) * max(factors))
         self._memo: tuple | None = None  # the last pair's instance terms
         self._weights: dict[int, tuple[TripleGraph, TripleWeights]] = {}
 
@@ -216,10 +265,10 @@ class WeightedMatcher:
 
     def _weighted(self, g: TripleGraph) -> TripleWeights:
         w = self.weigher(g)
-        if not self.role_weights:
+        if not self.role_weights and self.scale == 1.0:
             return w
-        rw = self.role_weights
-        default = rw.get("*", 1.0)
+        rw = {role: factor / self.scale for role, factor in self.role_weights.items()}
+        default = rw.get("*", 1.0 / self.scale)
         factor = TripleWeights(
             np.full(len(g.concepts), rw.get("instance", default)),
             np.array([rw.get(role, default) for _, role, _ in g.attributes], dtype=np.float64),
