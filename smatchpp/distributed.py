@@ -79,8 +79,13 @@ def connect(address: str | None, workers: int = 1, processes: bool = True) -> It
 def warm_up() -> None:
     """Import the scoring code and load the compiled kernels (the compile kernel and the branch
     and bound, :mod:`smatchpp.jit`) of this process, by scoring one small pair that needs both:
-    about 0.2 s once per process (0.6 s more with numba's JIT), otherwise paid by its first task."""
+    about 0.2 s once per process (0.6 s more with numba's JIT), otherwise paid by its first task.
+    On a machine without the built module it waits for its build (once per machine, about
+    20 s; a line on standard error says so): a worker that starts is ready to score fast."""
     from .api import Scorer, parse_graph
+    from .jit import kernel_module
+
+    kernel_module()
 
     a = parse_graph("(a / dog :ARG0 (b / cat) :ARG1 (c / mouse))")
     b = parse_graph("(a / dog :ARG0 (b / mouse) :ARG1 (c / cat))")
