@@ -23,8 +23,8 @@ slower; :func:`ready` is False) and looks for the module again every
 :data:`POLL_SECONDS`.  A caller with a faster path of its own (the compile
 kernel has its numpy twin) asks :func:`ready` first.  Only
 :func:`kernel_module` waits for a build in progress (it says so in one line
-on standard error); ``python -m smatchpp.jit`` builds the module now, in the
-foreground (for an image or a cluster, before the first run).
+on standard error); ``python -m smatchpp.build_kernels`` builds the module now, in
+the foreground (for an image or a cluster, before the first run).
 
 If the module cannot be built (no C compiler, numba without ``pycc``, a cache
 directory that cannot be written: the failure is kept in ``NAME.failed``
@@ -302,12 +302,7 @@ def _main(name: str, out: str) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 1:  # build this machine's module now (or wait for the build running)
-        from smatchpp import jit as _this
-
-        found = _this.kernel_module()
-        print(_this.module_path() if found is not None else "numba's JIT (see the warning)")
-    elif sys.argv[1] == "--build":
+    if sys.argv[1] == "--build":
         _build(sys.argv[2], Path(sys.argv[3]))
     else:
         _main(*sys.argv[1:3])
