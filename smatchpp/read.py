@@ -85,6 +85,11 @@ class RawGraph:
     triples: tuple[tuple[str, str, str], ...]
     variables: tuple[str, ...]
     metadata: dict[str, str] = field(default_factory=dict)
+    #: indices into ``triples`` of the branches whose target node is written there,
+    #: ``:role (x / concept ...)`` (PENMAN only; None for TSV).  Two layouts with the
+    #: same triples differ here: ``:ARG0 b :ARG1 (b / B)`` and ``:ARG0 (b / B) :ARG1 b``.
+    #: Only readers that depend on the layout (the ``amr-suite`` preset) use it.
+    inline: frozenset[int] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -289,6 +294,7 @@ def _parse_penman(lines: list[str], first_line: int) -> RawGraph:
     end = len(types)
     types.append("END")  # what lies past the last token
     branches: list[list[tuple[str, str]]] = []   # per node, in depth-first (pre-)order
+    inline: set[tuple[int, int]] = set()          # (node, branch) written as ``:role (x / ...)``
     variables: list[str] = []
     defined: set[str] = set()
 
@@ -352,6 +358,7 @@ def _parse_penman(lines: list[str], first_line: int) -> RawGraph:
             branches[node].append((role, target))
         elif kind == "LPAREN":
             pos = open_node(pos + 1)
+            inline.add((node, len(branches[node])))
             branches[node].append((role, variables[-1]))
             stack.append(len(variables) - 1)
         elif kind == "ROLE" or kind == "RPAREN":
@@ -364,8 +371,12 @@ def _parse_penman(lines: list[str], first_line: int) -> RawGraph:
                         "(missing blank line between graphs, or unbalanced parentheses?)",
                         line=first_line + numbers[pos] - 1)
     triples = tuple((var, role, target) for var, bs in zip(variables, branches) for role, target in bs)
+    starts = [0]
+    for bs in branches:
+        starts.append(starts[-1] + len(bs))
     comments = [x for x in lines if _is_comment(x)]
-    return RawGraph(variables[0], triples, tuple(variables), _metadata(comments))
+    return RawGraph(variables[0], triples, tuple(variables), _metadata(comments),
+                    frozenset(starts[node] + k for node, k in inline))
 
 
 def _parse_tsv(lines: list[str], first_line: int) -> RawGraph:
