@@ -21,3 +21,4 @@ __all__ = ["Metric", "MetricCorpus", "MetricIntervals", "MetricPair", "bootstrap
 from . import jaccard  # noqa: E402,F401
 from . import wlk  # noqa: E402,F401
 from . import rematch  # noqa: E402,F401
+from . import sembleu  # noqa: E402,F401

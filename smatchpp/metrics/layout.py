@@ -1,0 +1,95 @@
+"""A graph's branches in the order they are written, for metrics whose reference reads text.
+
+SemBleu's and SEMA's reference readers scan the PENMAN text once, left to
+right, and what they make of a re-entrant variable depends on whether its
+``(var / concept`` was already read at that point.  :class:`~smatchpp.read.RawGraph`
+keeps each node's branches in written order, and its ``inline`` field (when
+the reader provides it) names the branches written as ``:role (x / concept ...)``;
+from the two, :func:`written_order` rebuilds the text's order.  Without
+``inline`` (TSV input), a variable counts as written at its first reference in
+depth-first order.
+
+>>> from smatchpp.read import read_text
+>>> g = read_text("(a / x :ARG0 (w / z :ARG1 b) :ARG2 (b / y))")[0].graph
+>>> [(e.source, e.role, e.target, e.inline, e.seen) for e in written_order(g)]  # doctest: +NORMALIZE_WHITESPACE
+[('a', ':ARG0', 'w', True, False), ('w', ':ARG1', 'b', False, False), ('a', ':ARG2', 'b', True, False)]
+
+``seen`` says whether the target variable's ``(var / concept`` came earlier
+in the text (always false for constants and for inline branches).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..read import RawGraph
+
+__all__ = ["Branch", "written_order", "concepts"]
+
+
+class Branch(NamedTuple):
+    """One non-instance triple, in written order."""
+
+    source: str
+    role: str
+    target: str
+    #: whether the target is a variable of the graph
+    is_var: bool
+    #: whether the branch opens the target node here (``:role (x / ...)``)
+    inline: bool
+    #: whether the target variable's concept was written before this branch
+    seen: bool
+
+
+def concepts(graph: RawGraph) -> dict[str, str]:
+    """``variable -> concept`` (the first instance triple of each variable)."""
+    out: dict[str, str] = {}
+    for s, r, t in graph.triples:
+        if r == ":instance" and s not in out:
+            out[s] = t
+    return out
+
+
+def written_order(graph: RawGraph) -> list[Branch]:
+    """Every non-instance triple of ``graph`` as the PENMAN text has it, left to right."""
+    variables = set(graph.variables)
+    per_node: dict[str, list[tuple[int, str, str]]] = {v: [] for v in graph.variables}
+    for index, (s, r, t) in enumerate(graph.triples):
+        if r == ":instance":
+            continue
+        per_node.setdefault(s, []).append((index, r, t))
+    inline = getattr(graph, "inline", None)
+    out: list[Branch] = []
+    if not graph.variables:
+        return out
+    opened = {graph.variables[0]}
+    # an explicit stack (graphs of any depth): (node, position in its branch list)
+    stack: list[list] = [[graph.variables[0], 0]]
+    while stack:
+        frame = stack[-1]
+        node, pos = frame
+        branches = per_node.get(node, [])
+        if pos >= len(branches):
+            stack.pop()
+            continue
+        frame[1] = pos + 1
+        index, role, target = branches[pos]
+        is_var = target in variables
+        if inline is not None:
+            here = index in inline
+        else:
+            here = is_var and target not in opened
+        if here and is_var and target not in opened:
+            out.append(Branch(node, role, target, True, True, False))
+            opened.add(target)
+            stack.append([target, 0])
+        else:
+            out.append(Branch(node, role, target, is_var, False, is_var and target in opened))
+    # nodes the layout never reached (not possible for a graph the reader accepted)
+    for v in graph.variables:
+        if v not in opened:
+            opened.add(v)
+            for index, role, target in per_node.get(v, []):
+                is_var = target in variables
+                out.append(Branch(v, role, target, is_var, False, is_var and target in opened))
+    return out
