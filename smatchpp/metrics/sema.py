@@ -1,0 +1,281 @@
+"""SEMA (Anchiêta, Cabezudo and Pardo, 2019): AMR similarity without an alignment.
+
+Variables are never aligned: a relation counts when its label and the
+concepts at both of its ends agree, a node counts when it is the end of such
+a relation (or the root, when the roots' concepts agree), an attribute when
+its label, its value and its owner's concept agree.  Precision divides the
+count by the test graph's triples, recall by the gold graph's (instances,
+relations and attributes; TOP is not one of them); the score is their F1.
+
+Rules, each from the reference implementation (github.com/rafaelanchieta/sema,
+commit 9a4911c, which BAMBOO v0.2 used; ``sema.py`` and ``amr.py``):
+
+* reading (``amr.py`` 197-430, Smatch's old reader): an inverse role ``:X-of``
+  is stored as ``:X`` from the other end, except ``prep-on-behalf-of``,
+  ``prep-out-of`` and ``consist-of``; ``:mod`` is stored as ``:domain`` from the
+  other end (211-225); labels lose their colon and keep their case; concepts
+  keep their case.
+* TOP is an attribute of the root (428) that ``remove_top_relation`` deletes
+  (``sema.py`` 43-44, 116-127): it is in no total.
+* root (``sema.py`` 47, 129-140): one match when the roots' concepts agree.
+* relations (142-165) and their nodes (167-195): for every test relation and
+  every gold relation with the same label and the same concepts at both ends,
+  the end node, the relation and the start node are counted unless a
+  ``visited`` list already holds them; a relation between two nodes already
+  counted is counted only when no other relation between the same two nodes
+  was (188-195).
+* attributes (197-213): label, value and the owner's concept agree, each gold
+  attribute once.
+* totals (50-51, 64-72): instances + relations + attributes; P, R and F1
+  (215-228), 0 when a division by zero occurs.
+
+The reference's counting can exceed the totals: ``visited`` holds the gold
+side's triples at 9a4911c (``sema.py`` 162-163 there), so one test relation may
+count several gold ones (precision above 1), and the test side's at the head
+0ede9e0 (162-163), where the root's match (a gold triple, 140) is counted on
+top of the test root's node: a graph against itself scores above 1.
+
+Our default counts so that the count never exceeds either total: relation
+matches are the multiset intersection of ``(label, start concept, end
+concept)``; a node is *covered* on its side when it ends a relation whose key
+the other side has, or is the root of matching roots; node matches are, per
+concept, the smaller of the two sides' covered nodes; attribute matches the
+multiset intersection of ``(label, owner concept, value)``.  A graph against
+itself scores 1.
+
+Reference quirks and our default:
+
+==============================================  =============================================
+reference                                       ours (``reference_counting="no"``)
+==============================================  =============================================
+count can exceed the totals (F1 > 1)            bounded by both totals (self-similarity 1);
+                                                ``reference_counting`` ``9a4911c`` or
+                                                ``0ede9e0`` reproduces either commit
+a second relation between two counted nodes     counted (multiset intersection)
+is not counted (``sema.py`` 188-195)
+quoted constants: quotes dropped, ``_`` added,  the constant as written (quotes kept); the
+only the first word kept (``amr.py`` 250-255,   reference's reading with reference_counting
+300-307: ``"New York"`` reads ``New``)
+an attribute written ``:X-of`` or ``:mod``      kept as an attribute, label as written
+is dropped (``amr.py`` 220-225 store it under
+the constant, which no node has)
+empty graph: IndexError (``sema.py`` 47)        0; two empty graphs score 1
+an unreadable graph stops the run (256-269)     the CLI's ``--on-error``
+==============================================  =============================================
+
+>>> from smatchpp.read import read_text
+>>> g = [e.graph for e in read_text('''(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b))
+...
+... (w / want-01 :ARG0 (g / girl) :ARG1 (g2 / go-01 :ARG0 g))''')]
+>>> m = Sema()
+>>> m.stats(m.features(g[0]), m.features(g[0]))
+(6, 6, 6)
+>>> m.stats(m.features(g[0]), m.features(g[1]))
+(3, 6, 6)
+>>> ref = Sema(reference_counting="0ede9e0")
+>>> ref.stats(ref.features(g[0]), ref.features(g[0]))  # the head counts the root twice
+(7, 6, 6)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from ..read import RawGraph
+from .base import Metric, param
+from .layout import concepts, written_order
+from .registry import register
+
+__all__ = ["Sema", "SemaFeatures", "COUNTINGS"]
+
+#: inverse roles the reference's reader keeps as written (``amr.py`` 211)
+NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
+#: ``reference_counting`` values: ours, BAMBOO's commit, the head
+COUNTINGS = ("no", "9a4911c", "0ede9e0")
+
+
+class SemaFeatures(NamedTuple):
+    """One graph as SEMA sees it: concepts by node, relations and attributes in the
+    reference's order, and the keys our counting compares."""
+
+    concepts: tuple[str, ...]
+    #: (label, source node, target node)
+    relations: tuple[tuple[str, int, int], ...]
+    #: (label, owner node, value)
+    attributes: tuple[tuple[str, int, str], ...]
+    relation_keys: Counter
+    attribute_keys: Counter
+
+    @property
+    def total(self) -> int:
+        return len(self.concepts) + len(self.relations) + len(self.attributes)
+
+
+def _reference_value(constant: str) -> str:
+    """A constant as the reference's reader keeps it: a quoted one loses its quotes,
+    gains ``_`` and keeps its first word only (``amr.py`` 250-255, 300-307)."""
+    if len(constant) >= 2 and constant[0] == '"' and constant[-1] == '"':
+        return (constant[1:-1] + "_").split()[0]
+    return constant
+
+
+def read_sema(graph: RawGraph, reference: bool) -> SemaFeatures:
+    """``graph`` as SEMA's reader sees it (``reference``: with the reference's quirks)."""
+    concept_of = concepts(graph)
+    names = graph.variables
+    index = {v: i for i, v in enumerate(names)}
+    direct: dict[str, list[tuple[str, str]]] = {}    # the reader's node_relation_dict1
+    pending: dict[str, list[tuple[str, str]]] = {}   # its node_relation_dict2
+    extra_attributes: list[tuple[str, int, str]] = []
+
+    def store(table, u: str, role: str, v: str) -> None:
+        if role.endswith("-of") and role not in NOT_INVERTED:
+            table.setdefault(v, []).append((role[:-3], u))
+        elif role == "mod":
+            table.setdefault(v, []).append(("domain", u))
+        else:
+            table.setdefault(u, []).append((role, v))
+
+    seen: set[str] = set()
+    for br in written_order(graph):
+        role = br.role[1:] if br.role.startswith(":") else br.role
+        seen.add(br.source)
+        if br.is_var:
+            if br.inline or br.seen:
+                store(direct, br.source, role, br.target)
+            else:
+                store(pending, br.source, role, br.target)
+        elif reference:
+            value = _reference_value(br.target)
+            store(direct if value in seen else pending, br.source, role, value)
+        else:
+            extra_attributes.append((role, index[br.source], br.target))
+        if br.inline:
+            seen.add(br.target)
+    relations: list[tuple[str, int, int]] = []
+    attributes: list[tuple[str, int, str]] = []
+    for v in names:
+        i = index[v]
+        for role, other in direct.get(v, ()):
+            relations.append((role, i, index[other]))
+        for role, other in pending.get(v, ()):
+            if other in index:
+                relations.append((role, i, index[other]))
+            else:
+                attributes.append((role, i, other))
+    attributes += extra_attributes
+    cs = tuple(concept_of.get(v, "") for v in names)
+    return SemaFeatures(cs, tuple(relations), tuple(attributes),
+                        Counter((r, cs[s], cs[t]) for r, s, t in relations),
+                        Counter((r, cs[o], v) for r, o, v in attributes))
+
+
+def bounded_count(a: SemaFeatures, b: SemaFeatures) -> int:
+    """Our count: relations, covered nodes and attributes matched at most once on each side."""
+    rel = sum(min(n, b.relation_keys[k]) for k, n in a.relation_keys.items() if k in b.relation_keys)
+    att = sum(min(n, b.attribute_keys[k]) for k, n in a.attribute_keys.items() if k in b.attribute_keys)
+    root = bool(a.concepts and b.concepts and a.concepts[0] == b.concepts[0])
+
+    def covered(x: SemaFeatures, other: SemaFeatures) -> Counter:
+        nodes = {0} if root else set()
+        cs = x.concepts
+        for r, s, t in x.relations:
+            if (r, cs[s], cs[t]) in other.relation_keys:
+                nodes.add(s)
+                nodes.add(t)
+        return Counter(cs[n] for n in nodes)
+
+    ca, cb = covered(a, b), covered(b, a)
+    nodes = sum(min(n, cb[k]) for k, n in ca.items() if k in cb)
+    return nodes + rel + att
+
+
+def reference_count(a: SemaFeatures, b: SemaFeatures, commit: str) -> int:
+    """The reference's count (``sema.py`` 32-51, 129-213) at ``commit``: ``a`` is the test graph."""
+    if not a.concepts or not b.concepts:
+        return 0
+    gold_side = commit == "9a4911c"
+    ct, cg = a.concepts, b.concepts
+    m = 0
+    visited: set = set()
+    pairs: set = set()
+    if ct[0] == cg[0]:
+        m += 1
+        visited.add(("n", "g", 0))
+    for lt, st, tt in a.relations:
+        for lg, sg, tg in b.relations:
+            if lt != lg or ct[st] != cg[sg] or ct[tt] != cg[tg]:
+                continue
+            if gold_side:
+                cur, rel, prev, pair = ("n", "g", tg), ("r", "g", lg, sg, tg), ("n", "g", sg), ("g", sg, tg)
+            else:
+                cur, rel, prev, pair = ("n", "t", tt), ("r", "t", lt, st, tt), ("n", "t", st), ("t", st, tt)
+            if cur not in visited and rel not in visited:
+                m += 2
+                visited.add(cur)
+                visited.add(rel)
+                pairs.add(pair)
+            if prev not in visited:
+                m += 1
+                visited.add(prev)
+            if cur in visited and prev in visited and rel not in visited and pair not in pairs:
+                m += 1
+                visited.add(rel)
+                pairs.add(pair)
+    for lt, ot, vt in a.attributes:
+        for lg, og, vg in b.attributes:
+            if ct[ot] == cg[og] and lt == lg and vt == vg and ("a", lg, og, vg) not in visited:
+                m += 1
+                visited.add(("a", lg, og, vg))
+    return m
+
+
+@register
+@dataclass(frozen=True)
+class Sema(Metric):
+    """SEMA: relations, nodes and attributes matched by their concepts, without an alignment."""
+
+    name = "sema"
+    stat_names = ("matched", "test_triples", "gold_triples")
+    headline = "f1"
+    symmetric = True
+
+    reference_counting: str = param(
+        "no", "no: a count that never exceeds the totals (a graph against itself scores 1); "
+              "9a4911c (BAMBOO v0.2's commit) or 0ede9e0 (the head): the reference's reading "
+              "and counting, which can exceed the totals", choices=COUNTINGS)
+
+    def __post_init__(self) -> None:
+        if self.reference_counting not in COUNTINGS:
+            raise ValueError(f"reference_counting must be one of {', '.join(COUNTINGS)}, "
+                             f"got {self.reference_counting!r}")
+
+    def features(self, graph: RawGraph) -> SemaFeatures:
+        return read_sema(graph, reference=self.reference_counting != "no")
+
+    def stats(self, a: SemaFeatures, b: SemaFeatures) -> tuple[int, int, int]:
+        if self.reference_counting == "no":
+            m = bounded_count(a, b)
+        else:
+            m = reference_count(a, b, self.reference_counting)
+        return m, a.total, b.total
+
+    def upper_stats(self, a: SemaFeatures, b: SemaFeatures) -> tuple[int, int, int] | None:
+        if self.reference_counting != "no":
+            return None
+        return min(a.total, b.total), a.total, b.total
+
+    def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
+        s = np.asarray(stats, dtype=float)
+        m, c, t = s[..., 0], s[..., 1], s[..., 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = np.where(c > 0, m / np.where(c > 0, c, 1.0), 0.0)
+            r = np.where(t > 0, m / np.where(t > 0, t, 1.0), 0.0)
+            f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1.0), 0.0)
+        empty = (c == 0) & (t == 0)
+        return {"precision": np.where(empty, 1.0, p), "recall": np.where(empty, 1.0, r),
+                "f1": np.where(empty, 1.0, f)}
