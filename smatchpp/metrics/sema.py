@@ -141,21 +141,18 @@ def read_sema(graph: RawGraph, reference: bool) -> SemaFeatures:
             table.setdefault(u, []).append((role, v))
 
     seen: set[str] = set()
-    for br in written_order(graph):
-        role = br.role[1:] if br.role.startswith(":") else br.role
-        seen.add(br.source)
-        if br.is_var:
-            if br.inline or br.seen:
-                store(direct, br.source, role, br.target)
-            else:
-                store(pending, br.source, role, br.target)
+    for source, role, target, is_var, inline, written in written_order(graph):
+        role = role[1:] if role.startswith(":") else role
+        seen.add(source)
+        if is_var:
+            store(direct if inline or written else pending, source, role, target)
         elif reference:
-            value = _reference_value(br.target)
-            store(direct if value in seen else pending, br.source, role, value)
+            value = _reference_value(target)
+            store(direct if value in seen else pending, source, role, value)
         else:
-            extra_attributes.append((role, index[br.source], br.target))
-        if br.inline:
-            seen.add(br.target)
+            extra_attributes.append((role, index[source], target))
+        if inline:
+            seen.add(target)
     relations: list[tuple[str, int, int]] = []
     attributes: list[tuple[str, int, str]] = []
     for v in names:

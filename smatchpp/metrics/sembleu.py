@@ -130,16 +130,16 @@ def kgrams(graph: RawGraph, k: int, inverse: str = "flip") -> SemBleuFeatures:
     index = {v: i for i, v in enumerate(graph.variables)}
     tokens: list[tuple[str, ...]] = [tuple(concept_of.get(v, v).lower().split()) for v in graph.variables]
     edges: list[tuple[int, str, int]] = []
-    for br in written_order(graph):
-        src = index[br.source]
-        if br.is_var and (br.inline or br.seen or _looks_like_variable(br.target)):
-            edges.append((src, br.role, index[br.target]))
+    for source, role, target, is_var, inline, seen in written_order(graph):
+        src = index[source]
+        if is_var and (inline or seen or _looks_like_variable(target)):
+            edges.append((src, role, index[target]))
         else:
             # a constant, or a variable written later under a name the reference's parser
             # does not take for a variable: a leaf of its own
-            tokens.append(_constant_tokens(br.target, concept_of) if not br.is_var
-                          else tuple(concept_of.get(br.target, br.target).lower().split()))
-            edges.append((src, br.role, len(tokens) - 1))
+            tokens.append(_constant_tokens(target, concept_of) if not is_var
+                          else tuple(concept_of.get(target, target).lower().split()))
+            edges.append((src, role, len(tokens) - 1))
     length = len(tokens) + len(edges)
     children: list[list[tuple[int, str, int]]] = [[] for _ in tokens]
     has_parent = [False] * len(tokens)

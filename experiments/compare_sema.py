@@ -1,0 +1,78 @@
+"""SEMA pair by pair against the reference on BAMBOO's 12 test tasks.
+
+    SEMA_MIRROR=path/to/sema.git python3 experiments/compare_sema.py \
+        [--mirror DIR] [--tasks sts/main ...] [--json out.json]
+
+The reference (github.com/rafaelanchieta/sema) runs in its own checkout outside
+the repository (``~/.cache/ref-sema-COMMIT``, extracted from the git mirror) at
+two pinned commits: 9a4911c, which BAMBOO v0.2 used, and the head 0ede9e0;
+ours runs with ``reference_counting`` set to the same commit.  Each pair is
+scored on its own (a fresh ``Sema`` per pair, the source file as the test
+side, as BAMBOO's order for SEMA is symmetric in use).  Compared per pair: the
+matched count, both totals and the F1 (within 1e-9).  Also printed: how often
+the reference's F1 exceeds 1, and our default's (bounded) F1 beside it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from metric_peers import BAMBOO, TASKS, checkout, compare, mirror_path, ours, run_reference, task_files  # noqa: E402
+
+from smatchpp.metrics import get_metric  # noqa: E402
+
+COMMITS = ("9a4911c", "0ede9e0")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mirror", help="git directory of the reference (else $SEMA_MIRROR)")
+    ap.add_argument("--data", type=Path, default=BAMBOO)
+    ap.add_argument("--tasks", nargs="+", default=list(TASKS), choices=TASKS)
+    ap.add_argument("--json", type=Path, help="write every count here")
+    args = ap.parse_args(argv)
+    mirror = mirror_path(args.mirror, "SEMA_MIRROR")
+    rows, total, equal, largest, examples = [], 0, 0, 0.0, []
+    bounded = get_metric("sema")
+    for commit in COMMITS:
+        ref = checkout(mirror, commit, "sema")
+        files = [task_files(task, args.data) for task in args.tasks]
+        theirs = run_reference("sema", ref, files)
+        metric = get_metric("sema", reference_counting=commit)
+        for task, (src, tgt), got in zip(args.tasks, files, theirs["files"]):
+            mine = ours(metric, src, tgt)
+            res = compare([None if x is None else x["f1"] for x in mine],
+                          [None if r is None else r[3] for r in got["scores"]])
+            counts_differ = [i for i, (x, r) in enumerate(zip(mine, got["scores"]))
+                             if x is not None and r is not None and x["stats"] != [int(v) for v in r[:3]]]
+            above = sum(1 for r in got["scores"] if r is not None and r[3] > 1 + 1e-12)
+            ours_default = ours(bounded, src, tgt)
+            above_default = sum(1 for x in ours_default if x is not None and x["f1"] > 1 + 1e-12)
+            total += res["pairs"]
+            equal += res["equal"]
+            largest = max(largest, res["largest"])
+            for i in sorted(set(res["differ"]) | set(counts_differ))[:3]:
+                examples.append({"commit": commit, "task": task, "pair": i, "ours": mine[i],
+                                 "reference": got["scores"][i], "reference_error": got["errors"][i]})
+            rows.append({"commit": commit, "task": task, **{k: res[k] for k in ("pairs", "equal", "largest")},
+                         "counts_differ": len(counts_differ), "reference_above_1": above,
+                         "default_above_1": above_default})
+            print(f"{commit} {task:20s}: {res['equal']}/{res['pairs']} F1 equal, counts differ in "
+                  f"{len(counts_differ)}, largest difference {res['largest']:.3g}; reference F1 > 1 in "
+                  f"{above} pairs, our default's in {above_default}", flush=True)
+    print(f"all: {equal} of {total} pairs equal within 1e-9; largest difference {largest:.3g}")
+    for ex in examples[:10]:
+        print("differs:", json.dumps(ex))
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "pairs": total, "equal": equal,
+                                         "largest": largest, "examples": examples}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
