@@ -24,7 +24,10 @@ The metric is any :class:`smatchpp.Config`: ``--preset`` and repeated
 any metric of :mod:`smatchpp.metrics` through its interface: ``--metric wlk`` with
 repeated ``--metric-set field=value`` (``--metric-set label_keyed=true``).
 ``--spearman`` takes Spearman's rho instead of Pearson's r for the nine
-correlation cells (REMATCH's paper reports BAMBOO that way).
+correlation cells (REMATCH's paper reports BAMBOO that way).  ``--first tgt`` puts
+each task's target file on the test (hypothesis) side: BAMBOO's SemBleu and SEMA
+rows were computed that way (``--metric sembleu --metric-set k=2 --metric-set
+inverse=keep --first tgt`` reproduces SemBleu(k2)).
 Pairs are solved exactly (the ``exact`` solver unless ``--set solver=...``),
 with all cores by default.  ``--digits 3`` rounds each pair's F1 to 3 decimals
 first, as the published rows' smatch (``--ms`` printed ``%.3f``) did.
@@ -148,14 +151,17 @@ def cell_score(cell: str, f1: Sequence[float], data: Path = DATA, spearman: bool
 
 
 def evaluate(config: Config | Metric, data: Path = DATA, workers: int = 1, digits: int | None = None,
-             log=None, spearman: bool = False) -> dict[str, float]:
+             log=None, spearman: bool = False, first: str = "src") -> dict[str, float]:
     """The 12 cells (and ``amean``) of ``config`` (a Smatch setting, or a metric of
-    :mod:`smatchpp.metrics`) on the BAMBOO copy at ``data``."""
+    :mod:`smatchpp.metrics`) on the BAMBOO copy at ``data``; ``first`` names the file of
+    each task on the test side (``src`` or ``tgt``)."""
     cells: dict[str, float] = {}
     for cell in CELLS:
         dataset, subset = cell.split("/")
         began = time.perf_counter()
         src, tgt = data / dataset / subset / "src.test.amr", data / dataset / subset / "tgt.test.amr"
+        if first == "tgt":
+            src, tgt = tgt, src
         if isinstance(config, Metric):
             f1 = metric_pair_scores(config, src, tgt)
         else:
@@ -249,6 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a metric of smatchpp.metrics (wlk, rematch, ...) instead of a Smatch setting")
     p.add_argument("--metric-set", action="append", default=[], metavar="FIELD=VALUE",
                    help="a parameter of --metric, repeatable (e.g. --metric-set label_keyed=true)")
+    p.add_argument("--first", choices=("src", "tgt"), default="src",
+                   help="the file of each task on the test (hypothesis) side (default src; "
+                        "BAMBOO's SemBleu and SEMA rows used tgt)")
     p.add_argument("--spearman", action="store_true",
                    help="Spearman's rho instead of Pearson's r in the correlation cells")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
@@ -280,13 +289,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     workers = args.workers or default_workers()
     log = None if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
     try:
-        cells = evaluate(config, args.data, workers, args.digits, log, args.spearman)
+        cells = evaluate(config, args.data, workers, args.digits, log, args.spearman, args.first)
     except ValueError as exc:
         print(f"bamboo: error: {exc}", file=sys.stderr)
         return 2
     ours = [cells[c] for c in CELLS] + [cells["amean"]]
     is_metric = isinstance(config, Metric)
-    name = f"ours ({config.name if is_metric else config.preset})"
+    name = f"ours ({config.name if is_metric else config.preset})" + (", tgt first" if args.first == "tgt" else "")
     rows = {name: ours}
     rows.update({k: PUBLISHED[k] for k in args.compare})
     signature = config.signature() if is_metric else Scorer(config).signature

@@ -144,7 +144,30 @@ def test_bamboo_script_rounds_and_takes_config_fields(tmp_path):
     assert json.loads(out.read_text())["cells"]["sts/main"] == pytest.approx(100 * pearsonr(f1, HUMAN)[0])
 
 
+# SemBleu k=1 of the same pairs with the target file as the hypothesis (BAMBOO's order):
+# ROOTS no unigram; MORE: (dog) against (dog :ARG0 cat): 1 of 1, lengths 1 and 3: e^-2;
+# NY: unigrams (name), (new) against (name), (new york): 1 of 2, lengths 3 = 3: 1/2
+SEMBLEU_K1_TGT = {SAME: 1.0, ROOTS: 0.0, MORE: float(np.exp(-2)), NY: 0.5}
+
+
+def test_bamboo_script_takes_any_metric_and_the_first_side(tmp_path):
+    make_bamboo(tmp_path / "bamboo")
+    out = tmp_path / "cells.json"
+    r = run("bamboo.py", "--data", str(tmp_path / "bamboo"), "--metric", "sembleu", "--metric-set", "k=1",
+            "--metric-set", "inverse=keep", "--first", "tgt", "--quiet", "--json", str(out),
+            "--compare", "SemBleu(k1)")
+    assert r.returncode == 0, r.stderr
+    cells = json.loads(out.read_text())["cells"]
+    f1 = [SEMBLEU_K1_TGT[p] for p in RATED]
+    assert cells["sts/main"] == pytest.approx(100 * pearsonr(f1, HUMAN)[0], abs=1e-9)
+    # role pairs: (0 < 1) right, (1 = 1) wrong, (e^-2 < 1) right
+    assert cells["sick/role_confusion"] == pytest.approx(200 / 3, abs=1e-9)
+    assert r.stdout.splitlines()[0].startswith("smatchpp:") and "|metric:sembleu|sembleu-k:1|" in r.stdout
+    assert "| ours (sembleu), tgt first" in r.stdout and "| SemBleu(k1)" in r.stdout
+
+
 @pytest.mark.parametrize("args, message", [
+    (["--metric", "sembleu", "--metric-set", "colour=red"], "expected field=value"),
     (["--preset", "nope"], "unknown preset"),
     (["--set", "colour=red"], "expected field=value"),
     (["--data", "/nonexistent"], "BAMBOO not found"),
