@@ -86,6 +86,7 @@ from __future__ import annotations
 import math
 from collections import Counter, deque
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -115,20 +116,26 @@ def _looks_like_variable(name: str) -> bool:
     return bool(name) and "a" <= name[0] <= "z" and all("0" <= c <= "9" for c in name[1:])
 
 
+@lru_cache(maxsize=65536)
+def _split(text: str) -> tuple[str, ...]:
+    """A node string's tokens: lower-cased, split on whitespace (concepts repeat: cached)."""
+    return tuple(text.lower().split())
+
+
 def _constant_tokens(value: str, concept_of: dict[str, str]) -> tuple[str, ...]:
     if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
         value = value.translate(_DROPPED_IN_QUOTES)
         value = " ".join(value.split())
         if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
             value = value[1:-1]
-    return tuple(concept_of.get(value, value).lower().split())
+    return _split(concept_of.get(value, value))
 
 
 def kgrams(graph: RawGraph, k: int, inverse: str = "flip") -> SemBleuFeatures:
     """The k-gram counts of ``graph`` (orders 1..k) and its size (nodes plus relations)."""
     concept_of = concepts(graph)
     index = {v: i for i, v in enumerate(graph.variables)}
-    tokens: list[tuple[str, ...]] = [tuple(concept_of.get(v, v).lower().split()) for v in graph.variables]
+    tokens: list[tuple[str, ...]] = [_split(concept_of.get(v, v)) for v in graph.variables]
     edges: list[tuple[int, str, int]] = []
     for source, role, target, is_var, inline, seen in written_order(graph):
         src = index[source]
@@ -138,7 +145,7 @@ def kgrams(graph: RawGraph, k: int, inverse: str = "flip") -> SemBleuFeatures:
             # a constant, or a variable written later under a name the reference's parser
             # does not take for a variable: a leaf of its own
             tokens.append(_constant_tokens(target, concept_of) if not is_var
-                          else tuple(concept_of.get(target, target).lower().split()))
+                          else _split(concept_of.get(target, target)))
             edges.append((src, role, len(tokens) - 1))
     length = len(tokens) + len(edges)
     children: list[list[tuple[int, str, int]]] = [[] for _ in tokens]
@@ -148,39 +155,36 @@ def kgrams(graph: RawGraph, k: int, inverse: str = "flip") -> SemBleuFeatures:
             src, tgt, role = tgt, src, role.replace("-of", "", 10)
         children[src].append((eid, role, tgt))
         has_parent[tgt] = True
-    grams: dict[int, Counter] = {i: Counter() for i in range(1, k + 1)}
+    found: list[list[tuple[str, ...]]] = [[] for _ in range(k + 1)]
     if tokens:
         roots = [n for n in range(len(tokens)) if not has_parent[n]] or [0]
         reached = set(roots)
         queue = deque(roots)
         while queue:
             node = queue.popleft()
-            _paths(node, tokens, children, grams, k)
+            found[1].append(tokens[node])
+            if k > 1:
+                _extend(node, tokens[node], 1, set(), tokens, children, found, k)
             for _, _, child in children[node]:
                 if child not in reached:
                     reached.add(child)
                     queue.append(child)
-    totals = tuple(sum(grams[i].values()) for i in range(1, k + 1))
+    grams = {i: Counter(found[i]) for i in range(1, k + 1)}
+    totals = tuple(len(found[i]) for i in range(1, k + 1))
     return SemBleuFeatures(grams, totals, length)
 
 
-def _paths(start: int, tokens, children, grams, k: int) -> None:
-    """Count every path of 1..k nodes from ``start`` that uses an edge at most once
-    (recursion depth is at most k)."""
-    grams[1][tokens[start]] += 1
-    if k > 1:
-        _extend(start, tokens[start], 1, set(), tokens, children, grams, k)
-
-
-def _extend(node, gram, order, used, tokens, children, grams, k) -> None:
+def _extend(node, gram, order, used, tokens, children, found, k) -> None:
+    """Every path that continues ``gram`` (ending at ``node``, ``order`` nodes long) by an
+    edge not in ``used``, up to k nodes (recursion depth is at most k)."""
     for eid, role, child in children[node]:
         if eid in used:
             continue
         longer = gram + (role,) + tokens[child]
-        grams[order + 1][longer] += 1
-        if order + 1 < k:
+        found[order + 1].append(longer)
+        if order + 2 <= k and children[child]:
             used.add(eid)
-            _extend(child, longer, order + 1, used, tokens, children, grams, k)
+            _extend(child, longer, order + 1, used, tokens, children, found, k)
             used.discard(eid)
 
 
