@@ -212,6 +212,18 @@ def test_parseval_script_numbers(tmp_path):
     assert "0.72" in rows["published Smatch (thesis)"]
 
 
+def test_parseval_script_takes_a_metric(tmp_path):
+    make_parseval(tmp_path / "pe")
+    r = run("parseval.py", "--data", str(tmp_path / "pe"), "--metric", "sembleu", "--metric-set", "k=1")
+    assert r.returncode == 0, r.stderr
+    rows = {line.split("|")[1].strip(): line for line in r.stdout.splitlines() if line.startswith("| ")}
+    # SemBleu k=1, the parse as hypothesis: items 1 and 2 score 1 against 0 (right, wrong);
+    # item 4: (name), (new) against (name), (new york): 1 of 2 unigrams, lengths 3 = 3: 1/2 < 1,
+    # right -> 2/3 of 3
+    assert "| 0.6667 | 3 of 4 (1 human ties) | 0 |" in rows["sembleu"]
+    assert "|metric:sembleu|sembleu-k:1|" in r.stdout
+
+
 # ---------------------------------------------------------------------------
 # the real data (skipped without ../shared)
 
