@@ -239,12 +239,16 @@ class Sema(Metric):
     name = "sema"
     stat_names = ("matched", "test_triples", "gold_triples")
     headline = "f1"
-    symmetric = True
 
     reference_counting: str = param(
         "no", "no: a count that never exceeds the totals (a graph against itself scores 1); "
               "9a4911c (BAMBOO v0.2's commit) or 0ede9e0 (the head): the reference's reading "
               "and counting, which can exceed the totals", choices=COUNTINGS)
+
+    @property
+    def symmetric(self) -> bool:  # type: ignore[override]
+        """Our count is symmetric; the reference's greedy count is not."""
+        return self.reference_counting == "no"
 
     def __post_init__(self) -> None:
         if self.reference_counting not in COUNTINGS:
