@@ -212,3 +212,14 @@ def test_cli_score_keep_and_flip(tmp_path):
                         "hyp_length": 3, "ref_length": 3, "score": pytest.approx(math.sqrt(0.5), abs=1e-15)}
     # micro: unigrams 3/3, bigrams 0/1 -> 1/2; sqrt(1/2) * exp(1 - 6/4)
     assert json.loads(r.stdout)["micro"]["score"] == pytest.approx(math.sqrt(0.5) * math.exp(-0.5), abs=1e-15)
+
+
+def test_tsv_input_without_a_layout_counts_a_variable_as_written_at_its_first_reference():
+    # TSV has no layout (RawGraph.inline is None): the same k-grams as the PENMAN graph whose
+    # re-entrancies come after their nodes
+    (tsv,) = read_text("w\t:instance\twant\nb\t:instance\tboy\nw\t:ARG0\tb\nw\t:ARG1\tb\n", fmt="tsv")
+    assert tsv.error is None and tsv.graph.inline is None
+    m = get_metric("sembleu")
+    a = m.features(tsv.graph)
+    b = m.features(graph("(w / want :ARG0 (b / boy) :ARG1 b)"))
+    assert a.grams == b.grams and a.length == b.length == 4
