@@ -223,3 +223,18 @@ def test_tsv_input_without_a_layout_counts_a_variable_as_written_at_its_first_re
     a = m.features(tsv.graph)
     b = m.features(graph("(w / want :ARG0 (b / boy) :ARG1 b)"))
     assert a.grams == b.grams and a.length == b.length == 4
+
+
+@pytest.mark.parametrize("metric", ["sembleu", "sema"])
+def test_the_same_numbers_for_any_worker_count(tmp_path, metric):
+    graphs_a = [DOG, "(d / dog)", "(a / x :ARG0 (b / y :ARG1 (c / z)))", "(a / cat)"] * 3
+    graphs_b = [BARK, "(d / dog :mod (b / big))", "(a / x :ARG1 (b / y :ARG0 (c / z)))", "(b / dog)"] * 3
+    (tmp_path / "a.amr").write_text("\n\n".join(graphs_a) + "\n")
+    (tmp_path / "b.amr").write_text("\n\n".join(graphs_b) + "\n")
+    outs = []
+    for workers in ("1", "2"):
+        r = run("score", "a.amr", "b.amr", "--metric", metric, "--workers", workers, "--force-workers",
+                "--pairs-out", f"p{workers}.jsonl", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        outs.append((r.stdout, (tmp_path / f"p{workers}.jsonl").read_text()))
+    assert outs[0] == outs[1]
