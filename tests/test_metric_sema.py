@@ -174,3 +174,12 @@ def test_cli_score(tmp_path):
     # 9a4911c: (3 + 5) / 9 and 8 / 11: F1 2 * 8 / 20 = 80.00; macro P (0.5 + 5/3) / 2, F1 (0.5 + 1.25) / 2
     assert r.stdout.splitlines()[2:] == ["micro  P 88.89  R 72.73  F1 80.00",
                                          "macro  P 108.33  R 75.00  F1 87.50"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=penman_specs(), b=penman_specs())
+def test_upper_stats_bound_the_score(a, b):
+    m = get_metric("sema")
+    fa, fb = m.features(graph(render_penman(a))), m.features(graph(render_penman(b)))
+    assert m.pair_scores(m.upper_stats(fa, fb))["f1"] >= m.pair_scores(m.stats(fa, fb))["f1"] - 1e-12
+    assert get_metric("sema", reference_counting="9a4911c").upper_stats(fa, fb) is None

@@ -238,3 +238,11 @@ def test_the_same_numbers_for_any_worker_count(tmp_path, metric):
         assert r.returncode == 0, r.stderr
         outs.append((r.stdout, (tmp_path / f"p{workers}.jsonl").read_text()))
     assert outs[0] == outs[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=penman_specs(), b=penman_specs(), k=st.integers(1, 3))
+def test_upper_stats_bound_the_score(a, b, k):
+    m = get_metric("sembleu", k=k)
+    fa, fb = m.features(graph(render_penman(a))), m.features(graph(render_penman(b)))
+    assert m.pair_scores(m.upper_stats(fa, fb))["score"] >= m.pair_score(fa, fb) - 1e-12
