@@ -38,8 +38,8 @@ Rules, each from the reference implementation (github.com/freesunshine0316/sembl
   order without hypothesis k-grams is left out (56-57); ``auto_reweigh``
   (72-76, ``eval.py`` 66): when the hypothesis has no k-gram of the top order,
   uniform weights over the orders it has; 0 without a unigram match (85-86);
-  ``method3`` (250-270): the i-th order without a match gets
-  ``1 / (2**i * number of hypothesis k-grams of that order)``; brevity penalty
+  ``method3`` (250-270): the j-th order without a match (counting only such orders)
+  gets ``1 / (2**j * number of hypothesis k-grams of that order)``; brevity penalty
   (153-160) ``exp(1 - r / h)`` when ``h <= r``, 1 when ``h > r``.
 
 Reference quirks and our default:
