@@ -281,6 +281,9 @@ class Config:
                 raise ValueError(problem if problem.startswith("unknown") else f"{f.name} {problem}")
             if f.metadata["kind"] is float and isinstance(value, int):
                 object.__setattr__(self, f.name, float(value))  # 30 and 30.0: one signature
+        from .presets import canonical
+
+        object.__setattr__(self, "preset", canonical(self.preset))  # an alias signs as its preset
         if self.aspects != "none":
             from .presets import get_preset
 

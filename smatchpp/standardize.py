@@ -54,10 +54,11 @@ Preset = str
 
 
 def preset_names() -> tuple[str, ...]:
-    """The names ``standardize`` accepts: the keys of :data:`smatchpp.presets.PRESETS`."""
-    from .presets import PRESETS  # the registry imports this module
+    """The names ``standardize`` accepts: the keys of :data:`smatchpp.presets.PRESETS` and
+    their aliases (:data:`smatchpp.presets.ALIASES`)."""
+    from .presets import ALIASES, PRESETS  # the registry imports this module
 
-    return tuple(PRESETS)
+    return tuple(PRESETS) + tuple(ALIASES)
 
 
 #: roles ending in ``-of`` that smatch 1.0.4's reader keeps as written (not inverted)

@@ -89,12 +89,12 @@ def add_scoring_options(p: argparse.ArgumentParser) -> None:
 def add_setting_options(p: argparse.ArgumentParser) -> None:
     """Every scoring setting of :class:`~smatchpp.config.Config` (for commands with other inputs)."""
     from ..config import COMPRESSIONS
-    from ..presets import PRESETS, describe
+    from ..presets import ALIASES, PRESETS, describe
     from ..solvers import SOLVERS
 
     p.add_argument("--input-format", choices=("auto", "penman", "tsv"), default="auto",
                    help="input format (auto: .tsv files are TSV, others PENMAN)")
-    p.add_argument("--preset", choices=list(PRESETS), default=None, metavar="NAME",
+    p.add_argument("--preset", choices=list(PRESETS) + list(ALIASES), default=None, metavar="NAME",
                    help="which triples are compared (default smatch). " + describe().replace("%", "%%"))
     p.add_argument("--keep-wiki", action="store_true",
                    help="keep :wiki triples (the amr preset drops them)")

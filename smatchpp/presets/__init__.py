@@ -7,9 +7,13 @@ from it, and an unknown name is an error (it never becomes a new signature).
 
 ========================  ==============================================================
 ``smatch`` (default)      smatch 1.0.4's triples, its quirks included
-                          (:mod:`smatchpp.standardize`)
-``smatch-legacy``         smatch <= 1.0.2: as ``smatch``, but TOP's value is the root's
-                          concept (the published BAMBOO Smatch row used it)
+                          (:mod:`smatchpp.standardize`); PyPI smatch 1.0.3.2's are the same
+``smatch-legacy``         ``smatch``'s triples with TOP's value the root's concept: a hybrid
+                          that no release of smatch had (see below)
+``amr-suite``             the reader the reference tools bundle: amr-metric-suite's Smatch
+                          and S2Match (BAMBOO's rows), the WSMATCH tool (:mod:`.suite`)
+``smatch-1.0.1``          PyPI smatch 1.0.1's reader, the one ``mdtux89/amr-evaluation``
+                          bundles (alias ``amr-evaluation``; :mod:`.suite`)
 ``generic``               lower-cased labels, quoted constants kept whole, inverted roles
                           onto constants kept, duplicates removed (:mod:`.graph`)
 ``amr``                   ``generic`` + AMR normalization: role directions, dereification
@@ -18,18 +22,23 @@ from it, and an unknown name is an error (it never becomes a new signature).
                           rewrite: a different metric (:mod:`.smatchpp18`)
 ========================  ==============================================================
 
-``smatch-legacy`` models one change only, smatch 1.0.3's "TOP's value is a
-constant" (snowblink14/smatch PR #30).  smatch 1.0.2 differs from 1.0.4 in
-more (1.0.3's PR #16: no ``:mod`` to ``:domain``, ``consist-of`` and the two
-``prep-*-of`` inverted, an ``-of`` role onto a variable not inverted when
-another role follows on the same line), and the tool behind the published
-BAMBOO row (flipz357/amr-metric-suite 711a231, a smatch of 2016) also keeps
-one relation per pair of nodes and one attribute per role name and node.
-None of these is modelled: the TOP change alone puts the exact scores within
-0.14 of every published cell (``docs/results.md``).
+Which preset reproduces which published number is the table of
+``docs/reference-readers.md``; ``experiments/compare_readers.py`` runs each
+reference reader as a peer and compares the triples graph by graph (equal on
+all 54,292 graphs of BAMBOO's 12 tasks and AMRParseEval's Little Prince).
+
+``smatch-legacy`` is what it is: smatch 1.0.4's reader (its ``:mod`` to
+``:domain``, its ``-of`` exceptions, every ``-of`` inverted) with one older
+convention, TOP's value the root's concept.  smatch 1.0.3's reader (PyPI
+1.0.3.2) gives the triples of ``smatch``, TOP ``top`` included, so it differs
+from ``smatch-legacy`` in the TOP triple of every graph; smatch 1.0.1's reader
+(``smatch-1.0.1``) has TOP's concept but none of 1.0.3's other changes, and its
+triples differ on 21,349 of those 54,292 graphs (totals on 35 of 27,146
+pairs).  The published BAMBOO rows came from ``amr-suite``'s reader.
+``smatch-legacy`` is kept because earlier results used it.
 
 >>> sorted(PRESETS)
-['amr', 'generic', 'smatch', 'smatch-legacy', 'smatchpp18-lossy']
+['amr', 'amr-suite', 'generic', 'smatch', 'smatch-1.0.1', 'smatch-legacy', 'smatchpp18-lossy']
 >>> from smatchpp.read import read_text
 >>> raw = read_text('(c / City :name "New York" :mod (b / big) :mod (b2 / big))')[0].graph
 >>> for name in ("smatch", "smatch-legacy", "generic", "amr"):
@@ -42,7 +51,7 @@ amr            7 ((0, 'name', 'new york'), (0, 'top', 'top')) ((1, 'domain', 0),
 >>> get_preset("smatch-1.0.4")
 Traceback (most recent call last):
 ...
-ValueError: unknown preset 'smatch-1.0.4'; choose from smatch, smatch-legacy, generic, amr, smatchpp18-lossy
+ValueError: unknown preset 'smatch-1.0.4'; choose from smatch, smatch-legacy, amr-suite, smatch-1.0.1, generic, amr, smatchpp18-lossy
 """
 
 from __future__ import annotations
@@ -56,8 +65,10 @@ from ..standardize import TripleGraph, smatch_triples, standardize
 from .amr import AMR_RULES
 from .graph import GENERIC_RULES, Options, Rule, build_triples, to_penman
 from .smatchpp18 import concept_identity
+from .suite import suite_triples
 
-__all__ = ["Preset", "Options", "PRESETS", "get_preset", "standardize", "describe", "PairRewrite"]
+__all__ = ["Preset", "Options", "PRESETS", "ALIASES", "get_preset", "canonical", "standardize", "describe",
+           "PairRewrite"]
 
 #: a rewrite of a standardized pair (both graphs at once)
 PairRewrite = Callable[[TripleGraph, TripleGraph], "tuple[TripleGraph, TripleGraph]"]
@@ -82,6 +93,9 @@ class Preset:
     note: str = ""
     #: the :class:`Options` fields its rules read (they then appear in the signature)
     options: tuple[str, ...] = ()
+    #: its triples depend on the layout (the order of a node's roles, where a node is
+    #: written), as a reference reader's do: a graph re-rendered can score below 1
+    layout: bool = False
 
     def standardize(self, raw: RawGraph, options: Options = Options()) -> TripleGraph:
         """The triples of ``raw`` under this preset."""
@@ -100,9 +114,19 @@ PRESETS: dict[str, Preset] = {
         "dropped, duplicates counted",
         builder=smatch_triples),
     "smatch-legacy": Preset(
-        "smatch <= 1.0.2: as smatch, but the TOP attribute's value is the root's concept "
-        "(the published BAMBOO Smatch row)",
+        "smatch 1.0.4's triples with the TOP attribute's value the root's concept (as smatch "
+        "<= 1.0.2): a hybrid no release had; amr-suite is the published BAMBOO rows' reader",
         builder=partial(smatch_triples, top="concept")),
+    "amr-suite": Preset(
+        "the reader the reference tools bundle (amr-metric-suite's Smatch and S2Match, the "
+        "WSMATCH tool; smatch's amr.py of 2016): TOP value the root's concept, -of inverted "
+        "only onto a node written there or before ')', :mod kept, one relation per pair of "
+        "nodes, one attribute per role and node, quoted constants cut at the first space",
+        builder=suite_triples, layout=True),
+    "smatch-1.0.1": Preset(
+        "PyPI smatch 1.0.1's reader, which mdtux89/amr-evaluation bundles: amr-suite's rules, but every relation and attribute kept and a "
+        "trailing _ stripped from labels",
+        builder=partial(suite_triples, keep_all=True, strip=True), layout=True),
     "generic": Preset(
         "lower-cased labels, quoted constants kept whole, -of roles inverted (onto constants "
         "kept as written), duplicate triples removed",
@@ -120,16 +144,27 @@ PRESETS: dict[str, Preset] = {
 }
 
 
+#: other names of a preset (the tool that bundles the same reader); ``Config`` stores the name
+ALIASES: dict[str, str] = {"amr-evaluation": "smatch-1.0.1"}
+
+
+def canonical(name: str) -> str:
+    """The registry name of ``name`` (an alias's preset; any other name unchanged)."""
+    return ALIASES.get(name, name)
+
+
 def get_preset(preset: "str | Preset") -> Preset:
-    """The preset named ``preset`` (a :class:`Preset` is returned as is)."""
+    """The preset named ``preset`` or an alias of it (a :class:`Preset` is returned as is)."""
     if isinstance(preset, Preset):
         return preset
     try:
-        return PRESETS[preset]
+        return PRESETS[canonical(preset)]
     except (KeyError, TypeError):
         raise ValueError(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}") from None
 
 
 def describe() -> str:
     """One line per preset, for ``--help``."""
-    return "; ".join(f"{name}: {p.description}" for name, p in PRESETS.items())
+    aliases = {target: alias for alias, target in ALIASES.items()}
+    return "; ".join(f"{name}: {p.description}{f' (alias {aliases[name]})' if name in aliases else ''}"
+                     for name, p in PRESETS.items())
