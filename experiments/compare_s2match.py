@@ -26,6 +26,17 @@ The packaged 50-d vectors are written as a GloVe text file for the reference
 identical numbers).  Timings on a shared machine are indicative only.
 
     python3 experiments/compare_s2match.py [--limit N] [--json out.json]
+
+``--cells`` instead runs the reference once on every pair of BAMBOO's 12 tasks
+(concatenated), and sets beside it, pair by pair and as BAMBOO cells (the
+protocol of ``experiments/bamboo.py``): ours on its own triples, and ours from
+the PENMAN files under ``--preset`` (default ``amr-suite``, the reference's
+reader), with the matched values counted equal, higher and lower and the
+triple totals compared.  With the same 50-d vectors on both sides, the cells of
+the reference's row against the published (100-d) row are the vectors' part of
+the difference, and ours against the reference's row the conventions' part::
+
+    python3 experiments/compare_s2match.py --cells [--preset amr-suite] [--json out.json]
 """
 from __future__ import annotations
 
@@ -108,13 +119,99 @@ def ours_on_reference_triples(records: list[dict], workers: int) -> tuple[list, 
     return scores, time.perf_counter() - began
 
 
+def concat_cells(out_dir: Path) -> tuple[Path, Path, list[tuple[str, int]]]:
+    """Every pair of BAMBOO's 12 tasks in one file per side, and which cell each pair is of."""
+    import bamboo
+
+    sides, where = [], []
+    for side in ("src", "tgt"):
+        blocks: list[str] = []
+        for cell in bamboo.CELLS:
+            text = (BAMBOO / cell / f"{side}.test.amr").read_text(encoding="utf-8")
+            mine = [b.strip() for b in text.split("\n\n") if b.strip()]
+            blocks += mine
+            if side == "src":
+                where += [(cell, k) for k in range(len(mine))]
+        path = out_dir / f"cells.{side}.amr"
+        path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+        sides.append(path)
+    return sides[0], sides[1], where
+
+
+def versus(ours: list, records: list[dict]) -> dict:
+    """Matched per pair: ours equal to, above, below the reference's (1e-9); totals equal."""
+    ok = [(s, r) for s, r in zip(ours, records) if "error" not in r]
+    below = [r["index"] for s, r in ok if s.matched < r["matched"] - 1e-9]
+    return {"pairs": len(ok), "equal": sum(abs(s.matched - r["matched"]) <= 1e-9 for s, r in ok),
+            "higher": sum(s.matched > r["matched"] + 1e-9 for s, r in ok), "lower": len(below),
+            "lower_first": below[:10],
+            "totals_equal": sum((s.test_triples, s.gold_triples) == (r["test_triples"], r["gold_triples"])
+                                for s, r in ok),
+            "certified": sum(s.status == "optimal" for s, _ in ok)}
+
+
+def cells_main(args) -> None:
+    import bamboo
+    import numpy as np
+
+    from smatchpp.api import Config, Scorer
+    from smatchpp.read import read_file
+
+    glove = write_glove_text(args.glove_text)
+    with tempfile.TemporaryDirectory(prefix="s2match-cells-") as tmp:
+        a, b, where = concat_cells(Path(tmp))
+        peer = run_peer("s2match.py (reference)",
+                        [str(HERE / "s2match_peer_driver.py"), str(a), str(b),
+                         "--peer-src", str(PEER / "src"), "--vectors", str(glove)],
+                        python=PEER / "venv" / "bin" / "python")
+        if peer.status != "ok":
+            sys.exit(f"reference failed ({peer.status}): {peer.stderr_tail}")
+        began = time.perf_counter()
+        from_penman = Scorer(Config(preset=args.preset, match="s2match")).score_corpus(
+            read_file(a), read_file(b), workers=args.workers).pairs
+        seconds_penman = time.perf_counter() - began
+    records = sorted(peer.pairs, key=lambda r: r["index"])
+    if len(records) != len(where) or len(from_penman) != len(where):
+        sys.exit(f"{len(where)} pairs written, the reference scored {len(records)}, ours {len(from_penman)}")
+    on_ref, seconds_on_ref = ours_on_reference_triples(records, args.workers)
+    ok = [r for r in records if "error" not in r]
+    f1s = {"reference": [], "ours on its triples": [], f"ours, {args.preset} preset": []}
+    by_index = {r["index"]: s for r, s in zip(ok, on_ref)}
+    for r, s in zip(records, from_penman):
+        m, t, g = r.get("matched", 0.0), r.get("test_triples", 0), r.get("gold_triples", 0)
+        p, q = (m / t if t else 0.0), (m / g if g else 0.0)
+        f1s["reference"].append(2 * p * q / (p + q) if p + q else 0.0)
+        f1s["ours on its triples"].append(by_index[r["index"]].f1 if r["index"] in by_index else float("nan"))
+        f1s[f"ours, {args.preset} preset"].append(s.f1)
+    rows = {}
+    for name, values in f1s.items():
+        per_cell = {c: bamboo.cell_score(c, [v for v, (cell, _) in zip(values, where) if cell == c])
+                    for c in bamboo.CELLS}
+        rows[name] = [per_cell[c] for c in bamboo.CELLS] + [float(np.mean(list(per_cell.values())))]
+    report = {"pairs": len(records), "reference_errors": len(records) - len(ok),
+              "reference_seconds": peer.summary["seconds"],
+              "on_reference_triples": versus(on_ref, ok), "seconds_on_reference_triples": seconds_on_ref,
+              "from_penman": {"preset": args.preset, **versus(from_penman, records)},
+              "seconds_from_penman": seconds_penman, "rows": rows}
+    print(json.dumps({k: v for k, v in report.items() if k != "rows"}, indent=1))
+    table = {"S2match(def) (README v0.2, 100-d)": list(bamboo.PUBLISHED["S2match(def)"])}
+    table.update({f"{k} (50-d)": v for k, v in rows.items()})
+    print(bamboo.format_table(table))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cells", action="store_true", help="all 12 BAMBOO tasks, as cells (see above)")
+    ap.add_argument("--preset", default="amr-suite", help="with --cells: the preset of ours from PENMAN")
     ap.add_argument("--limit", type=int, default=None, help="only the first N pairs")
     ap.add_argument("--glove-text", type=Path, default=Path(tempfile.gettempdir()) / "glove.6B.50d.kumo.txt")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", type=Path, help="write every number here")
     args = ap.parse_args()
+    if args.cells:
+        return cells_main(args)
     glove = write_glove_text(args.glove_text)
     report: dict = {}
     with tempfile.TemporaryDirectory(prefix="s2match-cmp-") as tmp:

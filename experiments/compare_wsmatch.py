@@ -14,15 +14,16 @@ the patch is documented there) and run as a peer by
    left out): our WSMATCH weights (:func:`smatchpp.matchers.levels.level_weights`)
    must equal the reference's on every triple, every pair must be certified, and
    our matched weight must be at least the reference's;
-3. ours from PENMAN with ``Config(preset="smatch-legacy", match="wsmatch")`` (TOP
-   carries the root's concept, as in the reference's reader), per pair beside
-   the reference (its totals can differ: the reference's reader keeps one
-   relation per node pair and one attribute per role and node, and marks quoted
-   constants with a trailing ``_``);
+3. ours from PENMAN with ``Config(preset=PRESET, match="wsmatch")``, per pair
+   beside the reference: matched equal, higher, lower, and the total weights.
+   ``--preset amr-suite`` (the default) is the reference's reader, so the totals
+   are equal on every pair; ``--preset smatch-legacy`` (TOP with the root's
+   concept, smatch 1.0.4's other rules) was the closest before it;
 4. the BAMBOO cells (:func:`bamboo.cell_score`, the protocol of
    ``experiments/bamboo.py``) of the three per-pair F1 lists.
 
-    python3 experiments/compare_wsmatch.py [--tasks main|all] [--workers 2] [--json out.json]
+    python3 experiments/compare_wsmatch.py [--tasks main|all] [--preset amr-suite] [--workers 2]
+                                           [--json out.json]
 """
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ PEER = Path.home() / ".cache" / "wsmatch-peer"
 DRIVER = HERE / "wsmatch_peer_driver.py"
 ROWS = ("WSMATCH reference (jcyk/AMR-parser, hill-climber)",
         "WSMATCH ours on the reference's triples",
-        "WSMATCH ours, smatch-legacy preset")
+        "WSMATCH ours, {preset} preset")
 
 
 def reference_graph(triples: list) -> tuple[TripleGraph, tuple[list, list, list]]:
@@ -88,7 +89,7 @@ def f1(matched: float, test: float, gold: float) -> float:
     return 2 * p * r / (p + r)
 
 
-def compare_cell(cell: str, data: Path, workers: int) -> dict:
+def compare_cell(cell: str, data: Path, workers: int, preset: str = "amr-suite") -> dict:
     """Steps 1-3 on one task's file pair; the per-pair F1 lists and the per-pair checks."""
     dataset, subset = cell.split("/")
     src, tgt = data / dataset / subset / "src.test.amr", data / dataset / subset / "tgt.test.amr"
@@ -109,7 +110,7 @@ def compare_cell(cell: str, data: Path, workers: int) -> dict:
     on_ref = list(scorer._map(items, workers))
     seconds_on_ref = time.perf_counter() - began
     began = time.perf_counter()
-    legacy = Scorer(Config(preset="smatch-legacy", match="wsmatch")).score_corpus(
+    legacy = Scorer(Config(preset=preset, match="wsmatch")).score_corpus(
         read_file(src), read_file(tgt), workers=workers).pairs
     seconds_legacy = time.perf_counter() - began
 
@@ -139,7 +140,13 @@ def compare_cell(cell: str, data: Path, workers: int) -> dict:
                    "matched_gained": sum(max(s.matched - r["matched"], 0.0)
                                          for r, s in zip(ok, on_ref)),
                    "seconds": seconds_on_ref},
-        "legacy": {"certified": sum(s.status == "optimal" for s in legacy),
+        "legacy": {"preset": preset, "certified": sum(s.status == "optimal" for s in legacy),
+                   "matched_equal": sum(abs(s.matched - r["matched"]) <= 1e-9
+                                        for r, s in zip(records, legacy) if "error" not in r),
+                   "matched_higher": sum(s.matched > r["matched"] + 1e-9
+                                         for r, s in zip(records, legacy) if "error" not in r),
+                   "matched_lower": sum(s.matched < r["matched"] - 1e-9
+                                        for r, s in zip(records, legacy) if "error" not in r),
                    "totals_differ": len(totals_differ), "totals_differ_first": totals_differ[:10],
                    "f1_below_reference": len(legacy_below),
                    "f1_below_reference_first": legacy_below[:10],
@@ -155,14 +162,17 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=bamboo.DATA)
     ap.add_argument("--tasks", choices=("main", "all"), default="main")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--preset", default="amr-suite", help="the preset of ours from PENMAN (step 3)")
     ap.add_argument("--json", type=Path, help="write every number here (per-pair F1 left out)")
     args = ap.parse_args()
+    rows = tuple(r.format(preset=args.preset) for r in ROWS)
     cells = [c for c in bamboo.CELLS if args.tasks == "all" or c.endswith("/main")]
     report: dict = {"cells": {}}
-    values: dict[str, dict[str, float]] = {row: {} for row in ROWS}
+    values: dict[str, dict[str, float]] = {row: {} for row in rows}
     for cell in cells:
-        result = compare_cell(cell, args.data, args.workers)
-        for row in ROWS:
+        result = compare_cell(cell, args.data, args.workers, args.preset)
+        result["f1"] = dict(zip(rows, result["f1"].values()))
+        for row in rows:
             values[row][cell] = bamboo.cell_score(cell, result["f1"][row], args.data)
         del result["f1"]
         report["cells"][cell] = result
@@ -171,9 +181,9 @@ def main() -> None:
     report["values"] = values
     print(json.dumps(report["values"], indent=1))
     if args.tasks == "all":
-        rows = {row: [values[row][c] for c in bamboo.CELLS]
-                + [float(np.mean([values[row][c] for c in bamboo.CELLS]))] for row in ROWS}
-        print(bamboo.format_table(rows))
+        table = {row: [values[row][c] for c in bamboo.CELLS]
+                 + [float(np.mean([values[row][c] for c in bamboo.CELLS]))] for row in rows}
+        print(bamboo.format_table(table))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
 

@@ -38,7 +38,12 @@ ASPECT_MODES = ("none",) + MODES
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser("score", help="score a test file against a gold file")
+    p = sub.add_parser("score", help="score a test file against a gold file",
+                       epilog="To compare with a number another tool printed (smatch 1.0.4, BAMBOO's "
+                              "Smatch/S2Match/WSMATCH rows, AMRParseEval, Damonte et al.'s aspects, "
+                              "smatchpp 1.8), choose the preset and matcher from the table 'To compare "
+                              "with X, use Y' in docs/reference-readers.md: e.g. --preset amr-suite for "
+                              "BAMBOO's rows.")
     add_scoring_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="format of the corpus summary on stdout")
