@@ -10,6 +10,7 @@ reference readers themselves on BAMBOO and AMRParseEval.  Triples are written
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -149,3 +150,12 @@ def test_cli_scores_with_the_reference_reader(tmp_path):
     micro = rows["amr-evaluation"]["micro"]
     assert (micro["precision"], micro["recall"]) == pytest.approx((5 / 6, 1.0))
     assert "preset:smatch-1.0.1" in rows["amr-evaluation"]["signature"]
+
+
+def test_score_help_points_to_the_table(tmp_path):
+    out = run("score", "--help", cwd=tmp_path)
+    text = " ".join(out.stdout.split())
+    assert out.returncode == 0 and "docs/reference-readers.md" in text and "--preset amr-suite" in text
+    assert "amr-suite:" in text and "smatch-1.0.1:" in text and "(alias amr-evaluation)" in text
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "reference-readers.md").read_text()
+    assert "## To compare with X, use Y" in doc
