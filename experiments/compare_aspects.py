@@ -2,7 +2,7 @@
 
     python3 experiments/compare_aspects.py TEST.amr GOLD.amr \
         [--peer /root/.cache/amr-eval-peer --peer-python /root/.cache/amr-eval-peer/venv/bin/python] \
-        [--select even|odd|all] [--mismatches 5]
+        [--select even|odd|all] [--mismatches 5] [--preset smatch-1.0.1]
 
 Scores every aspect in both modes with the ``exact`` solver and prints, per
 aspect, the corpus P/R/F1 of ``separate`` and ``joint`` and, with ``--peer``,
@@ -16,6 +16,9 @@ restarts, seeded).  Then, per aspect and pair:
   more than once, its issues #15 and #28; we count ``min(c_A, c_B)``)?
 
 ``--select even`` keeps pairs 0, 2, 4, ... (the BART parses of parseval-lp).
+``--preset`` builds Smatch, Unlabeled and No WSD on that preset's triples (as
+``score --preset P --aspects`` does); ``smatch-1.0.1`` is the reader that
+``amr-evaluation`` bundles.
 """
 
 from __future__ import annotations
@@ -37,22 +40,24 @@ from smatchpp.score import prf  # noqa: E402
 DRIVER = Path(__file__).resolve().parent / "amr_eval_driver.py"
 
 
-def repeats(name: str, entries: list, i: int) -> bool:
+def repeats(name: str, entries: list, i: int, preset: str = "smatch") -> bool:
     """Does graph ``i`` repeat a triple in aspect ``name``'s graph?"""
     graph = ASPECTS[name].graph
-    g = graph(entries[i].graph, standardize) if graph else standardize(entries[i].graph)
+    std = lambda raw: standardize(raw, preset)  # noqa: E731
+    g = graph(entries[i].graph, std) if graph else std(entries[i].graph)
     return any(c > 1 for c in triple_keys(g).values())
 
 
-def ours(path_a: str, path_b: str, keep: list[int]) -> dict[str, list[dict]]:
+def ours(path_a: str, path_b: str, keep: list[int], preset: str = "smatch") -> dict[str, list[dict]]:
     ea, eb = read_file(path_a), read_file(path_b)
     solve = solver_function("exact")
+    std = lambda raw: standardize(raw, preset)  # noqa: E731
     out = {}
     for mode in ("separate", "joint"):
-        scorer = AspectScorer(mode, solve)
+        scorer = AspectScorer(mode, solve, std)
         out[mode] = [scorer.score(ea[i].graph, eb[i].graph) for i in keep]
     # our seeded hill-climber (smatch's 4 restarts) on the very same triples
-    climber = AspectScorer("separate", solver_function("hillclimber", compression=False))
+    climber = AspectScorer("separate", solver_function("hillclimber", compression=False), std)
     out["hillclimber"] = [climber.score(ea[i].graph, eb[i].graph) for i in keep]
     return out
 
@@ -65,10 +70,11 @@ def main() -> int:
     parser.add_argument("--peer-python", default=sys.executable)
     parser.add_argument("--select", choices=("all", "even", "odd"), default="all")
     parser.add_argument("--mismatches", type=int, default=5, help="print this many differing pairs per aspect")
+    parser.add_argument("--preset", default="smatch", help="the triples of Smatch, Unlabeled, No WSD")
     args = parser.parse_args()
     n = len(read_file(args.test))
     keep = [i for i in range(n) if args.select == "all" or i % 2 == (args.select == "odd")]
-    mine = ours(args.test, args.gold, keep)
+    mine = ours(args.test, args.gold, keep, args.preset)
     peer = None
     if args.peer:
         run = subprocess.run([args.peer_python, str(DRIVER), "--peer", args.peer, args.test, args.gold],
@@ -113,7 +119,8 @@ def main() -> int:
         else:
             below = [k for k, (c, r) in enumerate(zip(sep, peer)) if c.matched < r[name][0]]
             above = sum(1 for c, r in zip(sep, peer) if c.matched > r[name][0])
-            dup = sum(1 for k in below if repeats(name, ea, keep[k]) or repeats(name, eb, keep[k]))
+            dup = sum(1 for k in below if repeats(name, ea, keep[k], args.preset)
+                      or repeats(name, eb, keep[k], args.preset))
             verdict = (f"triple counts equal on {len(same_counts)}/{len(sep)} pairs; exact >= hill-climber on "
                        f"{len(sep) - len(below)}/{len(sep)} ({above} strictly above)"
                        + (f"; of the {len(below)} below, {dup} repeat a triple" if below else ""))

@@ -10,6 +10,7 @@ reference readers themselves on BAMBOO and AMRParseEval.  Triples are written
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,32 @@ def test_score_help_points_to_the_table(tmp_path):
     assert "amr-suite:" in text and "smatch-1.0.1:" in text and "(alias amr-evaluation)" in text
     doc = (Path(__file__).resolve().parents[1] / "docs" / "reference-readers.md").read_text()
     assert "## To compare with X, use Y" in doc
+
+
+HAND = [  # the graphs above, and one of each kind of branch in one graph
+    "(a / A :ARG1-of (b / B) :ARG2-of b :polarity -)",
+    "(a / A :ARG2-of c :polarity - :ARG0 (c / C))",
+    '(a / A :ARG0-of "x" :polarity -)',
+    "(a / A :ARG0 b :ARG1 (b / B))",
+    '(a / "Foo Bar" :name "Rex" :op1 "New York" :op2 "" :op3 5)',
+    '(a / A :ARG0 (b / B) :ARG1 b :op1 "X" :op1 "Y" :mod (c / C :ARG0-of a) :mod 1)',
+]
+
+
+@pytest.mark.parametrize("reader, preset", [("amr-suite", "amr-suite"), ("amr-evaluation", "smatch-1.0.1")])
+def test_the_reference_reader_itself_agrees_on_the_hand_graphs(tmp_path, reader, preset):
+    """Runs the reference reader as a peer when ``experiments/setup_readers.sh`` has set it up."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
+    import compare_readers
+
+    if not (compare_readers.ROOT / reader / "COMMIT").is_file():
+        pytest.skip(f"reference reader {reader} not set up (experiments/setup_readers.sh)")
+    path = tmp_path / "hand.amr"
+    path.write_text("\n\n".join(HAND) + "\n")
+    records = compare_readers.run_reader(reader, [path])[0]
+    strip = compare_readers.READERS[reader][3]
+    ours = [e.graph for e in read_text(path.read_text())]
+    assert len(records) == len(ours) == len(HAND)
+    for text, record, graph in zip(HAND, records, ours):
+        assert compare_readers.our_multiset(graph, preset, strip) == \
+            compare_readers.reference_multiset(record, strip), text
