@@ -2,7 +2,7 @@
 
     python3 experiments/compare_aspects.py TEST.amr GOLD.amr \
         [--peer /root/.cache/amr-eval-peer --peer-python /root/.cache/amr-eval-peer/venv/bin/python] \
-        [--select even|odd|all] [--mismatches 5] [--preset smatch-1.0.1]
+        [--select even|odd|all] [--mismatches 5] [--preset smatch-1.0.1] [--duplicates product]
 
 Scores every aspect in both modes with the ``exact`` solver and prints, per
 aspect, the corpus P/R/F1 of ``separate`` and ``joint`` and, with ``--peer``,
@@ -18,7 +18,8 @@ restarts, seeded).  Then, per aspect and pair:
 ``--select even`` keeps pairs 0, 2, 4, ... (the BART parses of parseval-lp).
 ``--preset`` builds Smatch, Unlabeled and No WSD on that preset's triples (as
 ``score --preset P --aspects`` does); ``smatch-1.0.1`` is the reader that
-``amr-evaluation`` bundles.
+``amr-evaluation`` bundles; ``--duplicates product`` counts a repeated triple as
+its hill-climber does (the joint column then repeats the separate one).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from smatchpp.aspects import ASPECTS, AspectScorer, corpus_aspects, solver_function  # noqa: E402
+from smatchpp.compile import ExactMatcher  # noqa: E402
 from smatchpp.matching import triple_keys  # noqa: E402
 from smatchpp.standardize import standardize  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
@@ -48,16 +50,20 @@ def repeats(name: str, entries: list, i: int, preset: str = "smatch") -> bool:
     return any(c > 1 for c in triple_keys(g).values())
 
 
-def ours(path_a: str, path_b: str, keep: list[int], preset: str = "smatch") -> dict[str, list[dict]]:
+def ours(path_a: str, path_b: str, keep: list[int], preset: str = "smatch",
+         duplicates: str = "multiset") -> dict[str, list[dict]]:
     ea, eb = read_file(path_a), read_file(path_b)
-    solve = solver_function("exact")
+    matcher = ExactMatcher(duplicates)
+    solve = solver_function("exact", matcher=matcher)
     std = lambda raw: standardize(raw, preset)  # noqa: E731
     out = {}
-    for mode in ("separate", "joint"):
-        scorer = AspectScorer(mode, solve, std)
+    for mode in ("separate", "joint") if duplicates == "multiset" else ("separate",):
+        scorer = AspectScorer(mode, solve, std, bound=matcher.label_bound)
         out[mode] = [scorer.score(ea[i].graph, eb[i].graph) for i in keep]
     # our seeded hill-climber (smatch's 4 restarts) on the very same triples
-    climber = AspectScorer("separate", solver_function("hillclimber", compression=False), std)
+    climber = AspectScorer("separate", solver_function("hillclimber", compression=False, matcher=matcher),
+                           std, bound=matcher.label_bound)
+    out.setdefault("joint", out["separate"])  # joint needs multiset counting: not computed
     out["hillclimber"] = [climber.score(ea[i].graph, eb[i].graph) for i in keep]
     return out
 
@@ -71,10 +77,12 @@ def main() -> int:
     parser.add_argument("--select", choices=("all", "even", "odd"), default="all")
     parser.add_argument("--mismatches", type=int, default=5, help="print this many differing pairs per aspect")
     parser.add_argument("--preset", default="smatch", help="the triples of Smatch, Unlabeled, No WSD")
+    parser.add_argument("--duplicates", choices=("multiset", "product"), default="multiset",
+                        help="product: a repeated triple counts as smatch counts it (then no joint mode)")
     args = parser.parse_args()
     n = len(read_file(args.test))
     keep = [i for i in range(n) if args.select == "all" or i % 2 == (args.select == "odd")]
-    mine = ours(args.test, args.gold, keep, args.preset)
+    mine = ours(args.test, args.gold, keep, args.preset, args.duplicates)
     peer = None
     if args.peer:
         run = subprocess.run([args.peer_python, str(DRIVER), "--peer", args.peer, args.test, args.gold],

@@ -393,7 +393,8 @@ class AspectScorer:
             return result.objective, result.upper_bound, result.alignment
 
         return cls(config.aspects, solve,
-                   lambda raw: standardize(raw, config.preset, keep_wiki=config.keep_wiki))
+                   lambda raw: standardize(raw, config.preset, keep_wiki=config.keep_wiki),
+                   bound=scorer.matcher.label_bound)
 
     def attach(self, score: Any, raw_a: RawGraph | None, raw_b: RawGraph | None) -> None:
         """Score the aspects of a scored pair (a :class:`~smatchpp.score.PairScore`) into it."""

@@ -130,12 +130,40 @@ def _label_multiset(g: TripleGraph) -> Counter:
     return labels
 
 
+def _label_keys(g: TripleGraph) -> tuple[dict, dict]:
+    """Per label, the counts of its distinct keys: unary labels, and relation roles."""
+    unary: dict = {label: [c for _, c in rows] for label, rows in _unary_labels(g).items()}
+    relations: dict = {}
+    for (r, _, _), c in _relation_counts(g).items():
+        relations.setdefault(r, []).append(c)
+    return unary, relations
+
+
 class ExactMatcher:
-    """Smatch's matcher: identical labels match, duplicates as multisets."""
+    """Smatch's matcher: identical labels match, duplicates as multisets.
+
+    ``duplicates="product"`` counts a triple repeated ``c_A`` times in A and
+    ``c_B`` times in B as ``c_A * c_B`` matches, as smatch's hill-climber does
+    (every copy of A's meets every copy of B's in its weight table; smatch
+    issues #15 and #28): the count of ``mdtux89/amr-evaluation``'s rows on
+    graphs with duplicates.  A graph with a repeated triple then matches itself
+    above its triple count (F1 above 1).
+
+    >>> from smatchpp.api import parse_graph
+    >>> g = parse_graph("(a / A :label (b / B) :label b)", preset="smatch-1.0.1")
+    >>> g.n_triples, ExactMatcher("product").label_bound(g, g), ExactMatcher().label_bound(g, g)
+    (5, 7.0, 5.0)
+    """
 
     name = "exact"
     #: every triple weighs 1: precision and recall divide by triple counts
     weighted = False
+
+    def __init__(self, duplicates: str = "multiset") -> None:
+        if duplicates not in ("multiset", "product"):
+            raise ValueError(f"unknown duplicates {duplicates!r}; choose from multiset, product")
+        self.duplicates = duplicates
+        self._count = min if duplicates == "multiset" else (lambda x, y: x * y)
 
     def total(self, g: TripleGraph) -> float:
         """Precision/recall denominator: the number of triples (duplicates included)."""
@@ -144,11 +172,22 @@ class ExactMatcher:
     def label_bound(self, a: TripleGraph, b: TripleGraph) -> float:
         """Label-count bound: each label matches at most ``min(count in A, count in B)`` times.
 
+        Under ``product``: each matched key of A's meets one key of B's, so a label matches at
+        most ``min(A's copies x B's largest count, B's copies x A's largest count)`` times.
+
         >>> from smatchpp.api import parse_graph
         >>> ExactMatcher().label_bound(parse_graph("(a / dog)"), parse_graph("(b / dog :ARG0 (c / cat))"))
         2.0
         """
-        return float(sum((_label_multiset(a) & _label_multiset(b)).values()))
+        if self.duplicates == "multiset":
+            return float(sum((_label_multiset(a) & _label_multiset(b)).values()))
+        bound = 0
+        for ka, kb in zip(_label_keys(a), _label_keys(b)):
+            for label, counts_a in ka.items():
+                counts_b = kb.get(label)
+                if counts_b:
+                    bound += min(sum(counts_a) * max(counts_b), sum(counts_b) * max(counts_a))
+        return float(bound)
 
     def unary_terms(self, a: TripleGraph, b: TripleGraph) -> Terms1:
         la, lb = _unary_labels(a), _unary_labels(b)
@@ -163,7 +202,7 @@ class ExactMatcher:
                 for j, cb in rows_b:
                     ii.append(i)
                     jj.append(j)
-                    ww.append(min(ca, cb))
+                    ww.append(self._count(ca, cb))
         return (np.array(ii, dtype=np.int64), np.array(jj, dtype=np.int64),
                 np.array(ww, dtype=np.float64))
 
@@ -184,8 +223,9 @@ class ExactMatcher:
         n = count[ea[:, 0]]
         ia = np.repeat(np.arange(len(ea)), n)
         ib = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n) + np.repeat(first[ea[:, 0]], n)
-        return (ea[ia, 1], eb[ib, 1], ea[ia, 2], eb[ib, 2],
-                np.minimum(ea[ia, 3], eb[ib, 3]).astype(np.float64))
+        counts = (np.minimum(ea[ia, 3], eb[ib, 3]) if self.duplicates == "multiset"
+                  else ea[ia, 3] * eb[ib, 3])
+        return ea[ia, 1], eb[ib, 1], ea[ia, 2], eb[ib, 2], counts.astype(np.float64)
 
 
 _blocks = _per_graph(sentence_blocks)
@@ -392,7 +432,8 @@ def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None =
     block_a, block_b = _blocks(a), _blocks(b)
     if block_a is None or block_b is None:
         block_a = block_b = None
-    if (type(matcher) is ExactMatcher and len(a.variables) * len(b.variables) <= FAST_CELLS
+    if (type(matcher) is ExactMatcher and matcher.duplicates == "multiset"
+            and len(a.variables) * len(b.variables) <= FAST_CELLS
             and kernels_ready()):  # while the kernels are being built, the numpy path is faster
         pair_a, pair_b, unary, edge_p, edge_q, weight, bound = _exact_terms(a, b)
         return Problem(len(a.variables), len(b.variables), pair_a, pair_b, unary, edge_p, edge_q,

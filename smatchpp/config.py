@@ -181,6 +181,8 @@ def _aspect_modes():
 
 
 COMPRESSIONS = ("exact", "none")
+#: how a repeated triple matches (``Config.duplicates``)
+DUPLICATES = ("multiset", "product")
 
 
 def _compression(value: Any) -> str | None:
@@ -222,6 +224,10 @@ class Config:
     keep_wiki: bool = _setting(False, "keep-wiki", bool, _bool, show=_reads_wiki)
     #: how triples match and what they weigh (:data:`smatchpp.compile.MATCHERS`)
     match: str = _setting("exact", "match", str, _name_in(_matchers, "matcher"))
+    #: how a repeated triple matches: ``multiset`` (``min(c_A, c_B)`` times: self-match is 1) or
+    #: ``product`` (``c_A * c_B`` times, as smatch's hill-climber counts it; ``mdtux89/amr-evaluation``'s
+    #: rows with duplicates, e.g. Unlabeled); exact matching only (``--duplicates``)
+    duplicates: str = _setting("multiset", "dup", str, _name_in(lambda: DUPLICATES, "duplicates"))
     #: S2Match: a similarity counts only if strictly above this
     cutoff: float = _setting(0.5, "cutoff", float, _fraction, show=_soft)
     #: S2Match: the score of another sense, and the factor of any similarity of a predicate
@@ -292,6 +298,10 @@ class Config:
                                  f"{self.match}) and a preset without a pair rewrite (got {self.preset})")
         if self.vectors is not None and self.vectors == _packaged_identity():
             object.__setattr__(self, "vectors", None)  # a signature's name for the default
+        if self.duplicates == "product" and (self.match != "exact" or self.role_weights
+                                             or self.aspects == "joint"):
+            raise ValueError("duplicates product (smatch's count of a repeated triple) needs match exact, "
+                             "no role weights and aspects none or separate")
         if self.match != "exact" or self.role_weights:
             from .presets import get_preset
 
@@ -321,8 +331,6 @@ class Config:
             display = f.metadata.get("display")
             value = getattr(self, f.name)
             parts.append(f"{key}:{display(value) if display else _format(value)}")
-            if key == "match":
-                parts.append("dup:multiset")
         parts.append(f"deterministic:{'yes' if self.deterministic else 'no'}")
         return "|".join(parts)
 
@@ -351,7 +359,6 @@ class Config:
             warnings.warn(f"signature made with HiGHS {highs}, this is HiGHS {highs_version()}: "
                           "certified scores are the same, intervals under a time limit may differ",
                           stacklevel=2)
-        tokens.pop("dup", None)
         tokens.pop("deterministic", None)
         by_key = {f.metadata["sig"]: f for f in fields(cls) if "sig" in f.metadata}
         values = {}

@@ -369,8 +369,10 @@ def top_k_block(queries: Sequence[int], config: Config, query_graphs: Sequence[T
 
 def _label_bounded(config: Config) -> bool:
     """Whether the label counts bound the matches: exact matching of the standardized
-    triples (not soft or weighted, no pair rewrite such as smatchpp18-lossy's)."""
+    triples (not soft or weighted, repeated triples as multisets, no pair rewrite such as
+    smatchpp18-lossy's)."""
     return (config.match == "exact" and config.role_weights is None
+            and config.duplicates == "multiset"
             and get_preset(config.preset).pair_rewrite is None)
 
 

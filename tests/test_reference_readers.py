@@ -14,8 +14,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from dataclasses import replace
+from hypothesis import given, settings
 
+import oracle
 from smatchpp.api import Config, score_pair
+from smatchpp.compile import ExactMatcher, compile_pair
+from smatchpp.solvers import get_solver
+from strategies import graph_pairs
 from smatchpp.presets import ALIASES, get_preset, standardize
 from smatchpp.read import read_text
 from clirun import run
@@ -189,3 +195,51 @@ def test_the_reference_reader_itself_agrees_on_the_hand_graphs(tmp_path, reader,
     for text, record, graph in zip(HAND, records, ours):
         assert compare_readers.our_multiset(graph, preset, strip) == \
             compare_readers.reference_multiset(record, strip), text
+
+
+def test_duplicates_product_counts_as_smatch_does(tmp_path):
+    # test: a/A, b/B, c/C, TOP a, a ARG0 b twice (smatch-1.0.1 keeps both), a ARG1 c: 7 triples;
+    # gold: x/A, y/B, TOP x, x ARG0 y three times: 6.  a->x, b->y: instances 2, TOP 1, ARG0
+    # min(2, 3) = 2 as multisets (5: P 5/7, R 5/6); 2 x 3 = 6 as smatch counts them (9: P 9/7,
+    # R 9/6, what amr-evaluation's smatch.py prints for this pair: 1.29, 1.50, 1.38)
+    (tmp_path / "t.amr").write_text("(a / A :ARG0 (b / B) :ARG0 b :ARG1 (c / C))\n")
+    (tmp_path / "g.amr").write_text("(x / A :ARG0 (y / B) :ARG0 y :ARG0 y)\n")
+    got = {}
+    for dup in ("multiset", "product"):
+        out = run("score", "t.amr", "g.amr", "--preset", "amr-evaluation", "--duplicates", dup,
+                  "--format", "json", cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        got[dup] = json.loads(out.stdout)
+        assert f"|dup:{dup}|" in got[dup]["signature"]
+    assert (got["multiset"]["micro"]["precision"], got["multiset"]["micro"]["recall"]) == \
+        pytest.approx((5 / 7, 5 / 6))
+    assert (got["product"]["micro"]["precision"], got["product"]["micro"]["recall"]) == \
+        pytest.approx((9 / 7, 9 / 6))
+    again = run("score", "t.amr", "g.amr", "--signature", got["product"]["signature"], "--format", "json",
+                cwd=tmp_path)
+    assert json.loads(again.stdout)["micro"] == got["product"]["micro"]
+
+
+def test_duplicates_product_only_for_exact_matching(tmp_path):
+    assert Config(duplicates="product").signature().count("dup:product") == 1
+    with pytest.raises(ValueError, match="needs match exact"):
+        Config(duplicates="product", match="wsmatch")
+    with pytest.raises(ValueError, match="needs match exact"):
+        Config(duplicates="product", aspects="joint")
+    out = run("score", "t.amr", "g.amr", "--duplicates", "product", "--match", "s2match", cwd=tmp_path)
+    assert out.returncode == 2 and "needs match exact" in out.stderr and "Traceback" not in out.stderr
+
+
+@settings(max_examples=60, deadline=None)
+@given(graph_pairs(max_vars=4))
+def test_duplicates_product_is_the_brute_force_optimum(pair):
+    a, b = pair
+    a = replace(a, relations=a.relations + a.relations[:2])  # make sure some triples repeat
+    gold = oracle.triple_multiset(b)
+    best = max(sum(c * gold[k] for k, c in oracle.mapped_multiset(a, m).items() if k in gold)
+               for m in oracle.partial_maps(len(a.variables), len(b.variables)))
+    matcher = ExactMatcher("product")
+    problem = compile_pair(a, b, matcher)
+    result = get_solver("exact").solve(problem, None, None)
+    assert result.status == "optimal" and result.objective == best
+    assert matcher.label_bound(a, b) >= best

@@ -98,6 +98,11 @@ def add_setting_options(p: argparse.ArgumentParser) -> None:
                    help="which triples are compared (default smatch). " + describe().replace("%", "%%"))
     p.add_argument("--keep-wiki", action="store_true",
                    help="keep :wiki triples (the amr preset drops them)")
+    p.add_argument("--duplicates", choices=("multiset", "product"), default=None,
+                   help="how a triple repeated c_A times in one graph and c_B in the other matches: "
+                        "multiset (default), min(c_A, c_B) times; product, c_A x c_B times, as smatch's "
+                        "hill-climber counts it (mdtux89/amr-evaluation's rows, e.g. Unlabeled, under "
+                        "--preset smatch-1.0.1). Exact matching only; F1 can then exceed 1")
     p.add_argument("--solver", choices=SOLVERS, default="exact",
                    help="exact (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber")
     p.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS",
@@ -190,7 +195,7 @@ def config_from_args(args: argparse.Namespace, **overrides: Any) -> Config:
     values = {"solver": args.solver, "time_limit": args.time_limit, "work_limit": args.work_limit,
               "seed": args.seed, "restarts": args.restarts, "on_error": args.on_error,
               "compression": args.compression, "keep_wiki": args.keep_wiki}
-    for name in ("preset", "match", "aspects", "bootstrap", "bootstrap_seed", "ar_trials",
+    for name in ("preset", "match", "duplicates", "aspects", "bootstrap", "bootstrap_seed", "ar_trials",
                  "cutoff", "diffsense", "vectors", "focus_weight", "role_weights", "tolerance",
                  "total_time_limit"):
         if getattr(args, name, None) is not None:

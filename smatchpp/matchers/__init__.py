@@ -59,7 +59,7 @@ def _exact(settings: Any):
         return WeightedMatcher("exact", unit_weights, role_weights=roles)
     from ..compile import ExactMatcher
 
-    return ExactMatcher()
+    return ExactMatcher(getattr(settings, "duplicates", "multiset"))
 
 
 def _s2match(settings: Any):
