@@ -133,6 +133,11 @@ def main() -> int:
                        f"{len(sep) - len(below)}/{len(sep)} ({above} strictly above)"
                        + (f"; of the {len(below)} below, {dup} repeat a triple" if below else ""))
             bad = below + [k for k in range(len(sep)) if k not in set(same_counts)]
+            first_above = next((k for k, (c, r) in enumerate(zip(sep, peer)) if c.matched > r[name][0]), None)
+            if first_above is not None:  # its hill-climber stopped below the optimum
+                c = sep[first_above]
+                verdict += (f"; e.g. pair {keep[first_above]}: ours {[c.matched, c.test, c.gold]} "
+                            f"(certified: {c.matched == c.upper}) peer {peer[first_above][name]}")
         print(f"  {aspect.title:14s} {verdict}")
         for k in sorted(set(bad))[:args.mismatches]:
             c = sep[k]
