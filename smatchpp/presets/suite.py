@@ -14,43 +14,44 @@ release of smatch:
 
 :func:`suite_triples` follows ``AMR.parse_AMR_line`` and its ``__init__``-time
 maps rule by rule; the line numbers are those of ``amr_py3.py`` at 711a231
-(``amr.py`` of jcyk at e412798 is the same code, 7-25 lines further down):
+(``amr.py`` of jcyk at e412798 is the same code, 3-4 lines further up):
 
 1. **Inverted roles only where the node is written or the role ends its node.**
    A role ending in ``-of`` (case-sensitive, no exceptions: ``consist-of`` and
    ``prep-*-of`` too) is inverted when its target node is written after it,
-   ``:ARG0-of (b / ...)`` (l. 300-306), or when it is the node's last role,
-   before ``)``, whatever its target is (l. 346-347; onto a constant it is then
+   ``:ARG0-of (b / ...)`` (l. 314-319), or when it is the node's last role,
+   before ``)``, whatever its target is (l. 350-351; onto a constant it is then
    filed under a node that does not exist, and lost).  Followed by another role
-   (``:ARG1-of b :mod ...``), it is kept as written, ``-of`` included (l. 264-269).
+   (``:ARG1-of b :mod ...``), it is kept as written, ``-of`` included (l. 265-282).
 2. **``:mod`` stays ``:mod``**: no rewrite to an inverse ``:domain`` (smatch 1.0.3's
    change), and so ``:mod 1`` is kept (smatch 1.0.4 inverts it onto a constant and
    loses it).
-3. **One relation per source and target** (l. 380-390: ``relation_dict[target] =
+3. **One relation per source and target** (l. 387-400: ``relation_dict[target] =
    role``): of ``a :ARG0 b`` and ``a :ARG1 b`` (also ``b :ARG1-of a``, inverted),
    the one read last is kept.  The maps are filled from two lists: first the
    relations known to be relations when read (written nodes, nodes already
    defined, inverted roles), then the targets not yet defined when read
-   (l. 259-269, 348-353), so "last" means last of the second list if it has one.
-4. **One attribute per role name and node** (l. 383-391: ``attribute_dict[role] =
+   (l. 279-282, 355-358), so "last" means last of the second list if it has one.
+4. **One attribute per role name and node** (l. 392-402: ``attribute_dict[role] =
    value``), the last one read: ``:op1 "A" :op1 "B"`` keeps ``op1 = B_``.
 5. **Constants**: a quoted constant keeps its first space-separated token; when
-   there is only one, the closing quote becomes ``_`` (l. 207-212: ``"Rex"`` is
+   there is only one, the closing quote becomes ``_`` (l. 215-220, 265: ``"Rex"`` is
    ``Rex_``, ``"New York"`` is ``New``, ``""`` is ``_``); an unquoted one is kept
    whole.  A concept loses its spaces and quotes the same way (``"a b"`` is ``ab_``).
    Labels are compared lower-cased (``smatch.py``'s ``compute_pool``,
    ``.lower()``) and ``_`` is *not* stripped, so ``"5"`` and ``5`` differ.
 6. **TOP** is an attribute of the first node whose value is its concept
-   (l. 396: ``attribute_list[0]["TOP"] = node_value_list[0]``), as smatch <= 1.0.2.
+   (l. 409: ``attribute_list[0]["TOP"] = node_value_list[0]``), as smatch <= 1.0.2.
 
 Where the three differ: jcyk's copy always marks quotes (no
 ``do_not_mark_quotes`` flag; the suite's default also marks them, and both
 tools run with the default).  ``mdtux89/amr-evaluation``'s copy replaces both
-maps by lists (its ``amr.py`` l. 403-419), so rules 3 and 4 do not hold there:
+maps by lists (its ``amr.py`` l. 401-419), so rules 3 and 4 do not hold there:
 every relation and attribute is kept, duplicates included; and its
 ``smatch.py`` compares labels with ``normalize`` = ``lower().rstrip('_')``
-(l. 176-180), so ``"5"`` and ``5`` are equal there.  That variant is the
-``amr-evaluation`` preset (``keep_all=True`` here, trailing ``_`` stripped).
+(l. 176-180), so ``"5"`` and ``5`` are equal there.  That copy is PyPI
+smatch 1.0.1's ``amr.py`` unchanged: the ``smatch-1.0.1`` preset (alias
+``amr-evaluation``; ``keep_all=True`` here, trailing ``_`` stripped).
 
 The graph's layout matters to rule 1 and 3 (which branch writes a node), so
 this builder reads :attr:`RawGraph.inline`; a graph read from TSV has no layout
