@@ -1,6 +1,6 @@
 """BAMBOO: a metric's 12 cells beside the published v0.2 rows.
 
-    python3 experiments/bamboo.py [--preset smatch-legacy] [--set key=value ...]
+    python3 experiments/bamboo.py [--preset amr-suite] [--set key=value ...]
                                   [--data ../shared/data/bamboo] [--workers N] [--digits 3]
                                   [--compare Smatch S2match] [--json out.json]
 

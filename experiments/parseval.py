@@ -1,6 +1,6 @@
 """AMRParseEval (Little Prince): how often a preset agrees with human preferences between parses.
 
-    python3 experiments/parseval.py [--presets smatch smatch-legacy generic amr]
+    python3 experiments/parseval.py [--presets smatch smatch-legacy amr-suite generic amr]
                                     [--set field=value ...] [--data ../shared/data/parseval-lp]
                                     [--digits 3] [--workers N]
     python3 experiments/parseval.py --metric wlk [--metric-set field=value ...]
@@ -93,7 +93,7 @@ def evaluate(config: Config | Metric, data: Path = DATA, workers: int = 1,
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description="Pairwise accuracy against human parse preferences.")
     p.add_argument("--data", type=Path, default=DATA, help=f"AMRParseEval copy (default {DATA})")
-    p.add_argument("--presets", nargs="+", default=["smatch", "smatch-legacy", "generic", "amr"],
+    p.add_argument("--presets", nargs="+", default=["smatch", "smatch-legacy", "amr-suite", "generic", "amr"],
                    choices=list(PRESETS), help="presets to compare")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                    help="any other Config field, repeatable")
