@@ -10,18 +10,27 @@
 # jcyk/AMR-parser's reader (the WSMATCH tool) is the copy experiments/setup_peers.sh
 # patches for python3 into ${WSMATCH_PEER:-$HOME/.cache/wsmatch-peer}/src (module amr).
 #
-# The mirrors are bare git repositories given by AMR_SUITE_GIT and AMR_EVALUATION_GIT
-# (e.g. made by `git clone --mirror https://github.com/flipz357/amr-metric-suite`).
+# The repositories are read from bare git mirrors given by AMR_SUITE_GIT and AMR_EVALUATION_GIT;
+# without them, they are cloned from GitHub (`git clone --mirror`) into $ROOT/mirrors once.
 # These readers need only the standard library: they run with any python3 >= 3.6.
 set -euo pipefail
 ROOT="$(realpath -m "${READERS_ROOT:-$HOME/.cache/reference-readers}")"
 PY="${PYTHON:-python3}"
-SUITE_GIT="${AMR_SUITE_GIT:-/work/.mirror/flipz357+amr-metric-suite/repo}"
-EVAL_GIT="${AMR_EVALUATION_GIT:-/work/.mirror/mdtux89+amr-evaluation/repo/.git}"
+SUITE_GIT="${AMR_SUITE_GIT:-$ROOT/mirrors/amr-metric-suite.git}"
+EVAL_GIT="${AMR_EVALUATION_GIT:-$ROOT/mirrors/amr-evaluation.git}"
 SUITE_COMMIT=711a231d3600139662fe048460e10d773ff8e214
 EVAL_COMMIT=8bc6b2e9e4170412f91c33281410163441f97cba
 cd /
 unset PYTHONPATH
+
+mirror() {  # git dir, GitHub repository: clone it when the git dir is missing
+  if [[ ! -d "$1" ]]; then
+    mkdir -p "$(dirname "$1")" && git clone -q --mirror "https://github.com/$2" "$1" \
+      || echo "setup_readers: could not clone $2 into $1" >&2
+  fi
+}
+mirror "$SUITE_GIT" flipz357/amr-metric-suite
+mirror "$EVAL_GIT" mdtux89/amr-evaluation
 
 extract() {  # git dir, commit, folder in the repo, destination, files...
   local git="$1" commit="$2" folder="$3" dest="$4"; shift 4
