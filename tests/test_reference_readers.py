@@ -243,3 +243,9 @@ def test_duplicates_product_is_the_brute_force_optimum(pair):
     result = get_solver("exact").solve(problem, None, None)
     assert result.status == "optimal" and result.objective == best
     assert matcher.label_bound(a, b) >= best
+
+
+def test_explain_refuses_duplicates_product(tmp_path):
+    (tmp_path / "t.amr").write_text("(a / A :ARG0 (b / B) :ARG0 b)\n")
+    out = run("explain", "t.amr", "t.amr", "--preset", "smatch-1.0.1", "--duplicates", "product", cwd=tmp_path)
+    assert out.returncode == 2 and "needs --duplicates multiset" in out.stderr and out.stdout == ""

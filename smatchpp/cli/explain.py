@@ -18,6 +18,7 @@ import argparse
 
 from ..api import read_errors
 from ..explain.command import add_options, run_explain
+from ..exceptions import UsageError
 from .common import (EXIT_USAGE, add_scoring_options, check_outputs, config_from_args, read_inputs,
                      workers_from_args)
 from .common import report_unreadable, warn_unreadable
@@ -41,6 +42,9 @@ def uses_stdout(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
+    if config.duplicates != "multiset":
+        # the views mark each matched copy of a triple: a product count has no such copies
+        raise UsageError("explain shows which copies of a triple match: it needs --duplicates multiset")
     check_outputs({"--html": args.html, "--json": args.json}, [args.test, args.gold])
     workers = workers_from_args(args)
     entries_a, entries_b = read_inputs(args)
