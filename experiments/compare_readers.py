@@ -18,6 +18,7 @@ reader             code                                         preset
 ``amr-evaluation`` mdtux89/amr-evaluation 8bc6b2e smatch/amr.py ``smatch-1.0.1``
 ``smatch-1.0.1``   PyPI smatch 1.0.1 amr.py                     ``smatch-1.0.1``
 ``smatch-1.0.3.2`` PyPI smatch 1.0.3.2 amr.py                   ``smatch``
+``smatch-1.0.4``   PyPI smatch 1.0.4 amr.py (setup_peers.sh)    ``smatch``
 =================  ===========================================  ====================
 
 and also beside ``smatch-legacy`` (what it differs from each reader in).
@@ -47,6 +48,8 @@ from smatchpp.standardize import standardize  # noqa: E402
 DATA = HERE.parent.parent / "shared" / "data"
 ROOT = Path(os.environ.get("READERS_ROOT", Path.home() / ".cache" / "reference-readers"))
 WSMATCH = Path(os.environ.get("WSMATCH_PEER", Path.home() / ".cache" / "wsmatch-peer"))
+#: setup_peers.sh's venv, which holds smatch 1.0.4
+PEERS = Path(os.environ.get("SMATCHPP_PEERS_VENV", Path.home() / ".cache" / "smatchpp-peers" / "venv"))
 #: name -> (interpreter, --peer-src, --module, strips "_" when comparing, presets to check)
 READERS = {
     "amr-suite": ("python3", ROOT / "amr-suite", "amr_py3", False, ("amr-suite", "smatch-legacy")),
@@ -57,6 +60,7 @@ READERS = {
                      ("smatch-1.0.1", "smatch-legacy")),
     "smatch-1.0.3.2": (ROOT / "smatch-1.0.3.2" / "venv" / "bin" / "python", "site", "amr", True,
                        ("smatch", "smatch-legacy")),
+    "smatch-1.0.4": (PEERS / "bin" / "python", "site", "amr", True, ("smatch",)),
 }
 
 
