@@ -99,7 +99,7 @@ from .score import prf
 from .standardize import EMPTY, TripleGraph, smatch_concept, smatch_constant, smatch_label, standardize
 
 __all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "AspectMode",
-           "AspectScorer", "score_aspects", "damonte_triples", "corpus_aspects", "format_aspects",
+           "AspectScorer", "score_aspects", "damonte_triples", "corpus_aspects",
            "aspect_notes"]
 
 AspectMode = Literal["separate", "joint"]
@@ -497,32 +497,6 @@ def corpus_aspects(pairs: Iterable[Mapping[str, AspectCount]]) -> dict[str, Aspe
         for name, count in pair.items():
             total[name] = total[name] + count if name in total else count
     return {n: total[n] for n in sorted(total, key=lambda n: list(ASPECTS).index(n))}
-
-
-def format_aspects(summary: Mapping[str, Any]) -> str:
-    """The text table of the ``aspects`` part of a corpus summary (micro P/R/F1 in %).
-
-    >>> counts = {"concepts": AspectCount(3, 3, 4, 5).to_json(), "wikification": AspectCount(0, 0, 0, 0).to_json(),
-    ...           "srl": AspectCount(2, 3, 4, 4).to_json()}
-    >>> print(format_aspects({"mode": "separate", "scores": counts}))
-    aspects (separate alignment)       P       R      F1  matched    test    gold
-    Concepts                       75.00   60.00   66.67        3       4       5
-    Wikification                     n/a     n/a     n/a        0       0       0  (no items on either side)
-    SRL                            50.00   50.00   50.00        2       4       4  (upper bound 3)
-    """
-    def pct(x: float | None) -> str:
-        return f"{'n/a':>6s}" if x is None else f"{100 * x:6.2f}"
-
-    lines = [f"aspects ({summary['mode']} alignment)".ljust(30)
-             + f"{'P':>6s}  {'R':>6s}  {'F1':>6s}  {'matched':>7s}  {'test':>6s}  {'gold':>6s}"]
-    for name, c in summary["scores"].items():
-        bound = "" if c["upper"] == c["matched"] else f"  (upper bound {c['upper']})"
-        if c["f1"] is None:
-            bound += "  (no items on either side)"
-        lines.append(f"{ASPECTS[name].title:30s}{pct(c['precision'])}  {pct(c['recall'])}  "
-                     f"{pct(c['f1'])}  {c['matched']:>7}  {c['test']:>6}  {c['gold']:>6}{bound}")
-    lines += [f"note: {note}" for note in summary.get("notes", aspect_notes(summary["scores"]))]
-    return "\n".join(lines)
 
 
 def aspect_notes(scores: Mapping[str, Mapping[str, Any]]) -> list[str]:

@@ -212,27 +212,6 @@ class BootstrapCI:
                            "bounds (the reported scores), from_upper_bounds the upper bounds")
         return out
 
-    def format_text(self) -> list[str]:
-        """Lines for the text summary."""
-        head = (f"{100 * self.level:g}% bootstrap intervals ({self.resamples} resamples of "
-                f"{self.pairs} pairs, seed {self.seed}, percentile)")
-        lines = [head + ":"]
-        blocks = [("", self.lower)] if self.upper is None else [
-            ("lower bounds ", self.lower), ("upper bounds ", self.upper)]
-        for label, block in blocks:
-            for name in ("micro", "macro"):
-                cells = "  ".join(f"{short} [{_pct(lo)}, {_pct(hi)}]" for short, (lo, hi) in
-                                  zip(("P", "R", "F1"), (getattr(block, name)[m] for m in METRICS)))
-                lines.append(f"  {label}{name:5s}  {cells}")
-        if self.upper is not None:
-            lines.append("  (some pairs are not certified: both the lower and the upper bounds "
-                         "were resampled)")
-        return lines
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
-
 
 def bootstrap(stats: PairStats, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
               level: float = LEVEL) -> BootstrapCI:

@@ -16,6 +16,7 @@ from smatchpp import significance
 from smatchpp.api import Config, Scorer
 from smatchpp.read import read_file
 from smatchpp.score import CorpusScore, PairScore, prf
+from smatchpp.present import bootstrap_block
 from smatchpp.significance import PairStats, bootstrap, compare, paired_stats, prf_arrays
 
 
@@ -94,7 +95,7 @@ def test_uncertified_pairs_get_lower_and_upper_intervals(s):
             lo_u, hi_u = getattr(ci.upper, name)[metric]
             assert lo_l <= lo_u + 1e-12 and hi_l <= hi_u + 1e-12
     assert "from_upper_bounds" in ci.to_json()
-    assert any("upper bounds" in line for line in ci.format_text())
+    assert "upper bounds" in bootstrap_block(ci)
 
 
 def test_certified_corpus_has_one_interval():

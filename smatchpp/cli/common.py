@@ -31,6 +31,7 @@ from ..api import default_workers
 from ..config import Config, SignatureError
 from ..exceptions import InputMismatchError, ReadError, SmatchppError, UsageError
 from ..parallel import check_parallel
+from ..present import plural
 from ..read import STDIN, Entry, read_file
 from ..text import printable
 
@@ -44,11 +45,6 @@ EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 130, 
 #: where to report a bug (printed with internal errors)
 REPORT_BUGS = ("this is a bug in smatchpp; please report it on the smatchpp issue tracker "
                "with the command line and the traceback above")
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 graph``, ``2 graphs`` (``many``: an irregular plural)."""
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 def warn(message: str) -> None:

@@ -6,13 +6,7 @@ p-value, and an approximate-randomization test another p-value
 (:func:`smatchpp.significance.compare` has the exact definitions).  Both are
 seeded (``--bootstrap-seed``), so the numbers are the same on every run; the
 signature names the resamples, the trials and the seed.
-
->>> from smatchpp.significance import PairStats, compare
->>> s = PairStats.from_counts([3, 4, 2], [4, 5, 4], [4, 4, 5])
->>> print(format_comparison(compare(s, s, resamples=100, trials=100)))
-smatch: F1 sys1 69.23 [53.85, 88.89]  sys2 69.23 [53.85, 88.89]
-  delta F1 (sys1 - sys2) +0.000 points, 95% interval [+0.00, +0.00]
-  p-value: paired bootstrap 1.0000 (100 resamples), approximate randomization 1.0000 (100 trials)
+(The text of one comparison: :func:`smatchpp.present.comparison_text`.)
 """
 
 from __future__ import annotations
@@ -25,6 +19,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from .. import present
 from ..api import Scorer, read_errors
 from ..aspects import ASPECTS, AspectCount
 from ..config import Config
@@ -55,34 +50,17 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="also compare the aspects of Damonte et al. (as score --aspects), each with "
                         "its own delta F1, interval and p-values")
     add_dask_option(p)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=present.FORMATS, default="text",
+                   help="format of the summary (markdown and latex: a table to paste)")
     p.add_argument("--pairs-out", metavar="FILE.jsonl",
                    help="one JSON object per pair: both systems' scores and their F1 difference")
     add_metric_options(p, ("A", "B", "C"))
     return p
 
 
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:.2f}"
-
-
-def _signed(x: float) -> str:
-    return f"{100 * x:+.2f}"
-
-
-def format_comparison(c: Comparison) -> str:
-    """One comparison as text (points are percentage points)."""
-    (lo1, hi1), (lo2, hi2) = c.system_intervals
-    lines = [f"{c.name}: F1 sys1 {_pct(c.f1[0])} [{_pct(lo1)}, {_pct(hi1)}]  "
-             f"sys2 {_pct(c.f1[1])} [{_pct(lo2)}, {_pct(hi2)}]",
-             f"  delta F1 (sys1 - sys2) {100 * c.delta:+.3f} points, {100 * c.level:g}% interval "
-             f"[{_signed(c.interval[0])}, {_signed(c.interval[1])}]",
-             f"  p-value: paired bootstrap {c.p_bootstrap:.4f} ({c.resamples} resamples), "
-             f"approximate randomization {c.p_randomization:.4f} ({c.trials} trials)"]
-    if c.delta_range is not None:
-        lines.append(f"  not every pair is certified: the tests use the lower bounds; the observed "
-                     f"delta lies in [{_signed(c.delta_range[0])}, {_signed(c.delta_range[1])}]")
-    return "\n".join(lines)
+#: one comparison, and the aspects' rows, as text (kept under their old names)
+format_comparison = present.comparison_text
+format_table = present.comparison_table_text
 
 
 def comparisons(corpus1: CorpusScore, corpus2: CorpusScore, config: Config
@@ -127,26 +105,6 @@ def _aspect_stats(counts: Iterable[AspectCount]) -> PairStats:
     return PairStats(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3])
 
 
-def format_table(results: list[Comparison], mode: str) -> str:
-    """The aspects' comparisons, one row each (F1 and delta in points).
-
-    >>> from smatchpp.significance import PairStats, compare
-    >>> s = PairStats.from_counts([3, 4, 2], [4, 5, 4], [4, 4, 5])
-    >>> print(format_table([compare(s, s, resamples=50, trials=50, name="SRL")], "joint"))
-    aspects (joint alignment)       F1 sys1  F1 sys2     delta  95% interval of delta  p bootstrap    p AR
-    SRL                               69.23    69.23    +0.000  [+0.00, +0.00]              1.0000  1.0000
-    """
-    lines = [f"{f'aspects ({mode} alignment)':30s}  F1 sys1  F1 sys2     delta  95% interval of delta"
-             "  p bootstrap    p AR"]
-    for c in results:
-        interval = f"[{_signed(c.interval[0])}, {_signed(c.interval[1])}]"
-        lines.append(f"{c.name:30s}  {_pct(c.f1[0]):>7s}  {_pct(c.f1[1]):>7s}  {100 * c.delta:+8.3f}  "
-                     f"{interval:21s}  {c.p_bootstrap:11.4f}  {c.p_randomization:6.4f}"
-                     + ("  (lower bounds)" if not c.certified else "")
-                     + ("  (no items on either side)" if c.extra.get("no_items") else ""))
-    return "\n".join(lines)
-
-
 def _pair_row(p1, p2) -> dict:
     row = {"index": p1.index, "id": p1.id or p2.id, "sys1": p1.to_json(), "sys2": p2.to_json()}
     if "skipped" not in (p1.status, p2.status):
@@ -182,24 +140,19 @@ def run(args: argparse.Namespace) -> int:
                 out.write(json.dumps(_pair_row(p1, p2)) + "\n")
     summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
     certified = [sum(p.status == "optimal" for p in c.scored) for c in (corpus1, corpus2)]
-    if args.format == "json":
-        summary = {"signature": scorer.signature, "sys1": args.sys1, "sys2": args.sys2,
-                   "gold": args.gold, "pairs": results[0].pairs, "left_out": dropped,
-                   "certified_optimal": {"sys1": certified[0], "sys2": certified[1]},
-                   "comparisons": [c.to_json() for c in results]}
-        if len(results) > 1:
-            summary["aspects"] = config.aspects
-        print(json.dumps(summary, indent=2), file=summary_out)
-    else:
-        lines = [scorer.signature,
-                 f"sys1: {args.sys1}  sys2: {args.sys2}  gold: {args.gold}",
-                 f"pairs: {results[0].pairs} compared"
-                 + (f", {len(dropped)} left out (skipped in either system)" if dropped else "")
-                 + f"; certified optimal: sys1 {certified[0]}, sys2 {certified[1]}"]
-        lines.append(format_comparison(results[0]))
-        if len(results) > 1:
-            lines.append(format_table(results[1:], config.aspects))
-        print("\n".join(lines), file=summary_out)
+    summary = {"signature": scorer.signature, "sys1": args.sys1, "sys2": args.sys2,
+               "gold": args.gold, "pairs": results[0].pairs, "left_out": dropped,
+               "certified_optimal": {"sys1": certified[0], "sys2": certified[1]},
+               "comparisons": [c.to_json() for c in results]}
+    if len(results) > 1:
+        summary["aspects"] = config.aspects
+    header = [scorer.signature,
+              f"sys1: {args.sys1}  sys2: {args.sys2}  gold: {args.gold}",
+              f"pairs: {results[0].pairs} compared"
+              + (f", {len(dropped)} left out (skipped in either system)" if dropped else "")
+              + f"; certified optimal: sys1 {certified[0]}, sys2 {certified[1]}"]
+    print(present.compare_report(summary, results, args.format, header=header, mode=config.aspects),
+          file=summary_out)
     if dropped:
         warn(f"{plural(len(dropped), 'pair')} left out of the comparison (skipped in either system)")
     warn_unreadable(errors, config.on_error)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from .. import present
 from ..api import Scorer, read_errors
 from ..audit import (GapReport, check_plotting, check_smatch_python, gap_report, plot_histogram,
                      run_smatch104)
@@ -32,28 +33,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--smatch-python", metavar="PYTHON",
                    help="also run smatch 1.0.4 with this interpreter (one that has smatch==1.0.4)")
     p.add_argument("--plot", metavar="FILE.png", help="save a histogram of the gaps (needs matplotlib)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=present.FORMATS, default="text")
     p.add_argument("--pairs-out", metavar="FILE.jsonl", help="per-pair exact and heuristic results")
     return p
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
-
-
-def _points(diff: float) -> str:
-    """``0.05 points below exact`` / ``0.05 points above exact`` / ``equal to exact``."""
-    if diff == 0:
-        return "equal to exact"
-    return f"{abs(100 * diff):.2f} points {'below' if diff > 0 else 'above'} exact"
-
-
 #: stable keys of the audited tools (JSON and --pairs-out keys)
 HILLCLIMBER, SMATCH104 = "hillclimber", "smatch104"
-
-
-def _indices(indices: list[int], shown: int = 10) -> str:
-    return ", ".join(str(i) for i in indices[:shown]) + (", ..." if len(indices) > shown else "")
 
 
 def _why_above(key: str) -> str:
@@ -67,8 +53,8 @@ def _why_above(key: str) -> str:
     return duplicates
 
 
-def format_gap(report: GapReport) -> str:
-    """The human-readable gap report.
+def format_gap(report: GapReport, fmt: str = "text") -> str:
+    """The gap report in ``fmt`` (:func:`smatchpp.present.gap_report`).
 
     >>> from smatchpp.api import score_corpus
     >>> from smatchpp.audit import gap_report
@@ -78,35 +64,7 @@ def format_gap(report: GapReport) -> str:
     a tool: F1 75.00 (25.00 points below exact), 1 pair below the optimum, 1 triple lost
       gap histogram (triples: pairs): 1: 1
     """
-    s = report.to_json()
-    lines = [s["signature"],
-             f"pairs: {s['pairs']}, exact certified optimal: {s['exact_certified']}, "
-             f"exact micro F1 {_pct(s['exact_f1'])}"]
-    for key, t in s["tools"].items():
-        lost = t["lost_triples"]
-        where = " on the pairs it read" if t["unreadable"] else ""
-        lines.append(f"{t['label']}: F1 {_pct(t['f1'])} ({_points(t['f1_difference'])}{where}), "
-                     f"{plural(t['wrong_pairs'], 'pair')} below the optimum, "
-                     f"{lost:g} {'triple' if lost == 1 else 'triples'} lost")
-        if t["unreadable"]:
-            shown = ", ".join(str(i) for i in t["unreadable"][:10])
-            more = ", ..." if len(t["unreadable"]) > 10 else ""
-            lines.append(f"  could not read {plural(len(t['unreadable']), 'pair')} (index {shown}{more}); "
-                         f"compared on the other {plural(s['pairs'] - len(t['unreadable']), 'pair')} "
-                         f"(exact F1 there {_pct(t['exact_f1_same_pairs'])})")
-        binned = f", rounded up to a multiple of {t['histogram_bin']:g}" if t["histogram_bin"] else ""
-        lines.append(f"  gap histogram (triples{binned}: pairs): "
-                     + ", ".join(f"{k}: {v}" for k, v in t["histogram"].items()))
-        above = len(t["above_optimum"])
-        if above:
-            lines.append(f"  {plural(above, 'pair')} {'scores' if above == 1 else 'score'} above the "
-                         f"certified optimum (index {_indices(t['above_optimum'])}), " + _why_above(key))
-        beyond = len(t["above_lower_bound"])
-        if beyond:
-            lines.append(f"  {plural(beyond, 'pair')} {'scores' if beyond == 1 else 'score'} above the "
-                         f"exact solver's best where a limit stopped it before a certificate "
-                         f"(index {_indices(t['above_lower_bound'])}): the exact score there is a lower bound")
-    return "\n".join(lines)
+    return present.gap_report(report.to_json(), fmt, _why_above)
 
 
 
@@ -152,10 +110,7 @@ def run(args: argparse.Namespace) -> int:
                 out.write(json.dumps(row) + "\n")
     if args.plot:
         plot_histogram(report, args.plot)
-    if args.format == "json":
-        emit(json.dumps(report.to_json(), indent=2))
-    else:
-        emit(format_gap(report))
+    emit(format_gap(report, args.format))
     warn_unreadable(errors, config.on_error)
     warn_nothing_scored(exact)
     return EXIT_OK

@@ -29,7 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import present
 from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metric, get_metric
+from ..metrics.base import MetricIntervals
 from ..read import RawGraph, read_file
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageError, check_outputs,
@@ -167,29 +169,10 @@ def _flag(args: argparse.Namespace, dest: str) -> str:
     return _option(dest)
 
 
-def format_metric_text(corpus: MetricCorpus, total: int | None = None) -> str:
-    """The human-readable summary of a metric's corpus score."""
-    s = corpus.summary()
-    lines = [s["signature"]]
-    if s.get("note"):
-        lines.append(f"NOTE: {s['note']}")
-    if total is not None and total != s["pairs"]:
-        lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
-                     "the scores below cover those only")
-    skipped = s["pairs"] - s["scored"]
-    lines.append(f"pairs: {s['pairs']} scored: {s['scored']}" + (f" skipped: {skipped}" if skipped else ""))
-    for name in ("micro", "macro"):
-        cells = "  ".join(f"{_short(k)} {_pct(v)}" for k, v in s[name].items())
-        lines.append(f"{name:5s}  {cells}")
-    return "\n".join(lines)
-
-
-def _short(key: str) -> str:
-    return {"precision": "P", "recall": "R", "f1": "F1"}.get(key, key)
-
-
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:.2f}"
+def format_metric_text(corpus: MetricCorpus, total: int | None = None, fmt: str = "text",
+                       intervals: MetricIntervals | None = None) -> str:
+    """The summary of a metric's corpus score in ``fmt`` (:func:`smatchpp.present.metric_report`)."""
+    return present.metric_report(corpus.summary(), fmt, total=total, bootstrap=intervals)
 
 
 def run_score(args: argparse.Namespace, metric) -> int:
@@ -227,33 +210,12 @@ def run_score(args: argparse.Namespace, metric) -> int:
     if args.bootstrap:
         intervals = bootstrap_metric(metric, corpus.stats, args.bootstrap, args.bootstrap_seed)
     total = len(entries_a)
-    if args.format == "json":
-        summary = corpus.summary()
-        if interrupted:
-            summary["interrupted"] = {"finished": len(pairs), "total": total}
-        if intervals is not None:
-            summary["bootstrap"] = intervals.to_json()
-        emit(json.dumps(summary, indent=2), summary_out)
-    else:
-        text = format_metric_text(corpus, total if interrupted else None)
-        if intervals is not None:
-            text += "\n" + "\n".join(_format_intervals(intervals))
-        emit(text, summary_out)
+    emit(format_metric_text(corpus, total if interrupted else None, args.format, intervals), summary_out)
     warn_unreadable(errors, args.on_error)
     if interrupted:
         print(f"smatchpp: interrupted: {len(pairs)} of {plural(total, 'pair')} finished", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_OK
-
-
-def _format_intervals(ci) -> list[str]:
-    lines = [f"{100 * ci.level:g}% bootstrap intervals ({ci.resamples} resamples of {ci.pairs} pairs, "
-             f"seed {ci.seed}, percentile):"]
-    for name in ("micro", "macro"):
-        cells = "  ".join(f"{_short(k)} [{_pct(lo)}, {_pct(hi)}]" for k, (lo, hi) in getattr(ci, name).items())
-        lines.append(f"  {name:5s}  {cells}")
-    return lines
-
 
 
 def _read_errors(on_error: str, *files) -> list | None:
@@ -302,22 +264,13 @@ def run_compare(args: argparse.Namespace, metric) -> int:
                 out.write(json.dumps({"index": k, "id": entries_gold[k].id or entries_1[k].id,
                                       "sys1": s1, "sys2": s2, "difference": s1 - s2}) + "\n")
     summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
-    if args.format == "json":
-        emit(json.dumps({"signature": signature, "sys1": args.sys1, "sys2": args.sys2,
-                         "gold": args.gold, "pairs": c.pairs, "left_out": sorted(bad),
-                         "comparisons": [c.to_json()]}, indent=2), summary_out)
-    else:
-        lo, hi = c.interval
-        emit("\n".join([
-            signature, f"sys1: {args.sys1}  sys2: {args.sys2}  gold: {args.gold}",
-            f"pairs: {c.pairs} compared" + (f", {len(bad)} left out (unreadable)" if bad else ""),
-            f"{metric.name}: {metric.headline} sys1 {_pct(c.f1[0])} [{_pct(c.system_intervals[0][0])}, "
-            f"{_pct(c.system_intervals[0][1])}]  sys2 {_pct(c.f1[1])} [{_pct(c.system_intervals[1][0])}, "
-            f"{_pct(c.system_intervals[1][1])}]",
-            f"  delta {metric.headline} (sys1 - sys2) {100 * c.delta:+.3f} points, "
-            f"{100 * c.level:g}% interval [{100 * lo:+.2f}, {100 * hi:+.2f}]",
-            f"  p-value: paired bootstrap {c.p_bootstrap:.4f} ({c.resamples} resamples), "
-            f"approximate randomization {c.p_randomization:.4f} ({c.trials} trials)"]), summary_out)
+    summary = {"signature": signature, "sys1": args.sys1, "sys2": args.sys2,
+               "gold": args.gold, "pairs": c.pairs, "left_out": sorted(bad),
+               "comparisons": [c.to_json()]}
+    header = [signature, f"sys1: {args.sys1}  sys2: {args.sys2}  gold: {args.gold}",
+              f"pairs: {c.pairs} compared" + (f", {len(bad)} left out (unreadable)" if bad else "")]
+    emit(present.compare_report(summary, [c], args.format, header=header, score=metric.headline),
+         summary_out)
     warn_unreadable(errors, args.on_error)
     return EXIT_OK
 

@@ -23,9 +23,10 @@ import json
 import sys
 
 from ..api import Scorer, read_errors
-from ..aspects import MODES, format_aspects
+from .. import present
+from ..aspects import MODES
 from ..score import CorpusScore
-from ..significance import PairStats, bootstrap
+from ..significance import BootstrapCI, PairStats, bootstrap
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, _seconds,
                      add_bootstrap_options, add_dask_option, add_scoring_options, dask_client,
                      check_outputs, config_from_args, emit, interrupts, open_output, plural,
@@ -45,8 +46,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                               "with X, use Y' in docs/reference-readers.md: e.g. --preset amr-suite for "
                               "BAMBOO's rows.")
     add_scoring_options(p)
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="format of the corpus summary on stdout")
+    p.add_argument("--format", choices=present.FORMATS, default="text",
+                   help="format of the corpus summary on stdout (markdown and latex: tables to paste)")
     p.add_argument("--pairs-out", metavar="FILE.jsonl",
                    help="write one JSON object per pair (in index order, as pairs finish); "
                         "- for stdout (the summary then goes to stderr)")
@@ -67,17 +68,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def _n(x) -> str:
-    """A count as it is, a weight to 4 decimals (below 0.001: 4 significant digits)."""
-    if x is None or float(x).is_integer():
-        return str(x)
-    return f"{x:.4f}" if abs(x) >= 1e-3 else f"{x:.4g}"
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
-
-
 def _preset_note(signature: str) -> str:
     """The warning of the signature's preset (presets that are not Smatch have one)."""
     from ..presets import PRESETS
@@ -89,51 +79,12 @@ def _preset_note(signature: str) -> str:
     return ""
 
 
-def format_text(corpus: CorpusScore, total: int | None = None) -> str:
-    """The human-readable corpus summary (``total``: pairs in the input, if interrupted)."""
-    s = corpus.summary()
-    lines = [s["signature"]]
-    note = _preset_note(s["signature"])
-    if note:
-        lines.append(f"NOTE: {note}")
-    if total is not None and total != s["pairs"]:
-        lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
-                     "the scores below cover those only")
-    skipped = s["status_counts"].get("skipped", 0)
-    lines.append(f"pairs: {s['pairs']} scored: {s['scored']}"
-                 + (f" skipped: {skipped}" if skipped else "")
-                 + f" certified optimal: {s['optimal']}")
-    uncertified = s["scored"] - s["optimal"]
-    for name in ("micro", "macro"):
-        m = s[name]
-        lines.append(f"{name:5s}  P {_pct(m['precision'])}  R {_pct(m['recall'])}  F1 {_pct(m['f1'])}"
-                     + ("  (lower bounds)" if uncertified else ""))
-    lo, hi = s["f1_interval"]
-    if s["test_total"] == s["test_triples"] and s["gold_total"] == s["gold_triples"]:
-        of = f"of test {s['test_triples']} / gold {s['gold_triples']} triples"
-    else:  # a weighted matcher: P and R divide by the total weights
-        of = (f"of test weight {_n(s['test_total'])} / gold weight {_n(s['gold_total'])} "
-              f"({s['test_triples']} / {s['gold_triples']} triples)")
-    lines.append(f"matched: {_n(s['matched_lower'])} (upper bound {_n(s['matched_upper'])}) "
-                 f"{of}; micro F1 in [{_pct(lo)}, {_pct(hi)}]")
-    if uncertified:
-        lines.append(f"{plural(uncertified, 'pair')} not certified: "
-                     + ("its matches are" if uncertified == 1 else "their matches are") + " the best "
-                     "alignment found, so P/R/F1 above are lower bounds; the interval holds the optimum")
-    within = {k: v for k, v in s.get("certified_within", {}).items() if k != "exact"}
-    if within:
-        lines.append("certified up to a gap of " + ", ".join(f"{k} ({plural(v, 'pair')})"
-                                                              for k, v in sorted(within.items()))
-                     + " (non-integer coefficients); exactly: "
-                     + plural(s["certified_within"].get("exact", 0), "pair"))
-    if s["certified_by"]:
-        lines.append("certified by: " + ", ".join(f"{k} {v}" for k, v in sorted(s["certified_by"].items())))
-    if s["bounded_by"]:
-        lines.append("not certified, best bound from: "
-                     + ", ".join(f"{k} {v}" for k, v in sorted(s["bounded_by"].items())))
-    if "aspects" in s:
-        lines.append(format_aspects(s["aspects"]))
-    return "\n".join(lines)
+def format_text(corpus: CorpusScore, total: int | None = None, fmt: str = "text",
+                intervals: BootstrapCI | None = None) -> str:
+    """The corpus summary in ``fmt`` (``total``: pairs in the input, if interrupted)."""
+    summary = corpus.summary()
+    return present.score_report(summary, fmt, total=total, bootstrap=intervals,
+                                preset_note=_preset_note(summary["signature"]))
 
 
 def format_stats(corpus: CorpusScore) -> str:
@@ -205,18 +156,7 @@ def run(args: argparse.Namespace) -> int:
     if config.bootstrap:
         intervals = bootstrap(PairStats.from_pairs(corpus.scored), config.bootstrap,
                               config.bootstrap_seed)
-    if args.format == "json":
-        summary = corpus.summary()
-        if interrupted:
-            summary["interrupted"] = {"finished": len(pairs), "total": total}
-        if intervals is not None:
-            summary["bootstrap"] = intervals.to_json()
-        emit(json.dumps(summary, indent=2), summary_out)
-    else:
-        text = format_text(corpus, total if interrupted else None)
-        if intervals is not None:
-            text += "\n" + "\n".join(intervals.format_text())
-        emit(text, summary_out)
+    emit(format_text(corpus, total if interrupted else None, args.format, intervals), summary_out)
     warn_unreadable(errors, config.on_error)
     warn_nothing_scored(corpus)
     if interrupted:

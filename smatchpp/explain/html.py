@@ -33,6 +33,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import __version__
+from ..present import pct
 from ..score import CorpusScore
 from .drawing import colour_css, draw
 from .model import Explanation
@@ -49,10 +50,6 @@ STACK_ABOVE = 15
 #: above this many characters of pair sections, they are stored deflated (zlib) and base64-encoded,
 #: about 5 times smaller, and unpacked by the browser's DecompressionStream when a pair is opened
 COMPRESS_ABOVE = 4_000_000
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
 
 
 def _g(x: float) -> str:
@@ -134,8 +131,8 @@ def _matched_table(e: Explanation, ta, tb) -> str:
 def _numbers(e: Explanation) -> str:
     p, r, f = e.score.precision, e.score.recall, e.score.f1
     items = [("matched", _g(e.matched), e.matched), ("test_triples", str(e.test_triples), e.test_triples),
-             ("gold_triples", str(e.gold_triples), e.gold_triples), ("precision", _pct(p), p),
-             ("recall", _pct(r), r), ("f1", _pct(f), f), ("lower", _g(e.matched), e.matched),
+             ("gold_triples", str(e.gold_triples), e.gold_triples), ("precision", pct(p), p),
+             ("recall", pct(r), r), ("f1", pct(f), f), ("lower", _g(e.matched), e.matched),
              ("upper", _g(e.upper), e.upper), ("status", e.status, e.status),
              ("stage", e.stage or "-", e.stage), ("hc_matched", _g(e.hc_matched), e.hc_matched),
              ("hc_gap", _g(e.hc_gap), e.hc_gap)]
@@ -170,7 +167,7 @@ def _graphs(e: Explanation, ta, tb, max_draw: int) -> str:
 
 def _hc(e: Explanation, ta, tb) -> str:
     head = (f'<h3>Hill-climber</h3><p>{escape(e.hc_name)}: matched {_g(e.hc_matched)}, '
-            f"F1 {_pct(e.hc_f1)}, gap {_g(e.hc_gap)} triple(s) below the best alignment.</p>")
+            f"F1 {pct(e.hc_f1)}, gap {_g(e.hc_gap)} triple(s) below the best alignment.</p>")
     if not e.alignments_differ:
         return head + "<p>It found the same alignment.</p>"
     opt = dict(e.aligned_pairs())
@@ -238,7 +235,7 @@ def _row(e: Explanation, extra: dict[str, dict[int, float]]) -> str:
     interval = f"[{_g(e.matched)}, {_g(e.upper)}]"
     snt = escape(e.sentence or "")
     cells = [(e.index, str(e.index)), (escape(e.id or ""), escape(e.id or "")), (snt, snt),
-             (p, _pct(p)), (r, _pct(r)), (f, _pct(f)), (e.matched, _g(e.matched)),
+             (p, pct(p)), (r, pct(r)), (f, pct(f)), (e.matched, _g(e.matched)),
              (e.test_triples, str(e.test_triples)), (e.gold_triples, str(e.gold_triples)),
              (e.status, e.status), (e.upper - e.matched, interval), (e.hc_gap, _g(e.hc_gap))]
     cells += [(col.get(e.index, ""), _g(col[e.index]) if e.index in col else "-") for col in extra.values()]
@@ -413,13 +410,13 @@ def _summary(corpus: CorpusScore) -> str:
     """Micro and macro P/R/F1 of the pairs explained, with how many are certified optimal."""
     s = corpus.summary()
     n, certified = s["scored"], s["optimal"]
-    rows = "".join(f"<tr><th>{name}</th><td>{_pct(s[key]['precision'])}</td><td>{_pct(s[key]['recall'])}</td>"
-                   f"<td>{_pct(s[key]['f1'])}</td></tr>" for name, key in (("micro", "micro"), ("macro", "macro")))
+    rows = "".join(f"<tr><th>{name}</th><td>{pct(s[key]['precision'])}</td><td>{pct(s[key]['recall'])}</td>"
+                   f"<td>{pct(s[key]['f1'])}</td></tr>" for name, key in (("micro", "micro"), ("macro", "macro")))
     lo, hi = s["f1_interval"]
     cert = (f"{certified} of {n} pairs certified optimal" if certified < n else
             f"all {n} pairs certified optimal" if n != 1 else "the pair is certified optimal")
     interval = "" if certified == n else (f"; micro F1 is a lower bound, the optimum lies in "
-                                          f"[{_pct(lo)}, {_pct(hi)}]")
+                                          f"[{pct(lo)}, {pct(hi)}]")
     skipped = s["pairs"] - n
     skip = f"; {skipped} skipped (unreadable)" if skipped else ""
     return (f'<div id="summary"><table class="sum"><tr><th>{n} {"pair" if n == 1 else "pairs"} explained</th>'

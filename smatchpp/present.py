@@ -1,0 +1,539 @@
+"""Every summary the command line prints, in text, JSON, Markdown and LaTeX.
+
+One place formats numbers (:func:`pct`, :func:`signed`, :func:`points`,
+:func:`count`, :func:`interval`, :func:`pvalue`): a missing or non-finite
+value is ``n/a`` everywhere.  The renderers take the summaries' own data (the
+``to_json()``/``summary()`` dictionaries, :class:`~smatchpp.significance.Comparison`,
+:class:`~smatchpp.significance.BootstrapCI`, :class:`~smatchpp.metrics.base.MetricIntervals`)
+and return the whole output as one string:
+
+- :func:`score_report` (``score``), :func:`metric_report` (``score --metric``),
+  :func:`aspects_block` (``--aspects``), :func:`bootstrap_block` (``--bootstrap``),
+  :func:`compare_report` (``compare``, with aspect rows), :func:`gap_report` (``gap``).
+- ``text`` is what a terminal shows; ``json`` the summary dictionary; ``markdown``
+  and ``latex`` put the numbers in tables that a paper or a README can take as
+  they are (LaTeX: ``booktabs`` rules; the signature and notes are ``%`` comments,
+  so the block compiles where it is pasted).
+
+The layer sits just below the command line: it reads data types of
+``score``, ``significance``, ``aspects`` and ``metrics`` and never imports the
+CLI or the API.
+
+>>> pct(0.8958333), pct(None), pct(float("nan")), pct(1.0, 6), signed(-0.0656), points(-0.104166)
+('89.58', 'n/a', 'n/a', '100.00', '-6.56', '-10.417')
+>>> count(43), count(155.0), count(2.5), interval(0.8571, 0.9344), interval(-0.14, 0.0, signed)
+('43', '155', '2.5000', '[85.71, 93.44]', '[-14.00, +0.00]')
+>>> print(markdown_table(["", "F1"], [["micro", "89.58"]]))
+|       |    F1 |
+| :---- | ----: |
+| micro | 89.58 |
+>>> print(latex_table(["", "F1 %"], [["micro_1", "89.58"]]))
+\\begin{tabular}{lr}
+\\toprule
+ & F1 \\% \\\\
+\\midrule
+micro\\_1 & 89.58 \\\\
+\\bottomrule
+\\end{tabular}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Callable, Mapping, Sequence
+
+from .aspects import ASPECTS, aspect_notes
+from .metrics.base import MetricIntervals
+from .significance import BootstrapCI, Comparison
+
+__all__ = ["FORMATS", "pct", "signed", "points", "count", "interval", "pvalue", "plural",
+           "markdown_table", "latex_table", "score_report", "metric_report", "aspects_block",
+           "bootstrap_block", "compare_report", "gap_report", "emit_json"]
+
+#: the formats of every summary (``--format``)
+FORMATS = ("text", "json", "markdown", "latex")
+#: the names of precision, recall and F1 in headers
+SHORT = {"precision": "P", "recall": "R", "f1": "F1"}
+
+
+# ---------------------------------------------------------------------------
+# numbers
+
+def _missing(x: float | None) -> bool:
+    return x is None or not math.isfinite(x)
+
+
+def pct(x: float | None, width: int = 0) -> str:
+    """A fraction as a percentage with 2 decimals (``n/a`` if missing), right-aligned in ``width``."""
+    return f"{'n/a':>{width}s}" if _missing(x) else f"{100 * x:{width}.2f}"
+
+
+def signed(x: float | None) -> str:
+    """A difference of fractions in percentage points, signed, 2 decimals."""
+    return "n/a" if _missing(x) else f"{100 * x:+.2f}"
+
+
+def points(x: float | None) -> str:
+    """A difference of fractions in percentage points, signed, 3 decimals (a point estimate)."""
+    return "n/a" if _missing(x) else f"{100 * x:+.3f}"
+
+
+def count(x: float | None) -> str:
+    """A count as it is, a (fractional) weight to 4 decimals (below 0.001: 4 significant digits).
+
+    >>> count(3), count(2.0), count(155.25), count(0.000123456), count(float("inf"))
+    ('3', '2', '155.2500', '0.0001235', 'n/a')
+    """
+    if x is None:
+        return "None"
+    if not math.isfinite(x):
+        return "n/a"
+    if float(x).is_integer():
+        return str(int(x))
+    return f"{x:.4f}" if abs(x) >= 1e-3 else f"{x:.4g}"
+
+
+def interval(lo: float | None, hi: float | None, fmt: Callable[[float | None], str] = pct) -> str:
+    """``[lo, hi]``, each end formatted by ``fmt``."""
+    return f"[{fmt(lo)}, {fmt(hi)}]"
+
+
+def pvalue(x: float | None) -> str:
+    return "n/a" if _missing(x) else f"{x:.4f}"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 graph``, ``2 graphs`` (``many``: an irregular plural)."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+def emit_json(obj: Any) -> str:
+    return json.dumps(obj, indent=2)
+
+
+# ---------------------------------------------------------------------------
+# tables
+
+def _right(rows: Sequence[Sequence[str]], k: int) -> bool:
+    """Whether column ``k`` holds numbers (right-aligned): not the first, every cell a number,
+    an interval or ``n/a``."""
+    return k > 0 and all(not r[k] or r[k] == "n/a" or r[k][0] in "+-[0123456789" for r in rows)
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A GitHub-flavoured Markdown table: numbers right-aligned, text left-aligned."""
+    cells = [list(header)] + [list(r) for r in rows]
+    width = [max(3, *(len(_md(r[k])) for r in cells)) for k in range(len(header))]
+    right = [_right(rows, k) for k in range(len(header))]
+
+    def line(r: Sequence[str]) -> str:
+        return "| " + " | ".join(_md(c).rjust(w) if right[k] else _md(c).ljust(w)
+                                 for k, (c, w) in enumerate(zip(r, width))) + " |"
+    rule = "| " + " | ".join("-" * (w - 1) + ":" if right[k] else ":" + "-" * (w - 1)
+                             for k, w in enumerate(width)) + " |"
+    return "\n".join([line(cells[0]), rule] + [line(r) for r in cells[1:]])
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+          "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def _tex(text: str) -> str:
+    return "".join(_LATEX.get(ch, ch) for ch in text)
+
+
+def latex_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A ``tabular`` with ``booktabs`` rules: numbers right-aligned, text left-aligned."""
+    spec = "".join("r" if _right(rows, k) else "l" for k in range(len(header)))
+    return "\n".join([f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
+                      " & ".join(_tex(h) for h in header) + " \\\\", "\\midrule"]
+                     + [" & ".join(_tex(c) for c in r) + " \\\\" for r in rows]
+                     + ["\\bottomrule", "\\end{tabular}"])
+
+
+def _document(fmt: str, notes: Sequence[str], tables: Sequence[tuple[str, Sequence[str], Sequence[Sequence[str]]]],
+              signature: bool = True) -> str:
+    """Notes (the first one is the signature, unless ``signature`` is false) and titled
+    tables, as Markdown or LaTeX."""
+    tables = [(title, *_drop_empty(header, rows)) for title, header, rows in tables]
+    if fmt == "markdown":
+        parts = [f"`{notes[0]}`"] + list(notes[1:]) if notes and signature else list(notes)
+        out = ["  \n".join(parts)] if parts else []
+        for title, header, rows in tables:
+            out.append((f"**{title}**\n\n" if title else "") + markdown_table(header, rows))
+        return "\n\n".join(out)
+    if fmt == "latex":
+        out = [f"% {n}" for n in notes]
+        for title, header, rows in tables:
+            out += ([f"% {title}"] if title else []) + [latex_table(header, rows)]
+        return "\n".join(out)
+    raise ValueError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
+
+
+def _drop_empty(header: Sequence[str], rows: Sequence[Sequence[str]]):
+    """The table without the columns (after the first) that are empty in every row.
+
+    >>> _drop_empty(["", "F1", "note"], [["a", "1", ""], ["b", "2", ""]])
+    (['', 'F1'], [['a', '1'], ['b', '2']])
+    """
+    keep = [k for k in range(len(header)) if k == 0 or any(r[k] for r in rows)]
+    return [header[k] for k in keep], [[r[k] for k in keep] for r in rows]
+
+
+# ---------------------------------------------------------------------------
+# score
+
+def score_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | None = None,
+                 bootstrap: BootstrapCI | None = None, preset_note: str = "") -> str:
+    """The summary of ``score`` (``summary``: :meth:`CorpusScore.summary`; ``total``: pairs in the
+    input when the run was interrupted; ``preset_note``: the preset's warning, if any)."""
+    if fmt == "json":
+        out = dict(summary)
+        if total is not None:
+            out["interrupted"] = {"finished": summary["pairs"], "total": total}
+        if bootstrap is not None:
+            out["bootstrap"] = bootstrap.to_json()
+        return emit_json(out)
+    s = summary
+    notes = _score_notes(s, total, preset_note)
+    uncertified = s["scored"] - s["optimal"]
+    if fmt == "text":
+        lines = notes[:-1]
+        for name in ("micro", "macro"):
+            m = s[name]
+            lines.append(f"{name:5s}  P {pct(m['precision'])}  R {pct(m['recall'])}  F1 {pct(m['f1'])}"
+                         + ("  (lower bounds)" if uncertified else ""))
+        lines += notes[-1:] + _score_tail(s)
+        if "aspects" in s:
+            lines.append(aspects_block(s["aspects"], "text"))
+        if bootstrap is not None:
+            lines.append(bootstrap_block(bootstrap, "text"))
+        return "\n".join(lines)
+    lower = " (lower bounds)" if uncertified else ""
+    tables = [("", ["", "P" + lower, "R" + lower, "F1" + lower],
+               [[name, *(pct(s[name][k]) for k in SHORT)] for name in ("micro", "macro")])]
+    if "aspects" in s:
+        tables.append(_aspects_table(s["aspects"]))
+    if bootstrap is not None:
+        tables.append(_bootstrap_table(bootstrap))
+    extra = _score_tail(s) + ([f"note: {n}" for n in _aspect_note_list(s["aspects"])] if "aspects" in s else [])
+    return _document(fmt, notes + extra, tables)
+
+
+def _score_notes(s: Mapping[str, Any], total: int | None, preset_note: str) -> list[str]:
+    """Signature, notes, the pair counts; last, the matched triples and the F1 interval."""
+    lines = [s["signature"]]
+    if preset_note:
+        lines.append(f"NOTE: {preset_note}")
+    if total is not None and total != s["pairs"]:
+        lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
+                     "the scores below cover those only")
+    skipped = s["status_counts"].get("skipped", 0)
+    lines.append(f"pairs: {s['pairs']} scored: {s['scored']}"
+                 + (f" skipped: {skipped}" if skipped else "")
+                 + f" certified optimal: {s['optimal']}")
+    lo, hi = s["f1_interval"]
+    if s["test_total"] == s["test_triples"] and s["gold_total"] == s["gold_triples"]:
+        of = f"of test {s['test_triples']} / gold {s['gold_triples']} triples"
+    else:  # a weighted matcher: P and R divide by the total weights
+        of = (f"of test weight {count(s['test_total'])} / gold weight {count(s['gold_total'])} "
+              f"({s['test_triples']} / {s['gold_triples']} triples)")
+    lines.append(f"matched: {count(s['matched_lower'])} (upper bound {count(s['matched_upper'])}) "
+                 f"{of}; micro F1 in {interval(lo, hi)}")
+    return lines
+
+
+def _score_tail(s: Mapping[str, Any]) -> list[str]:
+    lines = []
+    uncertified = s["scored"] - s["optimal"]
+    if uncertified:
+        lines.append(f"{plural(uncertified, 'pair')} not certified: "
+                     + ("its matches are" if uncertified == 1 else "their matches are") + " the best "
+                     "alignment found, so P/R/F1 above are lower bounds; the interval holds the optimum")
+    within = {k: v for k, v in s.get("certified_within", {}).items() if k != "exact"}
+    if within:
+        lines.append("certified up to a gap of " + ", ".join(f"{k} ({plural(v, 'pair')})"
+                                                              for k, v in sorted(within.items()))
+                     + " (non-integer coefficients); exactly: "
+                     + plural(s["certified_within"].get("exact", 0), "pair"))
+    if s["certified_by"]:
+        lines.append("certified by: " + ", ".join(f"{k} {v}" for k, v in sorted(s["certified_by"].items())))
+    if s["bounded_by"]:
+        lines.append("not certified, best bound from: "
+                     + ", ".join(f"{k} {v}" for k, v in sorted(s["bounded_by"].items())))
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# aspects
+
+def aspects_block(summary: Mapping[str, Any], fmt: str = "text") -> str:
+    """The table of the ``aspects`` part of a corpus summary (micro P/R/F1 in %).
+
+    >>> from smatchpp.aspects import AspectCount
+    >>> counts = {"concepts": AspectCount(3, 3, 4, 5).to_json(), "wikification": AspectCount(0, 0, 0, 0).to_json(),
+    ...           "srl": AspectCount(2, 3, 4, 4).to_json()}
+    >>> print(aspects_block({"mode": "separate", "scores": counts}))
+    aspects (separate alignment)       P       R      F1  matched    test    gold
+    Concepts                       75.00   60.00   66.67        3       4       5
+    Wikification                     n/a     n/a     n/a        0       0       0  (no items on either side)
+    SRL                            50.00   50.00   50.00        2       4       4  (upper bound 3)
+    """
+    if fmt == "json":
+        return emit_json(dict(summary))
+    if fmt != "text":
+        return _document(fmt, [f"note: {n}" for n in _aspect_note_list(summary)], [_aspects_table(summary)],
+                         signature=False)
+    lines = [f"aspects ({summary['mode']} alignment)".ljust(30)
+             + f"{'P':>6s}  {'R':>6s}  {'F1':>6s}  {'matched':>7s}  {'test':>6s}  {'gold':>6s}"]
+    for name, c in summary["scores"].items():
+        lines.append(f"{ASPECTS[name].title:30s}{pct(c['precision'], 6)}  {pct(c['recall'], 6)}  "
+                     f"{pct(c['f1'], 6)}  {count(c['matched']):>7}  {c['test']:>6}  {c['gold']:>6}"
+                     + _aspect_flags(c))
+    lines += [f"note: {note}" for note in _aspect_note_list(summary)]
+    return "\n".join(lines)
+
+
+def _aspect_flags(c: Mapping[str, Any]) -> str:
+    flags = "" if c["upper"] == c["matched"] else f"  (upper bound {count(c['upper'])})"
+    if c["f1"] is None:
+        flags += "  (no items on either side)"
+    return flags
+
+
+def _aspect_note_list(summary: Mapping[str, Any]) -> list[str]:
+    return list(summary.get("notes", aspect_notes(summary["scores"])))
+
+
+def _aspects_table(summary: Mapping[str, Any]):
+    rows = []
+    for name, c in summary["scores"].items():
+        rows.append([ASPECTS[name].title, pct(c["precision"]), pct(c["recall"]), pct(c["f1"]),
+                     count(c["matched"]), str(c["test"]), str(c["gold"]), _aspect_flags(c).strip()])
+    return (f"aspects ({summary['mode']} alignment)",
+            ["aspect", "P", "R", "F1", "matched", "test", "gold", "note"], rows)
+
+
+# ---------------------------------------------------------------------------
+# bootstrap intervals
+
+def bootstrap_block(ci: BootstrapCI | MetricIntervals, fmt: str = "text") -> str:
+    """The bootstrap intervals of ``score --bootstrap`` (Smatch's or a metric's)."""
+    if fmt == "json":
+        return emit_json(ci.to_json())
+    if fmt != "text":
+        return _document(fmt, [], [_bootstrap_table(ci)])
+    lines = [_bootstrap_title(ci) + ":"]
+    for label, block in _bootstrap_blocks(ci):
+        for name in ("micro", "macro"):
+            cells = "  ".join(f"{SHORT.get(k, k)} {interval(lo, hi)}" for k, (lo, hi) in getattr(block, name).items())
+            lines.append(f"  {label}{name:5s}  {cells}")
+    if getattr(ci, "upper", None) is not None:
+        lines.append("  (some pairs are not certified: both the lower and the upper bounds "
+                     "were resampled)")
+    return "\n".join(lines)
+
+
+def _bootstrap_title(ci) -> str:
+    return (f"{100 * ci.level:g}% bootstrap intervals ({ci.resamples} resamples of "
+            f"{ci.pairs} pairs, seed {ci.seed}, percentile)")
+
+
+def _bootstrap_blocks(ci) -> list:
+    if isinstance(ci, MetricIntervals):
+        return [("", ci)]
+    return [("", ci.lower)] if ci.upper is None else [("lower bounds ", ci.lower), ("upper bounds ", ci.upper)]
+
+
+def _bootstrap_table(ci):
+    blocks = _bootstrap_blocks(ci)
+    keys = list(blocks[0][1].micro)
+    rows = [[f"{label}{name}", *(interval(*getattr(block, name)[k]) for k in keys)]
+            for label, block in blocks for name in ("micro", "macro")]
+    return _bootstrap_title(ci), [""] + [SHORT.get(k, k) for k in keys], rows
+
+
+# ---------------------------------------------------------------------------
+# score --metric
+
+def metric_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | None = None,
+                  bootstrap: MetricIntervals | None = None) -> str:
+    """The summary of ``score --metric NAME`` (``summary``: :meth:`MetricCorpus.summary`)."""
+    if fmt == "json":
+        out = dict(summary)
+        if total is not None:
+            out["interrupted"] = {"finished": summary["pairs"], "total": total}
+        if bootstrap is not None:
+            out["bootstrap"] = bootstrap.to_json()
+        return emit_json(out)
+    s = summary
+    lines = [s["signature"]]
+    if s.get("note"):
+        lines.append(f"NOTE: {s['note']}")
+    if total is not None and total != s["pairs"]:
+        lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
+                     "the scores below cover those only")
+    skipped = s["pairs"] - s["scored"]
+    lines.append(f"pairs: {s['pairs']} scored: {s['scored']}" + (f" skipped: {skipped}" if skipped else ""))
+    if fmt == "text":
+        for name in ("micro", "macro"):
+            cells = "  ".join(f"{SHORT.get(k, k)} {pct(v)}" for k, v in s[name].items())
+            lines.append(f"{name:5s}  {cells}")
+        if bootstrap is not None:
+            lines.append(bootstrap_block(bootstrap, "text"))
+        return "\n".join(lines)
+    keys = list(s["micro"])
+    tables = [("", [""] + [SHORT.get(k, k) for k in keys],
+               [[name, *(pct(s[name][k]) for k in keys)] for name in ("micro", "macro")])]
+    if bootstrap is not None:
+        tables.append(_bootstrap_table(bootstrap))
+    return _document(fmt, lines, tables)
+
+
+# ---------------------------------------------------------------------------
+# compare
+
+def comparison_text(c: Comparison, score: str = "F1", name: str | None = None) -> str:
+    """One comparison as text (points are percentage points).
+
+    >>> from smatchpp.significance import PairStats, compare
+    >>> s = PairStats.from_counts([3, 4, 2], [4, 5, 4], [4, 4, 5])
+    >>> print(comparison_text(compare(s, s, resamples=100, trials=100)))
+    smatch: F1 sys1 69.23 [53.85, 88.89]  sys2 69.23 [53.85, 88.89]
+      delta F1 (sys1 - sys2) +0.000 points, 95% interval [+0.00, +0.00]
+      p-value: paired bootstrap 1.0000 (100 resamples), approximate randomization 1.0000 (100 trials)
+    """
+    (lo1, hi1), (lo2, hi2) = c.system_intervals
+    lines = [f"{name or c.name}: {score} sys1 {pct(c.f1[0])} {interval(lo1, hi1)}  "
+             f"sys2 {pct(c.f1[1])} {interval(lo2, hi2)}",
+             f"  delta {score} (sys1 - sys2) {points(c.delta)} points, {100 * c.level:g}% interval "
+             f"{interval(*c.interval, signed)}",
+             f"  p-value: paired bootstrap {pvalue(c.p_bootstrap)} ({c.resamples} resamples), "
+             f"approximate randomization {pvalue(c.p_randomization)} ({c.trials} trials)"]
+    if c.delta_range is not None:
+        lines.append(f"  not every pair is certified: the tests use the lower bounds; the observed "
+                     f"delta lies in {interval(*c.delta_range, signed)}")
+    return "\n".join(lines)
+
+
+def comparison_table_text(results: Sequence[Comparison], mode: str) -> str:
+    """The aspects' comparisons, one row each (F1 and delta in points).
+
+    >>> from smatchpp.significance import PairStats, compare
+    >>> s = PairStats.from_counts([3, 4, 2], [4, 5, 4], [4, 4, 5])
+    >>> print(comparison_table_text([compare(s, s, resamples=50, trials=50, name="SRL")], "joint"))
+    aspects (joint alignment)       F1 sys1  F1 sys2     delta  95% interval of delta  p bootstrap    p AR
+    SRL                               69.23    69.23    +0.000  [+0.00, +0.00]              1.0000  1.0000
+    """
+    lines = [f"{f'aspects ({mode} alignment)':30s}  F1 sys1  F1 sys2     delta  95% interval of delta"
+             "  p bootstrap    p AR"]
+    for c in results:
+        lines.append(f"{c.name:30s}  {pct(c.f1[0]):>7s}  {pct(c.f1[1]):>7s}  {points(c.delta):>8s}  "
+                     f"{interval(*c.interval, signed):21s}  {pvalue(c.p_bootstrap):>11s}  "
+                     f"{pvalue(c.p_randomization):>6s}" + _comparison_flags(c, "  "))
+    return "\n".join(lines)
+
+
+def _comparison_flags(c: Comparison, sep: str) -> str:
+    return (f"{sep}(lower bounds)" if not c.certified else "") + \
+        (f"{sep}(no items on either side)" if c.extra.get("no_items") else "")
+
+
+def compare_report(json_summary: Mapping[str, Any], results: Sequence[Comparison], fmt: str = "text", *,
+                   header: Sequence[str] = (), mode: str | None = None, score: str = "F1") -> str:
+    """The summary of ``compare``: ``json_summary`` is the ``--format json`` object, ``results``
+    its comparisons (the first is the whole score, the rest aspects of ``mode``), ``header``
+    the text lines before them (signature first), ``score`` the compared score's name."""
+    if fmt == "json":
+        return emit_json(dict(json_summary))
+    if fmt == "text":
+        lines = list(header) + [comparison_text(results[0], score)]
+        if len(results) > 1:
+            lines.append(comparison_table_text(results[1:], mode or ""))
+        return "\n".join(lines)
+    level = f"{100 * results[0].level:g}%"
+    head = ["", f"{score} sys1", f"{level} interval", f"{score} sys2", f"{level} interval",
+            "delta", f"{level} interval of delta", "p bootstrap", "p AR", "note"]
+
+    def row(c: Comparison) -> list[str]:
+        (lo1, hi1), (lo2, hi2) = c.system_intervals
+        none = c.f1[0] is None and c.f1[1] is None  # an aspect without items: no interval either
+        return [c.name, pct(c.f1[0]), "n/a" if none else interval(lo1, hi1), pct(c.f1[1]),
+                "n/a" if none else interval(lo2, hi2),
+                points(c.delta), interval(*c.interval, signed), pvalue(c.p_bootstrap),
+                pvalue(c.p_randomization), _comparison_flags(c, " ").strip()]
+    first = results[0]
+    notes = list(header) + [f"{first.resamples} bootstrap resamples, {first.trials} "
+                            f"approximate-randomization trials, seed {first.seed}; "
+                            "delta = sys1 - sys2 in points"]
+    if first.delta_range is not None:
+        notes.append("not every pair is certified: the tests use the lower bounds; the observed "
+                     f"delta lies in {interval(*first.delta_range, signed)}")
+    tables = [("", head, [row(first)])]
+    if len(results) > 1:
+        tables.append((f"aspects ({mode} alignment)", head, [row(c) for c in results[1:]]))
+    return _document(fmt, notes, tables)
+
+
+# ---------------------------------------------------------------------------
+# gap
+
+def _gap_points(diff: float) -> str:
+    """``0.05 points below exact`` / ``0.05 points above exact`` / ``equal to exact``."""
+    if diff == 0:
+        return "equal to exact"
+    return f"{abs(100 * diff):.2f} points {'below' if diff > 0 else 'above'} exact"
+
+
+def _indices(indices: Sequence[int], shown: int = 10) -> str:
+    return ", ".join(str(i) for i in indices[:shown]) + (", ..." if len(indices) > shown else "")
+
+
+def gap_report(s: Mapping[str, Any], fmt: str = "text", why_above: Callable[[str], str] = lambda key: "") -> str:
+    """The summary of ``gap`` (``s``: the report's ``to_json()``; ``why_above(key)``: what can make
+    that tool score above a certified optimum)."""
+    if fmt == "json":
+        return emit_json(dict(s))
+    head = [s["signature"],
+            f"pairs: {s['pairs']}, exact certified optimal: {s['exact_certified']}, "
+            f"exact micro F1 {pct(s['exact_f1'])}"]
+    lines = list(head)
+    for key, t in s["tools"].items():
+        lost = t["lost_triples"]
+        where = " on the pairs it read" if t["unreadable"] else ""
+        lines.append(f"{t['label']}: F1 {pct(t['f1'])} ({_gap_points(t['f1_difference'])}{where}), "
+                     f"{plural(t['wrong_pairs'], 'pair')} below the optimum, "
+                     f"{lost:g} {'triple' if lost == 1 else 'triples'} lost")
+        if t["unreadable"]:
+            shown = ", ".join(str(i) for i in t["unreadable"][:10])
+            more = ", ..." if len(t["unreadable"]) > 10 else ""
+            lines.append(f"  could not read {plural(len(t['unreadable']), 'pair')} (index {shown}{more}); "
+                         f"compared on the other {plural(s['pairs'] - len(t['unreadable']), 'pair')} "
+                         f"(exact F1 there {pct(t['exact_f1_same_pairs'])})")
+        binned = f", rounded up to a multiple of {t['histogram_bin']:g}" if t["histogram_bin"] else ""
+        lines.append(f"  gap histogram (triples{binned}: pairs): "
+                     + ", ".join(f"{k}: {v}" for k, v in t["histogram"].items()))
+        above = len(t["above_optimum"])
+        if above:
+            lines.append(f"  {plural(above, 'pair')} {'scores' if above == 1 else 'score'} above the "
+                         f"certified optimum (index {_indices(t['above_optimum'])}), " + why_above(key))
+        beyond = len(t["above_lower_bound"])
+        if beyond:
+            lines.append(f"  {plural(beyond, 'pair')} {'scores' if beyond == 1 else 'score'} above the "
+                         f"exact solver's best where a limit stopped it before a certificate "
+                         f"(index {_indices(t['above_lower_bound'])}): the exact score there is a lower bound")
+    if fmt == "text":
+        return "\n".join(lines)
+    notes = head + [line.strip() for line in lines[len(head):]
+                    if line.startswith("  ") and "gap histogram" not in line]
+    rows = [[t["label"], pct(t["f1"]), pct(t["exact_f1_same_pairs"]), signed(t["f1"] - t["exact_f1_same_pairs"]),
+             str(t["wrong_pairs"]), f"{t['lost_triples']:g}",
+             f"{len(t['unreadable'])} pairs unreadable" if t["unreadable"] else ""]
+            for t in s["tools"].values()]
+    return _document(fmt, notes, [("", ["tool", "micro F1", "exact micro F1", "difference",
+                                        "pairs below optimum", "triples lost", "note"], rows)])
