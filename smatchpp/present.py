@@ -157,21 +157,23 @@ def latex_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def _document(fmt: str, notes: Sequence[str], tables: Sequence[tuple[str, Sequence[str], Sequence[Sequence[str]]]],
-              signature: bool = True) -> str:
-    """Notes (the first one is the signature, unless ``signature`` is false) and titled
-    tables, as Markdown or LaTeX."""
+              signature: bool = True, after: Sequence[str] = ()) -> str:
+    """Notes (the first one is the signature, unless ``signature`` is false), titled tables
+    and the notes ``after`` them, as Markdown or LaTeX."""
     tables = [(title, *_drop_empty(header, rows)) for title, header, rows in tables]
     if fmt == "markdown":
         parts = [f"`{notes[0]}`"] + list(notes[1:]) if notes and signature else list(notes)
         out = ["  \n".join(parts)] if parts else []
         for title, header, rows in tables:
             out.append((f"**{title}**\n\n" if title else "") + markdown_table(header, rows))
+        if after:
+            out.append("  \n".join(after))
         return "\n\n".join(out)
     if fmt == "latex":
         out = [f"% {n}" for n in notes]
         for title, header, rows in tables:
             out += ([f"% {title}"] if title else []) + [latex_table(header, rows)]
-        return "\n".join(out)
+        return "\n".join(out + [f"% {n}" for n in after])
     raise ValueError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
 
 
@@ -221,8 +223,8 @@ def score_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | 
         tables.append(_aspects_table(s["aspects"]))
     if bootstrap is not None:
         tables.append(_bootstrap_table(bootstrap))
-    extra = _score_tail(s) + ([f"note: {n}" for n in _aspect_note_list(s["aspects"])] if "aspects" in s else [])
-    return _document(fmt, notes + extra, tables)
+    after = _score_tail(s) + ([f"note: {n}" for n in _aspect_note_list(s["aspects"])] if "aspects" in s else [])
+    return _document(fmt, notes, tables, after=after)
 
 
 def _score_notes(s: Mapping[str, Any], total: int | None, preset_note: str) -> list[str]:
