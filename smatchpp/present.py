@@ -157,12 +157,12 @@ def latex_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def _document(fmt: str, notes: Sequence[str], tables: Sequence[tuple[str, Sequence[str], Sequence[Sequence[str]]]],
-              signature: bool = True, after: Sequence[str] = ()) -> str:
-    """Notes (the first one is the signature, unless ``signature`` is false), titled tables
-    and the notes ``after`` them, as Markdown or LaTeX."""
+              after: Sequence[str] = ()) -> str:
+    """Notes (the first one is the signature), titled tables and the notes ``after`` them, as
+    Markdown or LaTeX."""
     tables = [(title, *_drop_empty(header, rows)) for title, header, rows in tables]
     if fmt == "markdown":
-        parts = [f"`{notes[0]}`"] + list(notes[1:]) if notes and signature else list(notes)
+        parts = [f"`{notes[0]}`"] + list(notes[1:]) if notes else []
         out = ["  \n".join(parts)] if parts else []
         for title, header, rows in tables:
             out.append((f"**{title}**\n\n" if title else "") + markdown_table(header, rows))
@@ -289,8 +289,8 @@ def aspects_block(summary: Mapping[str, Any], fmt: str = "text") -> str:
     if fmt == "json":
         return emit_json(dict(summary))
     if fmt != "text":
-        return _document(fmt, [f"note: {n}" for n in _aspect_note_list(summary)], [_aspects_table(summary)],
-                         signature=False)
+        return _document(fmt, [], [_aspects_table(summary)],
+                         after=[f"note: {n}" for n in _aspect_note_list(summary)])
     lines = [f"aspects ({summary['mode']} alignment)".ljust(30)
              + f"{'P':>6s}  {'R':>6s}  {'F1':>6s}  {'matched':>7s}  {'test':>6s}  {'gold':>6s}"]
     for name, c in summary["scores"].items():
