@@ -87,7 +87,7 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 
 import numpy as np
@@ -98,12 +98,15 @@ from .read import RawGraph
 from .score import prf
 from .standardize import EMPTY, TripleGraph, smatch_concept, smatch_constant, smatch_label, standardize
 
-__all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "AspectMode",
+__all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "SETS", "AspectMode", "aspect_list",
+           "aspect_title",
            "AspectScorer", "score_aspects", "damonte_triples", "corpus_aspects",
            "aspect_notes"]
 
 AspectMode = Literal["separate", "joint"]
 MODES = ("separate", "joint")
+#: the named aspect sets (``--aspects``): Damonte et al.'s, and smatchpp 1.8's (:mod:`smatchpp.aspects18`)
+SETS = ("damonte", "smatchpp18")
 
 #: a triple as ``amr-evaluation`` sees it: (role as written without ``-of``, source, target);
 #: the target is a variable index or a normalised constant
@@ -118,18 +121,24 @@ class AspectCount:
     upper: float
     test: int
     gold: int
+    #: the scores when both sides are empty: ``None`` (n/a, Damonte's aspects) or 1.0
+    #: (vacuous agreement: smatchpp 1.8's and the thesis' aspects)
+    vacuous: float | None = field(default=None, repr=False)
 
     def __add__(self, other: "AspectCount") -> "AspectCount":
         return AspectCount(self.matched + other.matched, self.upper + other.upper,
-                           self.test + other.test, self.gold + other.gold)
+                           self.test + other.test, self.gold + other.gold, self.vacuous)
 
     def to_json(self) -> dict[str, Any]:
         """Counts and P/R/F1; no items on either side give ``None`` (n/a), not 0.
 
         >>> AspectCount(0, 0, 0, 0).to_json()["f1"] is None, AspectCount(0, 0, 0, 2).to_json()["f1"]
         (True, 0.0)
+        >>> AspectCount(0, 0, 0, 0, vacuous=1.0).to_json()["f1"]
+        1.0
         """
-        p, r, f = (None, None, None) if self.test == 0 and self.gold == 0 else prf(self.matched, self.test, self.gold)
+        p, r, f = ((self.vacuous,) * 3 if self.test == 0 and self.gold == 0
+                   else prf(self.matched, self.test, self.gold))
         return {"matched": _num(self.matched), "upper": _num(self.upper), "test": self.test,
                 "gold": self.gold, "precision": p, "recall": r, "f1": f}
 
@@ -357,6 +366,38 @@ ASPECTS: dict[str, Aspect] = {a.name: a for a in (
 _EMPTY_RAW = RawGraph(None, (), ())
 
 
+def aspect_list(aspect_set: str = "damonte", names: Iterable[str] | None = None,
+                frames: str | None = None) -> list[Any]:
+    """The aspects of a named set (:data:`SETS`), all or those ``names``; ``frames`` is
+    the PropBank frame file of the ``smatchpp18`` set (:mod:`smatchpp.aspects18`)."""
+    if aspect_set == "damonte":
+        if frames is not None:
+            raise ValueError("a PropBank frame file is read by the smatchpp18 aspects only")
+        return [ASPECTS[n] for n in (names or ASPECTS)]
+    if aspect_set == "smatchpp18":
+        from .aspects18 import aspects
+
+        every = {a.name: a for a in aspects(frames)}
+        unknown = [n for n in names or () if n not in every]
+        if unknown:
+            raise ValueError(f"unknown smatchpp18 aspect(s) {', '.join(unknown)}; choose from {', '.join(every)}")
+        return [every[n] for n in (names or every)]
+    raise ValueError(f"unknown aspect set {aspect_set!r}; choose from {', '.join(SETS)}")
+
+
+def aspect_title(name: str) -> str:
+    """The printed name of an aspect of any set."""
+    return ASPECTS[name].title if name in ASPECTS else name
+
+
+def _aspect_rank(name: str) -> tuple[int, int]:
+    from .aspects18 import NAMES
+
+    if name in ASPECTS:
+        return 0, list(ASPECTS).index(name)
+    return 1, NAMES.index(name) if name in NAMES else len(NAMES)
+
+
 class AspectScorer:
     """Scores every aspect of a pair.
 
@@ -373,14 +414,15 @@ class AspectScorer:
                  solve: Callable[..., tuple[float, float, np.ndarray]] | None = None,
                  standardizer: Callable[[RawGraph], TripleGraph] = standardize,
                  aspects: Iterable[str] | None = None,
-                 bound: Callable[[TripleGraph, TripleGraph], float] = ExactMatcher().label_bound) -> None:
+                 bound: Callable[[TripleGraph, TripleGraph], float] = ExactMatcher().label_bound,
+                 aspect_set: str = "damonte", frames: str | None = None) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown aspect mode {mode!r}; choose from {', '.join(MODES)}")
         self.mode = mode
         self.solve = solve or solver_function()
         self.bound = bound
         self.standardizer = standardizer
-        self.aspects = [ASPECTS[n] for n in (aspects or ASPECTS)]
+        self.aspects = aspect_list(aspect_set, aspects, frames)
 
     @classmethod
     def for_scorer(cls, scorer: Any) -> "AspectScorer":
@@ -394,7 +436,8 @@ class AspectScorer:
 
         return cls(config.aspects, solve,
                    lambda raw: standardize(raw, config.preset, keep_wiki=config.keep_wiki),
-                   bound=scorer.matcher.label_bound)
+                   bound=scorer.matcher.label_bound,
+                   aspect_set=config.aspect_set, frames=config.propbank_frames)
 
     def attach(self, score: Any, raw_a: RawGraph | None, raw_b: RawGraph | None) -> None:
         """Score the aspects of a scored pair (a :class:`~smatchpp.score.PairScore`) into it."""
@@ -429,6 +472,8 @@ class AspectScorer:
                 out[aspect.name] = self._set(aspect, raw_a, raw_b, full)
             else:
                 out[aspect.name] = self._graph(aspect, raw_a, raw_b, full)
+            if getattr(aspect, "vacuous", None) is not None:
+                out[aspect.name] = replace(out[aspect.name], vacuous=aspect.vacuous)
         return out
 
     def _std(self, raw: RawGraph) -> TripleGraph:
@@ -496,7 +541,7 @@ def corpus_aspects(pairs: Iterable[Mapping[str, AspectCount]]) -> dict[str, Aspe
     for pair in pairs:
         for name, count in pair.items():
             total[name] = total[name] + count if name in total else count
-    return {n: total[n] for n in sorted(total, key=lambda n: list(ASPECTS).index(n))}
+    return {n: total[n] for n in sorted(total, key=_aspect_rank)}
 
 
 def aspect_notes(scores: Mapping[str, Mapping[str, Any]]) -> list[str]:

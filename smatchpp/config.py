@@ -180,6 +180,11 @@ def _aspect_modes():
     return ("none",) + MODES
 
 
+def _aspect_sets():
+    from .aspects import SETS
+    return SETS
+
+
 COMPRESSIONS = ("exact", "none")
 #: how a repeated triple matches (``Config.duplicates``)
 DUPLICATES = ("multiset", "product")
@@ -265,6 +270,14 @@ class Config:
     #: ``separate`` (each aspect aligned on its own) or ``joint`` (the full graphs' alignment)
     aspects: str = _setting("none", "aspects", str, _name_in(_aspect_modes, "aspects mode"),
                             show=lambda c: c.aspects != "none")
+    #: which aspects (``--aspects damonte|smatchpp18``, :data:`smatchpp.aspects.SETS`)
+    aspect_set: str = _setting("damonte", "aspect-set", str, _name_in(_aspect_sets, "aspect set"),
+                               show=lambda c: c.aspects != "none" and c.aspect_set != "damonte")
+    #: the PropBank frame file whose role descriptions rename core roles for the
+    #: ``smatchpp18`` aspects (``--propbank-frames``); signed by its identity
+    propbank_frames: str | None = _setting(None, "frames", str, _file_or_identity,
+                                           show=lambda c: c.propbank_frames is not None,
+                                           display=_file_identity)
     #: bootstrap resamples for the 95% intervals (``score --bootstrap``; ``compare``'s paired
     #: bootstrap); they change the intervals, never the scores
     bootstrap: int | None = _setting(None, "bootstrap", int, _int_at_least(1, optional=True),
@@ -296,6 +309,9 @@ class Config:
             if self.match != "exact" or get_preset(self.preset).pair_rewrite is not None:
                 raise ValueError(f"aspects count Smatch triples: they need match exact (got "
                                  f"{self.match}) and a preset without a pair rewrite (got {self.preset})")
+        if self.propbank_frames is not None and self.aspect_set != "smatchpp18":
+            raise ValueError("propbank_frames is read by the smatchpp18 aspect set only "
+                             f"(aspect_set is {self.aspect_set})")
         if self.vectors is not None and self.vectors == _packaged_identity():
             object.__setattr__(self, "vectors", None)  # a signature's name for the default
         if self.duplicates == "product" and (self.match != "exact" or self.role_weights

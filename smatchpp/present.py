@@ -43,7 +43,7 @@ import json
 import math
 from typing import Any, Callable, Mapping, Sequence
 
-from .aspects import ASPECTS, aspect_notes
+from .aspects import aspect_notes, aspect_title
 from .metrics.base import MetricIntervals
 from .significance import BootstrapCI, Comparison
 
@@ -294,7 +294,7 @@ def aspects_block(summary: Mapping[str, Any], fmt: str = "text") -> str:
     lines = [f"aspects ({summary['mode']} alignment)".ljust(30)
              + f"{'P':>6s}  {'R':>6s}  {'F1':>6s}  {'matched':>7s}  {'test':>6s}  {'gold':>6s}"]
     for name, c in summary["scores"].items():
-        lines.append(f"{ASPECTS[name].title:30s}{pct(c['precision'], 6)}  {pct(c['recall'], 6)}  "
+        lines.append(f"{aspect_title(name):30s}{pct(c['precision'], 6)}  {pct(c['recall'], 6)}  "
                      f"{pct(c['f1'], 6)}  {count(c['matched']):>7}  {c['test']:>6}  {c['gold']:>6}"
                      + _aspect_flags(c))
     lines += [f"note: {note}" for note in _aspect_note_list(summary)]
@@ -315,7 +315,7 @@ def _aspect_note_list(summary: Mapping[str, Any]) -> list[str]:
 def _aspects_table(summary: Mapping[str, Any]):
     rows = []
     for name, c in summary["scores"].items():
-        rows.append([ASPECTS[name].title, pct(c["precision"]), pct(c["recall"]), pct(c["f1"]),
+        rows.append([aspect_title(name), pct(c["precision"]), pct(c["recall"]), pct(c["f1"]),
                      count(c["matched"]), str(c["test"]), str(c["gold"]), _aspect_flags(c).strip()])
     return (f"aspects ({summary['mode']} alignment)",
             ["aspect", "P", "R", "F1", "matched", "test", "gold", "note"], rows)

@@ -17,11 +17,13 @@ OTHER = {"preset": None, "match": None, "solver": "highs", "compression": "none"
          "work_limit": 700, "seed": 7, "restarts": 0, "on_error": "skip", "aspects": "joint",
          "bootstrap": 200, "bootstrap_seed": 99, "ar_trials": 500, "cutoff": 0.75,
          "diffsense": 0.25, "vectors": "glove.6B.100d.txt@0123456789", "focus_weight": 2.0,
-         "role_weights": "roles.tsv@0123456789", "tolerance": 1e-4}
+         "role_weights": "roles.tsv@0123456789", "tolerance": 1e-4, "aspect_set": "smatchpp18",
+         "propbank_frames": "frames.txt@0123456789"}
 #: settings under which a field matters (it is in the signature only then)
 CONTEXT = {"cutoff": {"match": "s2match"}, "diffsense": {"match": "s2match"},
            "vectors": {"match": "s2match"}, "focus_weight": {"match": "concept-focus"},
-           "tolerance": {"match": "wsmatch"}}
+           "tolerance": {"match": "wsmatch"}, "aspect_set": {"aspects": "separate"},
+           "propbank_frames": {"aspects": "separate", "aspect_set": "smatchpp18"}}
 
 
 def _other(f):
@@ -61,6 +63,7 @@ def test_signature_round_trip_all_fields_at_once():
     values["focus_weight"] = 3.0  # not shown under s2match: it reads back as the default
     values["preset"] = "smatch"  # a pair-rewriting preset is for unweighted exact matching only
     values["aspects"] = "none"  # aspects count Smatch triples: exact matching only
+    values["propbank_frames"] = None  # read by the smatchpp18 aspects only
     config = Config(**values)
     assert config.match == "s2match"
     assert Config.from_signature(config.signature()) == config

@@ -54,7 +54,7 @@ def named(g) -> set:
 
 def test_registry_names_and_descriptions():
     assert list(PRESETS) == ["smatch", "smatch-legacy", "amr-suite", "smatch-1.0.1", "generic", "amr",
-                             "smatchpp18-lossy"]
+                             "smatchpp18-lossy", "smatchpp18-amr"]
     assert all(isinstance(p, Preset) and p.description for p in PRESETS.values())
     text = describe()
     assert all(f"{name}:" in text for name in PRESETS)

@@ -20,6 +20,8 @@ from it, and an unknown name is an error (it never becomes a new signature).
                           by the guidelines' table, ``:wiki`` dropped (:mod:`.amr`)
 ``smatchpp18-lossy``      ``smatch`` triples, then smatchpp 1.8's concept-as-identity pair
                           rewrite: a different metric (:mod:`.smatchpp18`)
+``smatchpp18-amr``        smatchpp 1.8's ``-graph_type amr`` triples, on which its aspects
+                          are defined (:mod:`.smatchpp18amr`)
 ========================  ==============================================================
 
 Which preset reproduces which published number is the table of
@@ -38,7 +40,7 @@ pairs).  The published BAMBOO rows came from ``amr-suite``'s reader.
 ``smatch-legacy`` is kept because earlier results used it.
 
 >>> sorted(PRESETS)
-['amr', 'amr-suite', 'generic', 'smatch', 'smatch-1.0.1', 'smatch-legacy', 'smatchpp18-lossy']
+['amr', 'amr-suite', 'generic', 'smatch', 'smatch-1.0.1', 'smatch-legacy', 'smatchpp18-amr', 'smatchpp18-lossy']
 >>> from smatchpp.read import read_text
 >>> raw = read_text('(c / City :name "New York" :mod (b / big) :mod (b2 / big))')[0].graph
 >>> for name in ("smatch", "smatch-legacy", "generic", "amr"):
@@ -51,7 +53,7 @@ amr            7 ((0, 'name', 'new york'), (0, 'top', 'top')) ((1, 'domain', 0),
 >>> get_preset("smatch-1.0.4")
 Traceback (most recent call last):
 ...
-ValueError: unknown preset 'smatch-1.0.4'; choose from smatch, smatch-legacy, amr-suite, smatch-1.0.1, generic, amr, smatchpp18-lossy
+ValueError: unknown preset 'smatch-1.0.4'; choose from smatch, smatch-legacy, amr-suite, smatch-1.0.1, generic, amr, smatchpp18-lossy, smatchpp18-amr
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from .amr import AMR_RULES
 from .graph import GENERIC_RULES, Options, Rule, build_triples, to_penman
 from .smatchpp18 import concept_identity
 from .suite import suite_triples
+from .smatchpp18amr import amr18_graph
 
 __all__ = ["Preset", "Options", "PRESETS", "ALIASES", "get_preset", "canonical", "standardize", "describe",
            "PairRewrite"]
@@ -141,6 +144,11 @@ PRESETS: dict[str, Preset] = {
         builder=smatch_triples, pair_rewrite=concept_identity,
         note="preset smatchpp18-lossy is smatchpp 1.8's concept-as-identity metric: "
              "these are not Smatch scores"),
+    "smatchpp18-amr": Preset(
+        "smatchpp 1.8's -graph_type amr triples: every '\"' and \"'\" deleted, :domain as inverse "
+        ":mod, every -of inverted, root as (root, :root, its concept), dereification, duplicates "
+        "removed (the triples its aspects are defined on)",
+        builder=amr18_graph),
 }
 
 
