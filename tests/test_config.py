@@ -64,6 +64,7 @@ def test_signature_round_trip_all_fields_at_once():
     values["preset"] = "smatch"  # a pair-rewriting preset is for unweighted exact matching only
     values["aspects"] = "none"  # aspects count Smatch triples: exact matching only
     values["propbank_frames"] = None  # read by the smatchpp18 aspects only
+    values["aspect_set"] = "damonte"  # not shown without aspects: it reads back as the default
     config = Config(**values)
     assert config.match == "s2match"
     assert Config.from_signature(config.signature()) == config
