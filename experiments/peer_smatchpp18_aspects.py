@@ -65,11 +65,13 @@ def main() -> int:
             try:
                 g1 = standardizer.standardize(reader.string2graph(graphs_a[index]))
                 g2 = standardizer.standardize(reader.string2graph(graphs_b[index]))
+                if args.mode == "all-onealign":
+                    # as Smatchpp.process_pair: align the prepared (renamed) full graphs and
+                    # cut the subgraphs out of those
+                    g1, g2, v1, v2 = preparer.prepare_get_vars(g1, g2)
+                    full = aligner.align(g1, g2, v1, v2)
                 sub1 = extractor.all_subgraphs_by_name(g1)
                 sub2 = extractor.all_subgraphs_by_name(g2)
-                if args.mode == "all-onealign":
-                    f1t, f2t, v1, v2 = preparer.prepare_get_vars(g1, g2)
-                    full = aligner.align(f1t, f2t, v1, v2)
                 rec = {}
                 for name in sub1:
                     if args.mode == "all-multialign":
@@ -77,7 +79,6 @@ def main() -> int:
                         alignment, varindex, status = aligner.align(t1, t2, v1, v2)
                         m = scorer.score(t1, t2, alignment, varindex)
                     else:
-                        # 1.8 scores the unprepared subgraphs under the full graphs' alignment
                         alignment, varindex, status = full
                         m = scorer.score(sub1[name], sub2[name], alignment, varindex)
                     lower, upper = (None, None) if not v1 or not v2 else (float(status[0]), float(status[1]))

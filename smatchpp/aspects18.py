@@ -55,12 +55,11 @@ and the thesis (:attr:`~smatchpp.aspects.AspectCount.vacuous`).
 
 from __future__ import annotations
 
-import hashlib
-import os
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
+from .exceptions import UsageError
 from .presets.smatchpp18amr import INSTANCE, ROOT, Triple18, amr18_triples, to_triple_graph
 from .read import RawGraph
 from .standardize import TripleGraph
@@ -132,7 +131,7 @@ RULES: tuple[Rule, ...] = (
 NAMES: tuple[str, ...] = tuple(r.name for r in RULES) + ("REENTRANCIES",)
 
 
-class FramesError(ValueError):
+class FramesError(UsageError):
     """A PropBank frame file that cannot be read (names the file and line)."""
 
 
@@ -290,9 +289,3 @@ def aspects(frames: str | None = None) -> list[Aspect18]:
     extractor = Extractor(frames)
     return [Aspect18(name, name, extractor) for name in NAMES]
 
-
-def frames_identity(path: str) -> str:
-    """``name@sha1-prefix`` of a frame file, for the signature."""
-    with open(path, "rb") as f:
-        digest = hashlib.sha1(f.read()).hexdigest()[:10]
-    return f"{os.path.basename(path)}@{digest}"

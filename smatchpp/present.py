@@ -291,20 +291,29 @@ def aspects_block(summary: Mapping[str, Any], fmt: str = "text") -> str:
     if fmt != "text":
         return _document(fmt, [], [_aspects_table(summary)],
                          after=[f"note: {n}" for n in _aspect_note_list(summary)])
-    lines = [f"aspects ({summary['mode']} alignment)".ljust(30)
+    head = _aspects_head(summary)
+    width = max(30, len(head) + 1)
+    lines = [head.ljust(width)
              + f"{'P':>6s}  {'R':>6s}  {'F1':>6s}  {'matched':>7s}  {'test':>6s}  {'gold':>6s}"]
     for name, c in summary["scores"].items():
-        lines.append(f"{aspect_title(name):30s}{pct(c['precision'], 6)}  {pct(c['recall'], 6)}  "
+        lines.append(f"{aspect_title(name).ljust(width)}{pct(c['precision'], 6)}  {pct(c['recall'], 6)}  "
                      f"{pct(c['f1'], 6)}  {count(c['matched']):>7}  {c['test']:>6}  {c['gold']:>6}"
                      + _aspect_flags(c))
     lines += [f"note: {note}" for note in _aspect_note_list(summary)]
     return "\n".join(lines)
 
 
+def _aspects_head(summary: Mapping[str, Any]) -> str:
+    """``aspects [SET] (MODE alignment)``: the set is named when the summary says which."""
+    return (f"aspects {summary['set']}" if summary.get("set") else "aspects") + f" ({summary['mode']} alignment)"
+
+
 def _aspect_flags(c: Mapping[str, Any]) -> str:
     flags = "" if c["upper"] == c["matched"] else f"  (upper bound {count(c['upper'])})"
     if c["f1"] is None:
         flags += "  (no items on either side)"
+    elif c["test"] == 0 and c["gold"] == 0:
+        flags += "  (empty on both sides: vacuous agreement)"
     return flags
 
 
@@ -317,7 +326,7 @@ def _aspects_table(summary: Mapping[str, Any]):
     for name, c in summary["scores"].items():
         rows.append([aspect_title(name), pct(c["precision"]), pct(c["recall"]), pct(c["f1"]),
                      count(c["matched"]), str(c["test"]), str(c["gold"]), _aspect_flags(c).strip()])
-    return (f"aspects ({summary['mode']} alignment)",
+    return (_aspects_head(summary),
             ["aspect", "P", "R", "F1", "matched", "test", "gold", "note"], rows)
 
 

@@ -214,5 +214,9 @@ class CorpusScore:
         from .aspects import aspect_notes, corpus_aspects
 
         mode = next((t.partition(":")[2] for t in self.signature.split("|") if t.startswith("aspects:")), "")
+        aspect_set = next((t.partition(":")[2] for t in self.signature.split("|")
+                           if t.startswith("aspect-set:")), None)
         scores = {name: count.to_json() for name, count in corpus_aspects(scored).items()}
-        return {"aspects": {"mode": mode, "scores": scores, "notes": aspect_notes(scores)}}
+        # the set is named when it is not Damonte's (whose outputs predate sets)
+        named = {"set": aspect_set} if aspect_set else {}
+        return {"aspects": {**named, "mode": mode, "scores": scores, "notes": aspect_notes(scores)}}

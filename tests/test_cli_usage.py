@@ -54,8 +54,8 @@ def test_a_suggestion_names_only_options_of_the_command(tmp_path):
 
 
 @pytest.mark.parametrize("command, option, written", [
-    ("score", "--bootstrap", "--bootstrap=1000"), ("score", "--aspects", "--aspects=separate"),
-    ("compare", "--aspects", "--aspects=separate")])
+    ("score", "--bootstrap", "--bootstrap=1000"), ("score", "--aspects", "--aspects=damonte"),
+    ("compare", "--aspects", "--aspects=damonte")])
 def test_an_optional_value_that_took_a_file_says_so(tmp_path, command, option, written):
     files = (PRED, PRED, GOLD) if command == "compare" else (PRED, GOLD)
     err = usage_error(run(command, option, *files, cwd=tmp_path), command)

@@ -186,16 +186,66 @@ def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None = None
                         "the same intervals")
 
 
+#: ``--aspects`` values: an aspect set; ``separate``/``joint`` are the old spelling (Damonte's set)
+ASPECT_CHOICES = ("none", "damonte", "smatchpp18", "separate", "joint")
+
+
+def add_aspect_options(p: argparse.ArgumentParser, what: str = "also score") -> None:
+    """``--aspects [SET]``, ``--aspects-mode`` and ``--propbank-frames``."""
+    p.add_argument("--aspects", nargs="?", const="damonte", default="none", choices=ASPECT_CHOICES,
+                   metavar="SET",
+                   help=f"{what} an aspect set: damonte (default when given: Damonte et al.'s Unlabeled, "
+                        "No WSD, Concepts, Named Ent., Negations, Wikification, Reentrancies, SRL) or "
+                        "smatchpp18 (smatchpp 1.8's 19 subgraph aspects: AGENT, CAUSE, ..., REENTRANCIES; "
+                        "use --preset smatchpp18-amr for 1.8's numbers). 'separate' and 'joint' are "
+                        "deprecated spellings of --aspects damonte --aspects-mode MODE")
+    p.add_argument("--aspects-mode", choices=("separate", "joint"), default=None,
+                   help="separate (default): each aspect aligned on its own (1.8's all-multialign); "
+                        "joint: every aspect under the full graphs' alignment (all-onealign)")
+    p.add_argument("--propbank-frames", metavar="FILE", default=None,
+                   help="PropBank frame descriptions ('frame  ARG0: text  ARG1: text' a line, as "
+                        "propbank-amr-frames-arg-descr.txt in smatchpp 1.8's package): the smatchpp18 "
+                        "aspects rename a core role whose description names an aspect ('instrument', "
+                        "'cause', ...); without it no role is renamed")
+
+
+def aspect_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The Config values of the aspect options (warns about the deprecated spelling)."""
+    chosen = getattr(args, "aspects", None)
+    mode = getattr(args, "aspects_mode", None)
+    frames = getattr(args, "propbank_frames", None)
+    if chosen is None:
+        return {}
+    if chosen in ("separate", "joint"):
+        if mode is not None and mode != chosen:
+            raise UsageError(f"--aspects {chosen} (the old spelling of the mode) contradicts "
+                             f"--aspects-mode {mode}")
+        warn(f"--aspects {chosen} is deprecated: it means --aspects damonte --aspects-mode {chosen}")
+        chosen, mode = "damonte", chosen
+    if chosen == "none":
+        if mode is not None or frames is not None:
+            raise UsageError(f"--{'aspects-mode' if mode is not None else 'propbank-frames'} "
+                             "needs --aspects")
+        return {"aspects": "none"}
+    if frames is not None and not os.path.isfile(frames):
+        raise UsageError(f"--propbank-frames: no such file: {frames}")
+    values: dict[str, Any] = {"aspects": mode or "separate", "aspect_set": chosen}
+    if frames is not None:
+        values["propbank_frames"] = frames
+    return values
+
+
 def config_from_args(args: argparse.Namespace, **overrides: Any) -> Config:
     """The :class:`Config` of the command line (or of ``--signature``); raises :class:`UsageError`."""
     values = {"solver": args.solver, "time_limit": args.time_limit, "work_limit": args.work_limit,
               "seed": args.seed, "restarts": args.restarts, "on_error": args.on_error,
               "compression": args.compression, "keep_wiki": args.keep_wiki}
-    for name in ("preset", "match", "duplicates", "aspects", "bootstrap", "bootstrap_seed", "ar_trials",
+    for name in ("preset", "match", "duplicates", "bootstrap", "bootstrap_seed", "ar_trials",
                  "cutoff", "diffsense", "vectors", "focus_weight", "role_weights", "tolerance",
                  "total_time_limit"):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
+    values.update(aspect_values(args))
     values.update(overrides)
     try:
         if getattr(args, "signature", None):

@@ -21,17 +21,16 @@ import numpy as np
 
 from .. import present
 from ..api import Scorer, read_errors
-from ..aspects import ASPECTS, AspectCount
+from ..aspects import AspectCount, aspect_title
 from ..config import Config
 from ..score import CorpusScore
 from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairStats, compare,
                             paired_stats)
-from .common import (EXIT_OK, EXIT_USAGE, _positive_int, add_bootstrap_options, add_dask_option,
+from .common import (EXIT_OK, EXIT_USAGE, _positive_int, add_aspect_options, add_bootstrap_options, add_dask_option,
                      add_setting_options, check_outputs, config_from_args, dask_client, open_output,
                      plural, read_inputs, warn, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_compare
 from .common import report_unreadable, warn_unreadable
-from .score import ASPECT_MODES
 
 __all__ = ["add_parser", "run", "format_comparison", "format_table", "comparisons"]
 
@@ -46,9 +45,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_bootstrap_options(p, default=DEFAULT_RESAMPLES)
     p.add_argument("--ar-trials", type=_positive_int, default=None, metavar="R",
                    help=f"approximate-randomization trials (default {DEFAULT_TRIALS})")
-    p.add_argument("--aspects", nargs="?", const="separate", default="none", choices=ASPECT_MODES,
-                   help="also compare the aspects of Damonte et al. (as score --aspects), each with "
-                        "its own delta F1, interval and p-values")
+    add_aspect_options(p, "also compare (each aspect with its own delta F1, interval and p-values)")
     add_dask_option(p)
     p.add_argument("--format", choices=present.FORMATS, default="text",
                    help="format of the summary (markdown and latex: a table to paste)")
@@ -93,10 +90,9 @@ def _named_stats(corpus1: CorpusScore, corpus2: CorpusScore, dropped: list[int]
     kept = [(p, q) for k, (p, q) in enumerate(zip(corpus1.pairs, corpus2.pairs)) if k not in left_out]
     if not kept or any(p.aspects is None or q.aspects is None for p, q in kept):
         return
-    for name in ASPECTS:
-        if name in kept[0][0].aspects:
-            yield ASPECTS[name].title, _aspect_stats(p.aspects[name] for p, _ in kept), \
-                _aspect_stats(q.aspects[name] for _, q in kept)
+    for name in kept[0][0].aspects:  # the set's order
+        yield aspect_title(name), _aspect_stats(p.aspects[name] for p, _ in kept), \
+            _aspect_stats(q.aspects[name] for _, q in kept)
 
 
 def _aspect_stats(counts: Iterable[AspectCount]) -> PairStats:

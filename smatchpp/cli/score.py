@@ -28,7 +28,7 @@ from ..aspects import MODES
 from ..score import CorpusScore
 from ..significance import BootstrapCI, PairStats, bootstrap
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, _seconds,
-                     add_bootstrap_options, add_dask_option, add_scoring_options, dask_client,
+                     add_aspect_options, add_bootstrap_options, add_dask_option, add_scoring_options, dask_client,
                      check_outputs, config_from_args, emit, interrupts, open_output, plural,
                      read_inputs, report_unreadable, warn, warn_unreadable, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_score
@@ -59,10 +59,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_dask_option(p)
     p.add_argument("--stats", action="store_true",
                    help="print problem sizes before/after compression per pair and in total (stderr)")
-    p.add_argument("--aspects", nargs="?", const="separate", default="none", choices=ASPECT_MODES,
-                   help="also score the aspects of Damonte et al. (Unlabeled, No WSD, Concepts, Named Ent., "
-                        "Negations, Wikification, Reentrancies, SRL): separate (default when given: each "
-                        "aligned on its own) or joint (all under the full graphs' alignment)")
+    add_aspect_options(p, "also score")
     add_bootstrap_options(p)
     add_metric_options(p)
     return p

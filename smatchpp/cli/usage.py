@@ -6,7 +6,7 @@
   level's), with a close match among that command's options or the
   equivalent of a habit from other tools (:data:`HABITS`): ``--json`` is
   ``--format json``.
-* An option with an optional value (``--bootstrap [N]``, ``--aspects [MODE]``)
+* An option with an optional value (``--bootstrap [N]``, ``--aspects [SET]``)
   written before the files takes the first file as its value; the message
   says so and how to write it (``--bootstrap=1000``).
 
