@@ -19,6 +19,11 @@ The protocol is the benchmark's ``evaluation-suite/evaluate4tasks.py``
   strictly higher; a tie counts as wrong. The cell is the accuracy x 100;
 * AMEAN: the arithmetic mean of the 12 cells.
 
+With ``--set aspects=separate|joint`` (and ``--set aspect_set=smatchpp18``,
+``--set propbank_frames=FILE``) every aspect gets a row of its own (its pair
+F1, 1 where both subgraphs are empty): which aspects a human similarity score
+follows.
+
 The metric is any :class:`smatchpp.Config`: ``--preset`` and repeated
 ``--set field=value`` (``--set match=s2match``, ``--set keep_wiki=true``...), or
 any metric of :mod:`smatchpp.metrics` through its interface: ``--metric wlk`` with
@@ -108,8 +113,19 @@ def pair_accuracy100(scores: Sequence[float]) -> float:
 
 def pair_f1(config: Config, src: Path, tgt: Path, workers: int) -> np.ndarray:
     """The F1 of every graph pair of two parallel files (unreadable graphs follow ``on_error``)."""
+    return pair_f1s(config, src, tgt, workers)["main"]
+
+
+def pair_f1s(config: Config, src: Path, tgt: Path, workers: int) -> dict[str, np.ndarray]:
+    """``{"main": F1 of every pair}`` and, with ``config.aspects``, each aspect's pair F1
+    (an aspect empty on both sides counts as its ``vacuous`` score, or 0 for Damonte's set)."""
     corpus = Scorer(config).score_corpus(read_file(src), read_file(tgt), workers=workers)
-    return np.array([p.f1 for p in corpus.pairs])
+    out = {"main": np.array([p.f1 for p in corpus.pairs])}
+    if config.aspects != "none":
+        for name in corpus.pairs[0].aspects or {}:
+            out[name] = np.array([(p.aspects[name].to_json()["f1"] or 0.0) if p.aspects else 0.0
+                                  for p in corpus.pairs])
+    return out
 
 
 def metric_pair_scores(metric: Metric, src: Path, tgt: Path) -> np.ndarray:
@@ -155,7 +171,13 @@ def evaluate(config: Config | Metric, data: Path = DATA, workers: int = 1, digit
     """The 12 cells (and ``amean``) of ``config`` (a Smatch setting, or a metric of
     :mod:`smatchpp.metrics`) on the BAMBOO copy at ``data``; ``first`` names the file of
     each task on the test side (``src`` or ``tgt``)."""
-    cells: dict[str, float] = {}
+    return evaluate_rows(config, data, workers, digits, log, spearman, first)["main"]
+
+
+def evaluate_rows(config: Config | Metric, data: Path = DATA, workers: int = 1, digits: int | None = None,
+                  log=None, spearman: bool = False, first: str = "src") -> dict[str, dict[str, float]]:
+    """As :func:`evaluate`, for the main score (``"main"``) and, with ``config.aspects``, every aspect."""
+    rows: dict[str, dict[str, float]] = {}
     for cell in CELLS:
         dataset, subset = cell.split("/")
         began = time.perf_counter()
@@ -163,16 +185,19 @@ def evaluate(config: Config | Metric, data: Path = DATA, workers: int = 1, digit
         if first == "tgt":
             src, tgt = tgt, src
         if isinstance(config, Metric):
-            f1 = metric_pair_scores(config, src, tgt)
+            f1s = {"main": metric_pair_scores(config, src, tgt)}
         else:
-            f1 = pair_f1(config, src, tgt, workers)
-        if digits is not None:
-            f1 = np.round(f1, digits)
-        cells[cell] = cell_score(cell, f1, data, spearman)
+            f1s = pair_f1s(config, src, tgt, workers)
+        for name, f1 in f1s.items():
+            if digits is not None:
+                f1 = np.round(f1, digits)
+            rows.setdefault(name, {})[cell] = cell_score(cell, f1, data, spearman)
         if log:
-            log(f"{cell}: {cells[cell]:.2f} ({len(f1)} pairs, {time.perf_counter() - began:.1f} s)")
-    cells["amean"] = float(np.mean([cells[c] for c in CELLS]))
-    return cells
+            log(f"{cell}: {rows['main'][cell]:.2f} ({len(f1s['main'])} pairs, "
+                f"{time.perf_counter() - began:.1f} s)")
+    for cells in rows.values():
+        cells["amean"] = float(np.mean([cells[c] for c in CELLS]))
+    return rows
 
 
 def parse_set(items: Sequence[str]) -> dict[str, object]:
@@ -289,10 +314,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     workers = args.workers or default_workers()
     log = None if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
     try:
-        cells = evaluate(config, args.data, workers, args.digits, log, args.spearman, args.first)
+        every = evaluate_rows(config, args.data, workers, args.digits, log, args.spearman, args.first)
     except ValueError as exc:
         print(f"bamboo: error: {exc}", file=sys.stderr)
         return 2
+    cells = every["main"]
     ours = [cells[c] for c in CELLS] + [cells["amean"]]
     is_metric = isinstance(config, Metric)
     name = f"ours ({config.name if is_metric else config.preset})" + (", tgt first" if args.first == "tgt" else "")
@@ -303,11 +329,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         signature += " | Spearman's rho"
     if is_metric and config.note():
         signature += f" | {config.note()}"
+    aspect_rows = {f"aspect {k}": [v[c] for c in CELLS] + [v["amean"]] for k, v in every.items() if k != "main"}
     print(signature + (f" | pair F1 rounded to {args.digits} digits" if args.digits is not None else ""))
     print(format_table(rows, reference=args.compare[0] if args.compare else None))
+    if aspect_rows:
+        print()
+        print(format_table(aspect_rows))
     if args.json:
         args.json.write_text(json.dumps({"signature": signature, "digits": args.digits,
-                                         "cells": cells}, indent=2) + "\n")
+                                         "cells": cells, "aspects": {k: v for k, v in every.items()
+                                                                     if k != "main"}}, indent=2) + "\n")
     return 0
 
 

@@ -207,9 +207,10 @@ class Extractor:
             return hit[1]
         triples = amr18_triples(raw)
         out = {name: to_triple_graph(raw, sub) for name, sub in self.triples(triples).items()}
-        if len(self._memo) >= self.cache:
-            self._memo.pop(next(iter(self._memo)))
-        self._memo[id(raw)] = (raw, out)
+        if self.cache > 0:
+            if len(self._memo) >= self.cache:
+                self._memo.pop(next(iter(self._memo)))
+            self._memo[id(raw)] = (raw, out)
         return out
 
     def triples(self, graph: list[Triple18]) -> dict[str, list[Triple18]]:

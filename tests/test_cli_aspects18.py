@@ -128,3 +128,44 @@ def test_compare_has_a_row_per_aspect(files):
     out = json.loads(r.stdout)
     names = [c["name"] for c in out["comparisons"][1:]] if "comparisons" in out else None
     assert names == NAMES, out.keys()
+
+
+MATRIX_GRAPHS = A + B[:1] + ["(g / go-02 :ARG0 (b / boy) :polarity - :time (d / date-entity :year 2020))"]
+
+
+def test_matrix_one_array_per_aspect_equals_score(files):
+    """Each aspect's matrix cell is the aspect's F1 that ``score`` gives the same pair
+    (two code paths: subgraphs cut once per graph and solved as matrices, against the
+    scorer's aspects per pair); both-empty pairs and empty diagonals are 1."""
+    (files / "m.amr").write_text("\n\n".join(MATRIX_GRAPHS) + "\n")
+    r = run("matrix", "m.amr", "-o", "m.npz", "--preset", "smatchpp18-amr", "--aspects", "smatchpp18",
+            "--propbank-frames", files / "frames.txt", "--quiet", "--all", cwd=files)
+    assert r.returncode == 0, r.stderr
+    assert "aspects: 19 matrices, 114 of 114 aspect pairs certified optimal" in r.stdout
+    import numpy as np
+
+    m = np.load(files / "m.npz")
+    n = len(MATRIX_GRAPHS)
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    (files / "left.amr").write_text("\n\n".join(MATRIX_GRAPHS[i] for i, _ in pairs) + "\n")
+    (files / "right.amr").write_text("\n\n".join(MATRIX_GRAPHS[j] for _, j in pairs) + "\n")
+    s = run("score", "left.amr", "right.amr", "--preset", "smatchpp18-amr", "--aspects", "smatchpp18",
+            "--propbank-frames", files / "frames.txt", "--pairs-out", "p.jsonl", "--quiet", cwd=files)
+    assert s.returncode == 0, s.stderr
+    scored = [json.loads(line)["aspects"] for line in (files / "p.jsonl").read_text().splitlines()]
+    for name in NAMES:
+        f1 = m[f"aspect:{name}:f1"]
+        for (i, j), aspects in zip(pairs, scored):
+            assert f1[i, j] == pytest.approx(aspects[name]["f1"]), (name, i, j)
+            assert f1[j, i] == f1[i, j]
+        assert np.all(np.diag(f1) == 1.0)
+    # by hand: CAUSE is empty everywhere; TIME only in graph 3
+    assert np.all(m["aspect:CAUSE:f1"] == 1.0)
+    assert m["aspect:TIME (temporal):f1"][0, 3] == 0.0 and m["aspect:TIME (temporal):f1"][0, 1] == 1.0
+
+
+def test_matrix_refuses_what_it_cannot_compute(files):
+    r = run("matrix", "a.amr", "-o", "m.npz", "--aspects", cwd=files)
+    assert r.returncode == 2 and "--aspects smatchpp18 with --aspects-mode separate only" in r.stderr
+    r = run("matrix", "a.amr", "-o", "m.parquet", "--aspects", "smatchpp18", cwd=files)
+    assert r.returncode == 2 and "matrix --aspects writes .npz only" in r.stderr

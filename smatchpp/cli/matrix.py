@@ -7,6 +7,12 @@ the lower triangle mirrors it (P and R swap) and the diagonal is self-match
 ``.parquet`` (one row per solved pair, streamed as blocks finish).  Pairs that a
 limit left uncertified also go to ``OUT.intervals.jsonl``.
 
+With ``--aspects smatchpp18`` (npz only) every aspect of smatchpp 1.8's set gets its
+arrays too, ``aspect:NAME:f1`` (and with ``--all`` the others): each graph's
+subgraphs are cut once, and each aspect is a matrix of its own (each pair aligned
+on its own: ``--aspects-mode separate``).  A pair whose two subgraphs are empty
+scores 1 (vacuous agreement), as in smatchpp 1.8.
+
 Every output names its graphs and settings: the ``.npz`` holds ``ids_a`` and
 ``ids_b`` (each graph's ``# ::id``, else its 0-based index) and ``signature``;
 the Parquet rows carry ``id_i`` and ``id_j``, and its schema metadata the
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace as dataclass_replace
 
 import numpy as np
 
@@ -47,6 +54,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true",
                    help="also precision, recall, matched, upper and certified (npz)")
     add_dask_option(p)
+    from .common import add_aspect_options
+
+    add_aspect_options(p, "also compute one matrix per aspect of")
     p.add_argument("--block", type=int, default=None, metavar="PAIRS",
                    help="pairs per task sent to a worker (default: about a 16th of a worker's share, "
                         "256 to 8192); results do not depend on it")
@@ -71,8 +81,14 @@ def read_graphs(path: str, args: argparse.Namespace, config) -> tuple[list, list
     if errors:
         warn(f"{plural(len(errors), 'unreadable graph')} in {path} scored as empty graphs")
     options = Options.of(config)
-    return ([standardize(e.graph, config.preset, options) if e.graph else EMPTY for e in entries],
-            graph_ids(entries))
+    graphs = [standardize(e.graph, config.preset, options) if e.graph else EMPTY for e in entries]
+    if config.aspects != "none":
+        from ..aspects18 import NAMES, Extractor
+
+        extractor = Extractor(config.propbank_frames, cache=0)
+        cut = [extractor.subgraphs(e.graph) if e.graph else dict.fromkeys(NAMES, EMPTY) for e in entries]
+        return graphs, graph_ids(entries), {name: [c[name] for c in cut] for name in NAMES}
+    return graphs, graph_ids(entries)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,46 +106,76 @@ def run(args: argparse.Namespace) -> int:
     if args.block is not None and args.block < 1:
         raise UsageError(f"--block must be at least 1, got {args.block}")
     workers = workers_from_args(args)
-    rows, ids_rows = read_graphs(args.test, args, config)
-    cols, ids_cols = read_graphs(args.gold, args, config) if args.gold else (rows, ids_rows)
+    aspect_rows: dict = {}
+    aspect_cols: dict = {}
+    solve_config = config
+    if config.aspects != "none":
+        if config.aspect_set != "smatchpp18" or config.aspects != "separate":
+            raise UsageError("matrix computes the aspects of --aspects smatchpp18 with --aspects-mode "
+                             "separate only (each aspect a matrix of its own)")
+        if not out.endswith(".npz"):
+            raise UsageError("matrix --aspects writes .npz only")
+        # the subgraphs are standardized already: each aspect is plain Smatch on them
+        solve_config = dataclass_replace(config, aspects="none", aspect_set="damonte", propbank_frames=None)
+        rows, ids_rows, aspect_rows = read_graphs(args.test, args, config)
+        cols, ids_cols, aspect_cols = (read_graphs(args.gold, args, config) if args.gold
+                                       else (rows, ids_rows, aspect_rows))
+    else:
+        rows, ids_rows = read_graphs(args.test, args, config)
+        cols, ids_cols = read_graphs(args.gold, args, config) if args.gold else (rows, ids_rows)
     square = args.gold is None
     n, m = len(rows), len(cols)
     total = n * (n - 1) // 2 if square else n * m
     signature = config.signature()
     sink = (_Parquet(out, ids_rows, ids_cols, signature) if out.endswith(".parquet")
             else _Dense(out, rows, cols, square, ids_rows, ids_cols))
+    sinks = {name: _Dense(out, aspect_rows[name], aspect_cols[name], square, ids_rows, ids_cols, vacuous=1.0)
+             for name in aspect_rows}
     done = 0
     interrupted = False
-    bar = _bar(total, not args.quiet)
+    bar = _bar(total * (1 + len(sinks)), not args.quiet)
     with interrupts(), open_output(intervals) as uncertified, dask_client(args, workers) as client:
         try:
             block = args.block or default_block(total, client, workers)
-            blocks = pair_blocks(n, None if square else m, block, _slots(client, workers))
-            if client is None:
-                stream = score_pairs(rows, cols, blocks, config, workers)
-            else:
-                from ..distributed import map_blocks, score_pair_block
-                from ..matrix import _prepared_matcher
-                stream = map_blocks(client, score_pair_block, blocks, config, rows, cols,
-                                    _prepared_matcher(config, rows, cols))
-            for results in stream:
-                sink.add(results)
-                for k in np.flatnonzero(~results.certified):
-                    i, j = int(results.i[k]), int(results.j[k])
-                    uncertified.write(json.dumps({"i": i, "j": j, "id_i": ids_rows[i], "id_j": ids_cols[j],
-                                                  "lower": float(results.matched[k]),
-                                                  "upper": float(results.upper[k]),
-                                                  "status": str(results.status[k])}) + "\n")
-                done += len(results)
-                bar.update(len(results))
+            for name, target, a, b in [(None, sink, rows, cols)] + [
+                    (k, sinks[k], aspect_rows[k], aspect_cols[k]) for k in sinks]:
+                blocks = pair_blocks(n, None if square else m, block, _slots(client, workers))
+                if client is None:
+                    stream = score_pairs(a, b, blocks, solve_config, workers)
+                else:
+                    from ..distributed import map_blocks, score_pair_block
+                    from ..matrix import _prepared_matcher
+                    stream = map_blocks(client, score_pair_block, blocks, solve_config, a, b,
+                                        _prepared_matcher(solve_config, a, b))
+                for results in stream:
+                    target.add(results)
+                    for k in np.flatnonzero(~results.certified):
+                        i, j = int(results.i[k]), int(results.j[k])
+                        named = {"aspect": name} if name else {}
+                        uncertified.write(json.dumps({**named, "i": i, "j": j, "id_i": ids_rows[i],
+                                                      "id_j": ids_cols[j],
+                                                      "lower": float(results.matched[k]),
+                                                      "upper": float(results.upper[k]),
+                                                      "status": str(results.status[k])}) + "\n")
+                    if name is None:
+                        done += len(results)
+                    bar.update(len(results))
         except (KeyboardInterrupt, Interrupted):
             interrupted = True
     bar.close()
+    if sinks:
+        sink.extra = {f"aspect:{k}:{field}": v for k, d in sinks.items()
+                      for field, v in d.outputs(args.all).items()}
     sink.close(args.all, signature)
     certified = sink.certified
     print(f"{signature}\n{done} of {plural(total, 'pair')} scored, {certified} certified optimal; "
           f"matrix written to {out}" + (f", {done - certified} intervals to {intervals}"
                                         if done > certified else ""), file=sys.stdout)
+    if sinks:
+        uncertain = sum(d.solved - d.certified for d in sinks.values())
+        print(f"aspects: {len(sinks)} matrices, {sum(d.certified for d in sinks.values())} of "
+              f"{plural(sum(d.solved for d in sinks.values()), 'aspect pair')} certified optimal"
+              + (f", {uncertain} intervals to {intervals}" if uncertain else ""), file=sys.stdout)
     if interrupted:
         print(f"smatchpp: interrupted: {done} of {plural(total, 'pair')} finished", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -163,9 +209,14 @@ def _bar(total: int, enabled: bool):
 class _Dense:
     """The matrix in memory (it is the output); unsolved cells stay NaN."""
 
-    def __init__(self, path: str, rows, cols, square: bool, ids_a=None, ids_b=None) -> None:
+    def __init__(self, path: str, rows, cols, square: bool, ids_a=None, ids_b=None,
+                 vacuous: float = 0.0) -> None:
         n, m = len(rows), len(cols)
         self.path = path
+        #: the scores of a pair of two empty graphs (1.0: vacuous agreement, for aspects)
+        self.vacuous = vacuous
+        self.extra: dict = {}
+        self.solved = 0
         self.ids_a = _ids(ids_a, n)
         self.ids_b = _ids(ids_b, m)
         self.arrays = {k: np.full((n, m), np.nan) for k in
@@ -176,7 +227,7 @@ class _Dense:
         if square:
             for i, g in enumerate(rows):
                 t = g.n_triples
-                one = 1.0 if t else 0.0
+                one = 1.0 if t else vacuous
                 for k, v in (("f1", one), ("precision", one), ("recall", one),
                              ("matched", t), ("upper", t)):
                     self.arrays[k][i, i] = v
@@ -189,10 +240,14 @@ class _Dense:
         test, gold = results.test.astype(np.float64), results.gold.astype(np.float64)
         ok = results.certified
         self.certified += int(ok.sum())
+        self.solved += len(results)
         with np.errstate(divide="ignore", invalid="ignore"):
             p = np.where((test > 0) & (gold > 0), matched / np.maximum(test, 1), 0.0)
             r = np.where((test > 0) & (gold > 0), matched / np.maximum(gold, 1), 0.0)
             f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+            if self.vacuous:
+                empty = (test == 0) & (gold == 0)
+                p, r, f = (np.where(empty, self.vacuous, x) for x in (p, r, f))
         a = self.arrays
         for (x, y, pp, rr) in ((i, j, p, r), (j, i, r, p)) if self.square else ((i, j, p, r),):
             a["f1"][x, y] = f
@@ -202,10 +257,12 @@ class _Dense:
             a["upper"][x, y] = upper
             self.certified_mask[x, y] = ok
 
+    def outputs(self, everything: bool) -> dict:
+        return dict(self.arrays, certified=self.certified_mask) if everything else {"f1": self.arrays["f1"]}
+
     def close(self, everything: bool, signature: str) -> None:
-        arrays = dict(self.arrays, certified=self.certified_mask) if everything else {"f1": self.arrays["f1"]}
         _savez(self.path, dict(signature=np.array(signature), ids_a=np.array(self.ids_a, dtype=str),
-                               ids_b=np.array(self.ids_b, dtype=str), **arrays))
+                               ids_b=np.array(self.ids_b, dtype=str), **self.outputs(everything), **self.extra))
 
 
 def _ids(ids, n: int) -> list[str]:
