@@ -128,8 +128,9 @@ def run(args: argparse.Namespace) -> int:
     total = n * (n - 1) // 2 if square else n * m
     signature = config.signature()
     sink = (_Parquet(out, ids_rows, ids_cols, signature) if out.endswith(".parquet")
-            else _Dense(out, rows, cols, square, ids_rows, ids_cols))
-    sinks = {name: _Dense(out, aspect_rows[name], aspect_cols[name], square, ids_rows, ids_cols, vacuous=1.0)
+            else _Dense(out, rows, cols, square, ids_rows, ids_cols, everything=args.all))
+    sinks = {name: _Dense(out, aspect_rows[name], aspect_cols[name], square, ids_rows, ids_cols, vacuous=1.0,
+                          everything=args.all)
              for name in aspect_rows}
     done = 0
     interrupted = False
@@ -210,7 +211,7 @@ class _Dense:
     """The matrix in memory (it is the output); unsolved cells stay NaN."""
 
     def __init__(self, path: str, rows, cols, square: bool, ids_a=None, ids_b=None,
-                 vacuous: float = 0.0) -> None:
+                 vacuous: float = 0.0, everything: bool = True) -> None:
         n, m = len(rows), len(cols)
         self.path = path
         #: the scores of a pair of two empty graphs (1.0: vacuous agreement, for aspects)
@@ -219,8 +220,9 @@ class _Dense:
         self.solved = 0
         self.ids_a = _ids(ids_a, n)
         self.ids_b = _ids(ids_b, m)
+        # without --all only f1 is written: the other arrays are not kept (5x less memory)
         self.arrays = {k: np.full((n, m), np.nan) for k in
-                            ("f1", "precision", "recall", "matched", "upper")}
+                       (("f1", "precision", "recall", "matched", "upper") if everything else ("f1",))}
         self.certified_mask = np.zeros((n, m), dtype=bool)
         self.square = square
         self.certified = 0
@@ -230,7 +232,8 @@ class _Dense:
                 one = 1.0 if t else vacuous
                 for k, v in (("f1", one), ("precision", one), ("recall", one),
                              ("matched", t), ("upper", t)):
-                    self.arrays[k][i, i] = v
+                    if k in self.arrays:
+                        self.arrays[k][i, i] = v
                 self.certified_mask[i, i] = True
 
     def add(self, results: PairBlock) -> None:
@@ -251,10 +254,11 @@ class _Dense:
         a = self.arrays
         for (x, y, pp, rr) in ((i, j, p, r), (j, i, r, p)) if self.square else ((i, j, p, r),):
             a["f1"][x, y] = f
-            a["precision"][x, y] = pp
-            a["recall"][x, y] = rr
-            a["matched"][x, y] = matched
-            a["upper"][x, y] = upper
+            if "upper" in a:
+                a["precision"][x, y] = pp
+                a["recall"][x, y] = rr
+                a["matched"][x, y] = matched
+                a["upper"][x, y] = upper
             self.certified_mask[x, y] = ok
 
     def outputs(self, everything: bool) -> dict:
