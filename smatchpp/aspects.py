@@ -99,7 +99,7 @@ from .score import prf
 from .standardize import EMPTY, TripleGraph, smatch_concept, smatch_constant, smatch_label, standardize
 
 __all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "SETS", "AspectMode", "aspect_list",
-           "aspect_title",
+           "aspect_title", "aspect_intervals",
            "AspectScorer", "score_aspects", "damonte_triples", "corpus_aspects",
            "aspect_notes"]
 
@@ -383,6 +383,47 @@ def aspect_list(aspect_set: str = "damonte", names: Iterable[str] | None = None,
             raise ValueError(f"unknown smatchpp18 aspect(s) {', '.join(unknown)}; choose from {', '.join(every)}")
         return [every[n] for n in (names or every)]
     raise ValueError(f"unknown aspect set {aspect_set!r}; choose from {', '.join(SETS)}")
+
+
+def aspect_intervals(pairs: Sequence[Mapping[str, AspectCount]], resamples: int, seed: int,
+                     level: float = 0.95) -> dict[str, dict[str, Any]]:
+    """Each aspect's percentile bootstrap intervals of micro and macro F1.
+
+    The resampled rows are :func:`smatchpp.significance.index_chunks`' (the main score's
+    for the same seed).  A row's micro F1 is that of its summed (reported, lower-bound)
+    counts, its macro F1 the mean of its pairs' F1; an aspect empty on both sides scores
+    its ``vacuous`` value in both, as in the point estimates (pairs and rows with no items
+    are left out for Damonte's set, whose ``vacuous`` is n/a).
+
+    >>> one, empty = AspectCount(1, 1, 1, 1, vacuous=1.0), AspectCount(0, 0, 0, 0, vacuous=1.0)
+    >>> aspect_intervals([{"CAUSE": one}, {"CAUSE": empty}], 200, 1)["CAUSE"]["micro_f1"]
+    [1.0, 1.0]
+    """
+    from .significance import index_chunks, percentile_interval
+
+    out: dict[str, dict[str, Any]] = {}
+    if not pairs:
+        return out
+    for name in pairs[0]:
+        counts = [p[name] for p in pairs]
+        vacuous = counts[0].vacuous
+        m = np.array([c.matched for c in counts], dtype=np.float64)
+        t = np.array([c.test for c in counts], dtype=np.float64)
+        g = np.array([c.gold for c in counts], dtype=np.float64)
+        nan = np.nan if vacuous is None else vacuous
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pair_f1 = np.where(t + g == 0, nan, np.where((t > 0) & (g > 0), 2 * m / (t + g), 0.0))
+        micro, macro = [], []
+        for idx in index_chunks(len(counts), resamples, seed):
+            sm, st, sg = m[idx].sum(axis=1), t[idx].sum(axis=1), g[idx].sum(axis=1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                micro.append(np.where(st + sg == 0, nan, np.where((st > 0) & (sg > 0), 2 * sm / (st + sg), 0.0)))
+                macro.append(np.nanmean(pair_f1[idx], axis=1) if vacuous is None else pair_f1[idx].mean(axis=1))
+        mi, ma = np.concatenate(micro), np.concatenate(macro)
+        mi, ma = mi[~np.isnan(mi)], ma[~np.isnan(ma)]
+        out[name] = {"micro_f1": list(percentile_interval(mi, level)) if len(mi) else None,
+                     "macro_f1": list(percentile_interval(ma, level)) if len(ma) else None}
+    return out
 
 
 def aspect_title(name: str) -> str:

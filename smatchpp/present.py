@@ -215,6 +215,8 @@ def score_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | 
             lines.append(aspects_block(s["aspects"], "text"))
         if bootstrap is not None:
             lines.append(bootstrap_block(bootstrap, "text"))
+        if "aspects" in s and s["aspects"].get("bootstrap"):
+            lines += aspect_interval_lines(s["aspects"]["bootstrap"])
         return "\n".join(lines)
     lower = " (lower bounds)" if uncertified else ""
     tables = [("", ["", "P" + lower, "R" + lower, "F1" + lower],
@@ -223,6 +225,8 @@ def score_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | 
         tables.append(_aspects_table(s["aspects"]))
     if bootstrap is not None:
         tables.append(_bootstrap_table(bootstrap))
+    if "aspects" in s and s["aspects"].get("bootstrap"):
+        tables.append(_aspect_intervals_table(s["aspects"]["bootstrap"]))
     after = _score_tail(s) + ([f"note: {n}" for n in _aspect_note_list(s["aspects"])] if "aspects" in s else [])
     return _document(fmt, notes, tables, after=after)
 
@@ -328,6 +332,27 @@ def _aspects_table(summary: Mapping[str, Any]):
                      count(c["matched"]), str(c["test"]), str(c["gold"]), _aspect_flags(c).strip()])
     return (_aspects_head(summary),
             ["aspect", "P", "R", "F1", "matched", "test", "gold", "note"], rows)
+
+
+def aspect_interval_lines(intervals: Mapping[str, Any]) -> list[str]:
+    """One line per aspect: its micro and macro F1 intervals (in %), from the main score's
+    resampled pairs (``intervals``: ``summary["aspects"]["bootstrap"]``)."""
+    lines = [f"aspects: {100 * intervals['level']:g}% bootstrap intervals of F1 ({intervals['resamples']} "
+             f"resamples, seed {intervals['seed']}, the main score's resampled pairs)"]
+    for name, ci in intervals["f1"].items():
+        lines.append(f"  {aspect_title(name):28s} micro {_span(ci['micro_f1'])}  macro {_span(ci['macro_f1'])}")
+    return lines
+
+
+def _span(lo_hi) -> str:
+    return "n/a" if lo_hi is None else f"[{pct(lo_hi[0])}, {pct(lo_hi[1])}]"
+
+
+def _aspect_intervals_table(intervals: Mapping[str, Any]):
+    rows = [[aspect_title(name), _span(ci["micro_f1"]), _span(ci["macro_f1"])]
+            for name, ci in intervals["f1"].items()]
+    return (f"aspects: {100 * intervals['level']:g}% bootstrap intervals of F1 ({intervals['resamples']} "
+            f"resamples, seed {intervals['seed']})", ["aspect", "micro F1", "macro F1"], rows)
 
 
 # ---------------------------------------------------------------------------

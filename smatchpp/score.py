@@ -219,4 +219,11 @@ class CorpusScore:
         scores = {name: count.to_json() for name, count in corpus_aspects(scored).items()}
         # the set is named when it is not Damonte's (whose outputs predate sets)
         named = {"set": aspect_set} if aspect_set else {}
-        return {"aspects": {**named, "mode": mode, "scores": scores, "notes": aspect_notes(scores)}}
+        # macro F1: the mean of the pairs' F1 (pairs with no items on either side left out,
+        # unless the set scores them as vacuous agreement)
+        macro = {}
+        for name in scores:
+            f1s = [f for f in (p[name].to_json()["f1"] for p in scored if name in p) if f is not None]
+            macro[name] = sum(f1s) / len(f1s) if f1s else None
+        return {"aspects": {**named, "mode": mode, "scores": scores, "macro_f1": macro,
+                            "notes": aspect_notes(scores)}}

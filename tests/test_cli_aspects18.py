@@ -169,3 +169,24 @@ def test_matrix_refuses_what_it_cannot_compute(files):
     assert r.returncode == 2 and "--aspects smatchpp18 with --aspects-mode separate only" in r.stderr
     r = run("matrix", "a.amr", "-o", "m.parquet", "--aspects", "smatchpp18", cwd=files)
     assert r.returncode == 2 and "matrix --aspects writes .npz only" in r.stderr
+
+
+def test_macro_and_bootstrap_per_aspect(files):
+    """AGENT: pair 0 F1 2/3, pair 1 empty on both sides (1): macro 5/6, micro 2/3.  A resample
+    draws pair 0 and/or pair 1: micro is 2/3 (pair 0 drawn) or 1 (only pair 1), macro 2/3, 5/6
+    or 1; with 200 resamples both ends are drawn (each about 1 in 4), so the intervals are
+    [2/3, 1].  CAUSE is empty everywhere: 1, with the interval [1, 1]."""
+    r = run("score", "a.amr", "b.amr", "--preset", "smatchpp18-amr", "--aspects", "smatchpp18",
+            "--propbank-frames", files / "frames.txt", "--bootstrap", "200", "--format", "json", cwd=files)
+    assert r.returncode == 0, r.stderr
+    aspects = json.loads(r.stdout)["aspects"]
+    assert aspects["macro_f1"]["AGENT"] == pytest.approx(5 / 6)
+    assert aspects["scores"]["AGENT"]["f1"] == pytest.approx(2 / 3)
+    assert aspects["macro_f1"]["CAUSE"] == 1.0
+    boot = aspects["bootstrap"]
+    assert (boot["resamples"], boot["seed"]) == (200, 12345)
+    assert boot["f1"]["AGENT"] == {"micro_f1": [pytest.approx(2 / 3), 1.0], "macro_f1": [pytest.approx(2 / 3), 1.0]}
+    assert boot["f1"]["CAUSE"] == {"micro_f1": [1.0, 1.0], "macro_f1": [1.0, 1.0]}
+    text = run("score", "a.amr", "b.amr", "--preset", "smatchpp18-amr", "--aspects", "smatchpp18",
+               "--propbank-frames", files / "frames.txt", "--bootstrap", "200", cwd=files).stdout
+    assert "  AGENT                        micro [66.67, 100.00]  macro [66.67, 100.00]" in text

@@ -65,6 +65,19 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
+def aspect_bootstrap(corpus: CorpusScore, config) -> dict:
+    """Each aspect's bootstrap intervals of F1 (:func:`smatchpp.aspects.aspect_intervals`),
+    from the pairs the main score's intervals resample."""
+    from ..aspects import aspect_intervals
+
+    scored = [p.aspects for p in corpus.scored if p.aspects is not None]
+    if not scored:
+        return {}
+    found = aspect_intervals(scored, config.bootstrap, config.bootstrap_seed)
+    return {"resamples": config.bootstrap, "seed": config.bootstrap_seed, "level": 0.95,
+            "method": "percentile", "f1": found}
+
+
 def _preset_note(signature: str) -> str:
     """The warning of the signature's preset (presets that are not Smatch have one)."""
     from ..presets import PRESETS
@@ -77,9 +90,12 @@ def _preset_note(signature: str) -> str:
 
 
 def format_text(corpus: CorpusScore, total: int | None = None, fmt: str = "text",
-                intervals: BootstrapCI | None = None) -> str:
-    """The corpus summary in ``fmt`` (``total``: pairs in the input, if interrupted)."""
+                intervals: BootstrapCI | None = None, aspect_intervals: dict | None = None) -> str:
+    """The corpus summary in ``fmt`` (``total``: pairs in the input, if interrupted;
+    ``aspect_intervals``: :func:`aspect_bootstrap`'s, with ``--bootstrap`` and ``--aspects``)."""
     summary = corpus.summary()
+    if aspect_intervals:
+        summary["aspects"]["bootstrap"] = aspect_intervals
     return present.score_report(summary, fmt, total=total, bootstrap=intervals,
                                 preset_note=_preset_note(summary["signature"]))
 
@@ -153,7 +169,9 @@ def run(args: argparse.Namespace) -> int:
     if config.bootstrap:
         intervals = bootstrap(PairStats.from_pairs(corpus.scored), config.bootstrap,
                               config.bootstrap_seed)
-    emit(format_text(corpus, total if interrupted else None, args.format, intervals), summary_out)
+    aspect_intervals = aspect_bootstrap(corpus, config) if config.bootstrap else {}
+    emit(format_text(corpus, total if interrupted else None, args.format, intervals, aspect_intervals),
+         summary_out)
     warn_unreadable(errors, config.on_error)
     warn_nothing_scored(corpus)
     if interrupted:
