@@ -250,3 +250,20 @@ def test_parseval_real_data_labels():
         pytest.skip(f"shared data not found at {data}")
     pref = parseval.preferences(data)
     assert len(pref) == 200 and set(pref.tolist()) == {-1, 0, 1}
+
+
+def test_bamboo_pair_scores_have_a_row_per_aspect(tmp_path):
+    """``--set aspects=...``: every aspect's pair F1 beside the main one.  Pair 0's AGENT is
+    {hit-01, boy, h arg0 b} against {hit-01, girl, h arg0 g}: 2 of 3 / 3; pair 1 has no
+    :ARG0, and CAUSE is empty everywhere: 1 (vacuous agreement)."""
+    from smatchpp.aspects18 import NAMES
+
+    a, b = tmp_path / "a.amr", tmp_path / "b.amr"
+    a.write_text("(h / hit-01 :ARG0 (b / boy) :ARG2 (s / stick))\n\n(c / city :name (n / name :op1 \"X\"))\n")
+    b.write_text("(h / hit-01 :ARG0 (g / girl) :ARG2 (s / stick))\n\n(c / city :name (n / name :op1 \"X\"))\n")
+    config = bamboo.Config(preset="smatchpp18-amr", aspects="separate", aspect_set="smatchpp18")
+    out = bamboo.pair_f1s(config, a, b, 1)
+    assert list(out) == ["main", *NAMES]
+    assert out["AGENT"].tolist() == pytest.approx([2 / 3, 1.0])
+    assert out["CAUSE"].tolist() == [1.0, 1.0]
+    assert out["main"].tolist() == pytest.approx([5 / 6, 1.0])
