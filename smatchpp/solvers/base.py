@@ -22,7 +22,8 @@ import numpy as np
 
 from ..problem import Alignment, Problem
 
-__all__ = ["Status", "SolveResult", "Solver", "Budget", "Limits", "certified", "deadline_after", "time_left"]
+__all__ = ["Status", "SolveResult", "Solver", "Budget", "Limits", "certified", "deadline_after", "time_left",
+           "SOLVER_COUNT_MAX", "solver_count"]
 
 Status = Literal["optimal", "time_limit", "work_limit", "heuristic"]
 
@@ -82,6 +83,20 @@ class Budget:
     @property
     def exhausted(self) -> bool:
         return self.limit is not None and self.used >= self.limit
+
+
+#: the largest count HiGHS and CBC take for an iteration or node limit (a C int): a larger
+#: work budget is passed to them as this, and stays what it is for every other stage
+SOLVER_COUNT_MAX = 2_147_483_647
+
+
+def solver_count(units: int | None) -> int | None:
+    """What is left of a work budget, as a solver's counter takes it (``None``: no limit).
+
+    >>> solver_count(50), solver_count(10 ** 12), solver_count(None)
+    (50, 2147483647, None)
+    """
+    return None if units is None else min(int(units), SOLVER_COUNT_MAX)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..problem import Alignment, Problem
-from .base import Budget, empty_alignment
+from .base import Budget, empty_alignment, solver_count
 from .bounds import star_bound
 from .formulation import MipSolver, Model, start_values
 
@@ -41,7 +41,7 @@ class CbcSolver(MipSolver):
         cmd = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, gapRel=0.0,
                                 gapAbs=0.999 if problem.integral else 0.5 * problem.tolerance,
                                 warmStart=warm_start is not None, threads=1,
-                                maxNodes=budget.left())
+                                maxNodes=solver_count(budget.left()))
         budget.spend(budget.left() or 0)  # PuLP does not report CBC's node count: assume all used
         status = lp.solve(cmd)
         alignment = empty_alignment(problem)

@@ -19,7 +19,8 @@ import highspy
 import numpy as np
 
 from ..problem import Alignment, Problem
-from .base import Budget, Limits, deadline_after, empty_alignment, time_left
+from .base import (SOLVER_COUNT_MAX, Budget, Limits, deadline_after, empty_alignment, solver_count,
+                   time_left)
 from .formulation import Linking, MipSolver, Model, build, start_values
 
 __all__ = ["HighsSolver", "lp_bound", "solve_lp", "highs_time_limit"]
@@ -87,8 +88,8 @@ MIP_PRESOLVE = False
 LP_PRESOLVE_MAX_OFF_COLUMNS = 5_000
 
 
-#: HiGHS's "no limit" for its iteration and node counters
-_NO_LIMIT = 2_147_483_647
+#: HiGHS's "no limit" for its iteration and node counters (a C int's maximum: the most it takes)
+_NO_LIMIT = SOLVER_COUNT_MAX
 
 
 def mip_abs_gap(problem: Problem) -> float:
@@ -132,10 +133,12 @@ def _highs(model: Model, integer: bool, time_limit: float | None, abs_gap: float
     _set(h, "mip_rel_gap", 0.0)
     _set(h, "mip_abs_gap", abs_gap)  # see mip_abs_gap()
     _set(h, "time_limit", highspy.kHighsInf if time_limit is None else float(max(time_limit, 0.01)))
-    # the deterministic budget: iterations of every LP method, and branch-and-bound nodes
+    # the deterministic budget: iterations of every LP method, and branch-and-bound nodes.
+    # HiGHS counts them in a C int: a larger budget is passed as its maximum (which no solve
+    # reaches), while the budget itself stays as given
     for option in ("simplex_iteration_limit", "ipm_iteration_limit", "pdlp_iteration_limit",
                    "mip_max_nodes"):
-        _set(h, option, _NO_LIMIT if work_limit is None else int(work_limit))
+        _set(h, option, _NO_LIMIT if work_limit is None else solver_count(work_limit))
     lp = highspy.HighsLp()
     lp.num_col_ = model.n_cols
     lp.num_row_ = model.n_rows

@@ -1,0 +1,71 @@
+"""Settings take effect or are refused; settings files and inputs fail cleanly (issue 22: 4, 13, 15, 19).
+
+Command-line behaviour runs in a fresh process (``clirun.run``): a refusal is exit 2 with a
+message naming the file and line, no traceback, and nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+from clirun import GOLD, PRED, child_env, run, smatchpp_argv
+from smatchpp import __version__
+from smatchpp.config import Config, SignatureError, highs_version
+from smatchpp.exceptions import SmatchppError
+from smatchpp.matchers.embeddings import load_vectors
+from smatchpp.matchers.levels import read_role_weights
+from smatchpp.matchers.s2match import S2MatchSimilarity
+
+#: HiGHS's and CBC's largest iteration or node limit (a C int)
+INT_MAX = 2 ** 31 - 1
+#: the most bootstrap resamples or randomization trials
+MAX_RESAMPLES = 1_000_000
+
+
+def refused(done, *fragments: str) -> None:
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    assert done.stdout == ""
+    for fragment in fragments:
+        assert fragment in done.stderr, (fragment, done.stderr)
+
+
+def _json(done) -> dict:
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def _signature(tmp_path, *options) -> str:
+    return _json(run("score", PRED, GOLD, "--format", "json", "--quiet", *options,
+                     cwd=tmp_path))["signature"]
+
+
+# --- item 19: limits -----------------------------------------------------------------------------------
+
+def test_a_work_limit_beyond_a_solvers_counter(tmp_path):
+    for solver in ("highs", "cbc"):
+        capped = run("score", PRED, GOLD, "--quiet", "--solver", solver, "--work-limit",
+                     str(INT_MAX), "--format", "json", cwd=tmp_path)
+        for limit in (INT_MAX + 1, 10 ** 30):
+            done = run("score", PRED, GOLD, "--quiet", "--solver", solver, "--work-limit", str(limit),
+                       "--format", "json", cwd=tmp_path)
+            first, again = _json(capped), _json(done)
+            assert f"|work:{limit}|" in again["signature"]  # the budget stays as given
+            again["signature"] = first["signature"]
+            first.pop("seconds", None), again.pop("seconds", None)
+            assert again == first and again["optimal"] == 4
+
+
+def test_solver_count_caps_only_what_the_solver_is_told():
+    from smatchpp.solvers.base import SOLVER_COUNT_MAX, solver_count
+
+    assert solver_count(None) is None and solver_count(7) == 7
+    assert solver_count(2 ** 31) == solver_count(10 ** 40) == SOLVER_COUNT_MAX == INT_MAX
