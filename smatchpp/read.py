@@ -47,7 +47,9 @@ PENMAN graph that looks like TSV (or the other way round) says so in its error.
 from __future__ import annotations
 
 import logging
+import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,7 +57,7 @@ from typing import Iterator, Literal, Sequence
 
 from penman._lexer import PENMAN_RE
 
-from .exceptions import ReadError
+from .exceptions import ReadError, SmatchppError
 
 __all__ = ["RawGraph", "Entry", "read_file", "read_bytes", "read_text", "from_penman", "Format", "STDIN"]
 
@@ -109,16 +111,50 @@ class Entry:
         return self.metadata.get("id")
 
 
+#: the most bytes read from standard input or a pipe (anything but a regular file, whose
+#: size is known): far more than any corpus, and a bound on what ``/dev/zero`` can take
+MAX_STREAM_BYTES = 1 << 30
+
+
 def read_file(path: str | Path, fmt: Format = "auto") -> list[Entry]:
-    """Read every graph of ``path`` (``"-"``: standard input); ``fmt='auto'`` picks TSV for ``*.tsv``."""
+    """Read every graph of ``path`` (``"-"``: standard input); ``fmt='auto'`` picks TSV for ``*.tsv``.
+
+    A regular file is read whole; standard input and a pipe (``<(zcat x.gz)``) up to
+    :data:`MAX_STREAM_BYTES`; a device (``/dev/zero``) is refused.  Both refusals raise
+    :class:`~smatchpp.exceptions.SmatchppError` naming the file.
+    """
     path = str(path)
     if fmt == "auto":
         fmt = "tsv" if path.endswith(".tsv") else "penman"
     if path == STDIN:
-        return read_bytes(sys.stdin.buffer.read(), "<stdin>", fmt)
+        return read_bytes(_read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>", fmt)
     with open(path, "rb") as handle:
-        data = handle.read()
+        mode = os.fstat(handle.fileno()).st_mode
+        if stat.S_ISREG(mode):
+            data = handle.read()
+        elif stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+            data = _read_stream(handle, path)
+        else:
+            kind = ("a character device" if stat.S_ISCHR(mode) else
+                    "a block device" if stat.S_ISBLK(mode) else "not a regular file")
+            raise SmatchppError(f"{path}: {kind}, not a file of graphs (give a file, a pipe or "
+                                "- for standard input)")
     return read_bytes(data, path, fmt)
+
+
+def _read_stream(handle, name: str) -> bytes:
+    """All bytes of a stream, refused past :data:`MAX_STREAM_BYTES`."""
+    chunks, size = [], 0
+    while True:
+        chunk = handle.read(min(1 << 24, MAX_STREAM_BYTES + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        chunks.append(chunk)
+        if size > MAX_STREAM_BYTES:
+            raise SmatchppError(f"{name}: more than {MAX_STREAM_BYTES >> 20} MiB from a stream: "
+                                "standard input and pipes are read up to that; write a larger "
+                                "corpus to a file and give its name")
 
 
 def read_bytes(data: bytes, path: str = "<bytes>", fmt: Format = "penman") -> list[Entry]:

@@ -69,3 +69,37 @@ def test_solver_count_caps_only_what_the_solver_is_told():
 
     assert solver_count(None) is None and solver_count(7) == 7
     assert solver_count(2 ** 31) == solver_count(10 ** 40) == SOLVER_COUNT_MAX == INT_MAX
+
+
+def test_a_device_as_input_is_refused(tmp_path):
+    refused(run("score", "/dev/zero", GOLD, "--quiet", cwd=tmp_path),
+            "/dev/zero: a character device, not a file of graphs")
+    refused(run("matrix", "/dev/zero", "-o", tmp_path / "m.npz", "--quiet", cwd=tmp_path),
+            "/dev/zero: a character device")
+    assert not (tmp_path / "m.npz").exists()
+
+
+def test_standard_input_is_read_up_to_a_bound(tmp_path):
+    code = ("import sys; import smatchpp.read as r; r.MAX_STREAM_BYTES = 1 << 20; "
+            "from smatchpp.cli import main; sys.exit(main())")
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run([sys.executable, "-c", code, "score", "-", str(GOLD), "--quiet"],
+                              stdin=zero, cwd=tmp_path, env=child_env(), capture_output=True,
+                              text=True, timeout=600)
+    refused(done, "<stdin>: more than 1 MiB from a stream")
+    with open(PRED, "rb") as pred:  # a corpus within the bound reads as before
+        done = subprocess.run([sys.executable, "-c", code, "score", "-", str(GOLD), "--quiet",
+                               "--format", "json"], stdin=pred, cwd=tmp_path, env=child_env(),
+                              capture_output=True, text=True, timeout=600)
+    assert _json(done)["micro"] == _json(run("score", PRED, GOLD, "--quiet", "--format", "json",
+                                             cwd=tmp_path))["micro"]
+
+
+def test_a_named_pipe_is_read(tmp_path):
+    fifo = tmp_path / "pred.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(PRED.read_bytes()))
+    writer.start()
+    done = run("score", fifo, GOLD, "--quiet", "--format", "json", cwd=tmp_path)
+    writer.join()
+    assert _json(done)["micro"]["f1"] == pytest.approx(43 / 48)
