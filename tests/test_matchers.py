@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from oracle import brute_force, partial_maps, weighted_brute_force, weighted_value
 from smatchpp.compile import ExactMatcher, compile_pair
+from smatchpp.exceptions import SmatchppError
 from smatchpp.matchers import MATCHERS, WeightedMatcher, build_matcher
 from smatchpp.matchers.general import soft_top, unit_weights
 from smatchpp.matchers.levels import focus_weights, level_weights
@@ -291,12 +292,13 @@ def test_role_weights_file(tmp_path):
 
 
 def test_role_weights_file_errors(tmp_path):
+    # every bad file: tests/test_settings.py
     bad = tmp_path / "bad.tsv"
     bad.write_text("ARG0\tmany\n")
-    with pytest.raises(ValueError, match="not a number"):
+    with pytest.raises(SmatchppError, match="bad.tsv:1: the weight .* is not a decimal number"):
         build_matcher(match="exact", role_weights=str(bad))
     bad.write_text("ARG0\t-1\n")
-    with pytest.raises(ValueError, match=">= 0"):
+    with pytest.raises(SmatchppError, match=">= 0"):
         build_matcher(match="wsmatch", role_weights=str(bad))
 
 

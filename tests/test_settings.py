@@ -48,6 +48,57 @@ def _signature(tmp_path, *options) -> str:
                      cwd=tmp_path))["signature"]
 
 
+# --- item 13: role-weights files ------------------------------------------------------------------
+
+#: file content -> (line named, what the message says); every bad line carries a marker that
+#: must not be echoed
+ROLE_FILES = [
+    (b"ARG0\t2\nARG1\t-1\n", 2, "negative"),
+    (b"ARG1\tnan\n", 1, "not a decimal number"),
+    (b"ARG1\tinf\n", 1, "not a decimal number"),
+    (b"ARG1\t1e400\n", 1, "too large"),
+    (b"ARG1\tabc\n", 1, "not a decimal number"),
+    (b"ARG1\t0x10\n", 1, "not a decimal number"),
+    (b"# comment\nSECRET\n", 2, "1 tab-separated column, expected 2"),
+    (b"ARG1\t1\tSECRET\n", 1, "3 tab-separated columns, expected 2"),
+    (b"ARG0\t1\n:arg0\t2\n", 2, "listed already, on line 1"),
+    (b'"ARG0\t1\nARG1\t2\n', 1, "a quote character"),
+    (b'ARG0\t"1\n', 1, "a quote character"),
+    (b"\t1\n", 1, "the role (column 1) is empty"),
+    ("ARG0\t1\n".encode("utf-16"), None, "UTF-16"),
+    ("ARG0\t1\n".encode("utf-16-le"), 1, "a NUL byte"),
+    (b"ARG0\t1\n\x00\x9f\x92SECRET\n", 2, "a NUL byte"),
+    (b"ARG0\t1\nSECRET\xe9\t1\n", 2, "not UTF-8"),
+]
+
+
+@pytest.mark.parametrize("content, line, message", ROLE_FILES, ids=[m for _, _, m in ROLE_FILES])
+def test_bad_role_weights_files(tmp_path, content, line, message):
+    path = tmp_path / "roles.tsv"
+    path.write_bytes(content)
+    with pytest.raises(SmatchppError) as caught:
+        read_role_weights(path)
+    where = f"{path}:{line}:" if line else f"{path}:"
+    assert where in str(caught.value) and message in str(caught.value)
+    assert "SECRET" not in str(caught.value)
+    done = run("score", PRED, GOLD, "--quiet", "--role-weights", path, cwd=tmp_path)
+    refused(done, where, message)
+    assert "SECRET" not in done.stderr
+
+
+def test_role_weights_that_are_not_a_file(tmp_path):
+    refused(run("score", PRED, GOLD, "--quiet", "--role-weights", "/dev/zero", cwd=tmp_path),
+            "role weights /dev/zero: not a regular file")
+    refused(run("score", PRED, GOLD, "--quiet", "--role-weights", tmp_path, cwd=tmp_path),
+            f"role weights {tmp_path}: cannot read it: Is a directory")
+
+
+def test_good_role_weights_files_still_read(tmp_path):
+    path = tmp_path / "roles.tsv"
+    path.write_bytes(b"\xef\xbb\xbf# weights\r\n:ARG0\t2\r\n\r\n*\t0.5\r\nwiki\t0\r\nmod\t1e-3\r\n")
+    assert read_role_weights(path) == {"arg0": 2.0, "*": 0.5, "wiki": 0.0, "mod": 0.001}
+
+
 # --- item 19: limits -----------------------------------------------------------------------------------
 
 def test_a_work_limit_beyond_a_solvers_counter(tmp_path):

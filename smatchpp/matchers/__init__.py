@@ -46,7 +46,7 @@ def _roles(settings: Any) -> dict[str, float] | None:
     path = getattr(settings, "role_weights", None)
     if not path:
         return None
-    if not Path(path).is_file():
+    if not Path(path).exists():
         raise SmatchppError(f"role weights file {path!r} not found"
                             + (" (a signature names the file by its sha1: pass --role-weights FILE)"
                                if "@" in str(path) else ""))

@@ -32,14 +32,18 @@ round.
 
 from __future__ import annotations
 
-import csv
 import hashlib
+import math
+import os
+import re
+import stat
 from collections import deque
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
+from ..exceptions import SmatchppError
 from ..standardize import TripleGraph
 from .general import TripleWeights
 
@@ -113,6 +117,12 @@ def normalize_role(role: str) -> str:
     return role.strip().lstrip(":").lower().rstrip("_")
 
 
+#: a weight: a plain decimal number (no ``nan``, ``inf``, ``0x10`` or ``1_0``)
+_WEIGHT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+#: a role-weights file is a few lines: anything larger is not one
+ROLE_WEIGHTS_MAX_BYTES = 1 << 20
+
+
 def read_role_weights(path: str | Path) -> dict[str, float]:
     """Read a TSV ``role<TAB>weight`` file (``#`` comments; ``*`` for unlisted roles).
 
@@ -120,24 +130,73 @@ def read_role_weights(path: str | Path) -> dict[str, float]:
     leading ``:``, after the preset's rewrites (the ``smatch`` preset turns
     ``:ARG0-of`` into ``arg0`` and ``:mod`` into ``domain``).  ``instance`` and
     ``top`` name the instance and TOP triples.  Unlisted roles weigh 1.
+
+    The file is UTF-8 text, one ``role<TAB>weight`` per line, without quoting;
+    a weight is a finite decimal number >= 0.  Anything else raises
+    :class:`~smatchpp.exceptions.SmatchppError` naming the file and line,
+    without quoting the file (a signature may point anywhere).
+
+    >>> import os, tempfile
+    >>> bad = os.path.join(tempfile.mkdtemp(), "roles.tsv")
+    >>> _ = open(bad, "w").write(":ARG0\\t2\\n:ARG1\\tnan\\n")
+    >>> read_role_weights(bad)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    smatchpp.exceptions.SmatchppError: ...roles.tsv:2: the weight (column 2) is not a decimal number ...
     """
+    def refuse(line: int | None, message: str) -> SmatchppError:
+        where = f"{path}:{line}" if line is not None else f"{path}"
+        return SmatchppError(f"role weights {where}: {message}")
+
+    try:
+        with open(path, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise refuse(None, "not a regular file")
+            data = f.read(ROLE_WEIGHTS_MAX_BYTES + 1)
+    except OSError as exc:
+        raise refuse(None, f"cannot read it: {exc.strerror}") from None
+    if len(data) > ROLE_WEIGHTS_MAX_BYTES:
+        raise refuse(None, f"larger than {ROLE_WEIGHTS_MAX_BYTES >> 20} MB: not a role-weights file")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise refuse(None, "UTF-16 text; role weights are UTF-8 (convert it, e.g. with "
+                           "iconv -f UTF-16 -t UTF-8)")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     out: dict[str, float] = {}
-    with open(path, encoding="utf-8", newline="") as f:
-        for n, row in enumerate(csv.reader(f, delimiter="\t"), 1):
-            if not row or not row[0].strip() or row[0].lstrip().startswith("#"):
-                continue
-            if len(row) != 2:
-                raise ValueError(f"{path}:{n}: expected role<TAB>weight, got {row!r}")
-            try:
-                weight = float(row[1])
-            except ValueError:
-                raise ValueError(f"{path}:{n}: weight {row[1]!r} is not a number") from None
-            if not weight >= 0 or weight == float("inf"):
-                raise ValueError(f"{path}:{n}: weight must be finite and >= 0, got {weight}")
-            role = "*" if row[0].strip() == "*" else normalize_role(row[0])
-            if role in out:
-                raise ValueError(f"{path}:{n}: role {role!r} listed twice")
-            out[role] = weight
+    first_line: dict[str, int] = {}
+    for n, raw in enumerate(re.split(rb"\r\n|\r|\n", data), 1):
+        if b"\0" in raw:
+            raise refuse(n, "a NUL byte: a binary (or UTF-16) file, not UTF-8 role<TAB>weight lines")
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise refuse(n, f"not UTF-8 (a byte at column {exc.start + 1})") from None
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if '"' in line:
+            raise refuse(n, "a quote character: the file is plain tab-separated role<TAB>weight, "
+                            "without quoting")
+        columns = line.split("\t")
+        if len(columns) != 2:
+            raise refuse(n, f"{len(columns)} tab-separated column{'s' if len(columns) != 1 else ''}, "
+                            "expected 2 (role<TAB>weight)")
+        text = columns[1].strip()
+        if not _WEIGHT.fullmatch(text):
+            raise refuse(n, "the weight (column 2) is not a decimal number (a weight is a finite "
+                            "number >= 0)")
+        weight = float(text)
+        if weight < 0:
+            raise refuse(n, "the weight (column 2) is negative (a weight is a finite number >= 0)")
+        if not math.isfinite(weight):
+            raise refuse(n, "the weight (column 2) is too large for a float")
+        role = "*" if columns[0].strip() == "*" else normalize_role(columns[0])
+        if not role:
+            raise refuse(n, "the role (column 1) is empty")
+        if role in out:
+            raise refuse(n, f"the role of this line is listed already, on line {first_line[role]} "
+                            "(roles are compared lower-case, without the leading ':')")
+        out[role] = weight
+        first_line[role] = n
     return out
 
 
