@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["SmatchppError", "ReadError", "InputMismatchError", "UsageError"]
+__all__ = ["SmatchppError", "ReadError", "InputMismatchError", "UsageError", "SmatchppWarning"]
 
 
 class SmatchppError(Exception):
@@ -32,3 +32,8 @@ class InputMismatchError(SmatchppError):
 
 class UsageError(SmatchppError):
     """A bad option value, a missing optional dependency, or an unusable output path."""
+
+
+class SmatchppWarning(UserWarning):
+    """Something the user should know that does not stop the run (the command line prints
+    it as ``smatchpp: warning: ...``)."""

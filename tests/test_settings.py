@@ -99,6 +99,101 @@ def test_good_role_weights_files_still_read(tmp_path):
     assert read_role_weights(path) == {"arg0": 2.0, "*": 0.5, "wiki": 0.0, "mod": 0.001}
 
 
+# --- item 15: vectors files --------------------------------------------------------------------------
+
+VECTORS = "puppy 0.8 0.6 0\ndog 1 0 0\ncat 0 1 0\n"
+
+
+def A_FILE(tmp_path):
+    path = tmp_path / "a.amr"
+    path.write_text("(p / puppy :ARG0-of (c / cat))\n")
+    return path
+
+
+def B_FILE(tmp_path):
+    path = tmp_path / "b.amr"
+    path.write_text("(d / dog :ARG0-of (c / cat))\n")
+    return path
+
+
+def _run_env(env, *args, cwd):
+    return subprocess.run(smatchpp_argv(*args, "--quiet"), cwd=cwd, env=child_env(**env),
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize("content, line, message", [
+    (b"dog 1 0 0\npuppy abc 0.1 0\n", 2, "the value in column 2 is not a number"),
+    (b"dog 1 0 0\npuppy 0.1 0x10 0\n", 2, "the value in column 3 is not a number"),
+    (b"dog 1 0 0\npuppy nan 0 0\n", 2, "not finite"),
+    (b"dog 1 0 0\npuppy 1 -inf 0\n", 2, "not finite"),
+    (b"dog 1 0 0\npuppy 1e400 0 0\n", 2, "not finite"),
+    (bytes(np.random.default_rng(0).integers(0, 256, 3000, dtype=np.uint8)), None, "is not a number"),
+], ids=["abc", "0x10", "nan", "inf", "1e400", "random bytes"])
+def test_bad_vectors_files(tmp_path, content, line, message):
+    path = tmp_path / "v.txt"
+    path.write_bytes(content)
+    done = _run_env({"SMATCHPP_CACHE": str(tmp_path / "cache")}, "score", A_FILE(tmp_path),
+                    B_FILE(tmp_path), "--match", "s2match", "--vectors", path, cwd=tmp_path)
+    refused(done, f"vectors {path}:{line}: " if line else f"vectors {path}:", message)
+
+
+def test_vectors_that_are_not_a_file(tmp_path):
+    done = run("score", A_FILE(tmp_path), B_FILE(tmp_path), "--quiet", "--match", "s2match",
+               "--vectors", "/dev/zero", cwd=tmp_path)
+    refused(done, "vectors /dev/zero: not a regular file")
+
+
+def test_lines_of_another_dimension_are_counted_in_a_warning(tmp_path):
+    clean, path = tmp_path / "clean.txt", tmp_path / "v.txt"
+    clean.write_text(VECTORS)
+    path.write_text("3 3\n" + VECTORS + "fox 1 0\nemu 1 2 3 4\n\nowl 1\n" + "".join(
+        f"w{k} 1 2\n" for k in range(5)))
+    env = {"SMATCHPP_CACHE": str(tmp_path / "cache")}
+    args = ("score", A_FILE(tmp_path), B_FILE(tmp_path), "--match", "s2match", "--format", "json")
+    expected = _json(_run_env(env, *args, "--vectors", clean, cwd=tmp_path))
+    signed = expected.pop("signature")
+    warning = (f"smatchpp: warning: vectors {path}: 8 lines with another number of values than "
+               "the first line's 3 left out (lines 5, 6, 8, 9, 10, ...)\n")
+    for _ in range(2):  # converted, then from the cache: the same warning
+        done = _run_env(env, *args, "--vectors", path, cwd=tmp_path)
+        assert done.returncode == 0 and done.stderr == warning, done.stderr
+        got = json.loads(done.stdout)
+        assert got.pop("signature").split("@")[0] == signed.split("@")[0].replace("clean.txt", "v.txt")
+        assert got == expected
+
+
+def test_huge_vectors_do_not_overflow(tmp_path, monkeypatch):
+    monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "big.txt"
+    # the same directions as VECTORS, near the largest float; run + runs also sums two of them
+    path.write_text("puppy 8e307 6e307 0\ndog 1e308 0 0\ncat 0 1e308 0\nrun 1e308 1e308 0\n"
+                    "runs 1e308 1e308 0\nsprint 1 1 0\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow RuntimeWarning
+        sim = S2MatchSimilarity(load_vectors(path))
+        assert sim.similarity("dog", "dog-x") == 1.0  # dog + x: dog's direction
+        assert sim.similarity("puppy", "dog") == pytest.approx(0.8)
+        assert sim.similarity("run-01", "sprint") == pytest.approx(0.5)  # 1.0 times diffsense
+
+
+def test_scaling_leaves_every_similarity_as_it_was(tmp_path, monkeypatch):
+    """Powers of two move exponents only: the cosines equal the unscaled formula's bit for bit."""
+    monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
+    rng = np.random.default_rng(7)
+    words = [f"w{k}" for k in range(40)]
+    rows = rng.normal(size=(40, 6)) * rng.choice([1e-3, 1, 37.5], size=(40, 1))
+    path = tmp_path / "v.txt"
+    path.write_text("".join(f"{w} {' '.join(repr(float(x)) for x in r)}\n" for w, r in zip(words, rows)))
+    sim = S2MatchSimilarity(load_vectors(path), cutoff=-1.0)
+    for i in range(0, 40, 3):
+        for j in range(1, 40, 5):
+            u, v = rows[i], rows[j]
+            expected = 1.0 - min(1.0, float(np.clip(1.0 - (u * v).sum() / np.sqrt((u * u).sum() * (v * v).sum()),
+                                                    0.0, 2.0)))
+            if expected > -1.0 and words[i] != words[j]:
+                assert sim.similarity(words[i], words[j]) == expected
+
+
 # --- item 19: limits -----------------------------------------------------------------------------------
 
 def test_a_work_limit_beyond_a_solvers_counter(tmp_path):

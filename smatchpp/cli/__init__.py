@@ -23,7 +23,7 @@ from typing import Sequence
 
 from .. import __version__
 from . import compare, explain, gap, matrix, score, search
-from .common import EXIT_PIPE, EXIT_USAGE, exit_code
+from .common import EXIT_PIPE, EXIT_USAGE, exit_code, user_warnings
 from .usage import Parser, smatch_syntax
 from ..text import printable
 
@@ -62,7 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.close(devnull)
         sys.stdout = open(1, "w", closefd=False)
     try:
-        return args.run(args)
+        with user_warnings():
+            return args.run(args)
     except BaseException as exc:  # noqa: BLE001 - every ending gets its exit code
         if isinstance(exc, SystemExit):
             raise

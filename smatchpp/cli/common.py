@@ -23,13 +23,14 @@ import os
 import signal
 import sys
 import traceback
+import warnings as pywarnings
 from contextlib import contextmanager
 from dataclasses import fields
 from typing import IO, Any, Iterator, Sequence
 
 from ..api import default_workers
 from ..config import Config, SignatureError
-from ..exceptions import InputMismatchError, ReadError, SmatchppError, UsageError
+from ..exceptions import InputMismatchError, ReadError, SmatchppError, SmatchppWarning, UsageError
 from ..parallel import check_parallel
 from ..present import plural
 from ..read import STDIN, Entry, read_file
@@ -38,6 +39,7 @@ from ..text import printable
 __all__ = ["add_scoring_options", "add_setting_options", "add_bootstrap_options", "config_from_args",
            "read_inputs", "workers_from_args",
            "one_stdin", "check_outputs", "open_output", "emit", "exit_code", "Interrupted", "interrupts", "warn",
+           "user_warnings",
            "plural", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "EXIT_INTERRUPTED", "EXIT_PIPE"]
 
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 130, 141
@@ -387,6 +389,25 @@ def dask_client(args: argparse.Namespace, workers: int) -> Iterator[Any]:
 
     with connect(args.dask or None, workers) as client:
         yield client
+
+
+@contextmanager
+def user_warnings() -> Iterator[None]:
+    """Print a :class:`~smatchpp.exceptions.SmatchppWarning` raised below the command line
+    as ``smatchpp: warning: ...`` (other warnings as Python prints them)."""
+    previous = pywarnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, SmatchppWarning):
+            warn(str(message))
+        else:
+            previous(message, category, filename, lineno, file, line)
+
+    pywarnings.showwarning = show
+    try:
+        yield
+    finally:
+        pywarnings.showwarning = previous
 
 
 class Interrupted(Exception):

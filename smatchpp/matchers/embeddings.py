@@ -10,8 +10,11 @@
   ``$XDG_CACHE_HOME/smatchpp``, else ``~/.cache/smatchpp``), keyed on the
   file's path, size and modification time; later runs memory-map it, so a
   300 MB text file is parsed once.  A word listed twice keeps its last vector
-  (as the reference's ``load_vecs`` does); lines of another dimension are
-  skipped.
+  (as the reference's ``load_vecs`` does); lines with another number of values
+  than the first are left out, with a :class:`~smatchpp.exceptions.SmatchppWarning`
+  that counts them and names the first line numbers.  A value that is not a
+  finite number (``abc``, ``0x10``, ``nan``, ``inf``, ``1e400``) is refused with
+  the file and line.
 
 Nothing is read until a vector is needed, and only the rows of the words
 looked up are touched.  The vectors' identity (``name@sha1-prefix``) goes into
@@ -35,11 +38,12 @@ import json
 import os
 import shutil
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
 
-from ..exceptions import SmatchppError
+from ..exceptions import SmatchppError, SmatchppWarning
 from ..config import cache_root  # converted vectors go in cache_root() / 'vectors'
 
 __all__ = ["Vectors", "MissingVectorsError", "load_vectors", "cache_root", "PACKAGED",
@@ -128,53 +132,94 @@ def _is_header(parts: list[str]) -> bool:
     return len(parts) == 2 and all(p.isdigit() for p in parts)
 
 
-def _convert(source: Path, target: Path) -> dict:
-    """Parse a GloVe/word2vec text file into ``target``/{vectors.npy, vocab.txt, meta.json}."""
-    dim, rows = 0, 0
+#: the version of the converted copies' layout and checks (copies of another are made again)
+CONVERTED_FORMAT = 2
+#: how many left-out line numbers a warning names
+SHOWN_LINES = 5
+
+
+def _lines(source: Path):
+    """``(line number, fields)`` of every vector line (no blank lines, no word2vec header)."""
     with open(source, encoding="utf-8", errors="replace") as f:
-        for n, line in enumerate(f):
+        for n, line in enumerate(f, 1):
             parts = line.split()
-            if not parts or (n == 0 and _is_header(parts)):
-                continue
-            if not dim:
-                dim = len(parts) - 1
-            rows += len(parts) - 1 == dim
+            if parts and not (n == 1 and _is_header(parts)):
+                yield n, parts
+
+
+def _parse_values(source: Path, numbers: list[int], texts: list[str], dim: int) -> np.ndarray:
+    """The vectors of some lines as a ``(lines, dim)`` matrix; a value that is not a finite
+    number raises :class:`SmatchppError` naming the file and line (not the value)."""
+    try:
+        values = np.array(" ".join(texts).split(), dtype=np.float64).reshape(len(texts), dim)
+    except ValueError:
+        for n, text in zip(numbers, texts):
+            for k, word in enumerate(text.split(), 2):
+                try:
+                    float(np.float64(word))
+                except ValueError:
+                    raise SmatchppError(f"vectors {source}:{n}: the value in column {k} is not a "
+                                        "number (a line is a word and its numbers)") from None
+        raise  # pragma: no cover - a chunk that fails has a line that fails
+    finite = np.isfinite(values).all(axis=1)
+    if not finite.all():
+        n = numbers[int(np.argmin(finite))]
+        raise SmatchppError(f"vectors {source}:{n}: a value that is not finite (nan, inf, or "
+                            "beyond the range of a float): word vectors must be finite")
+    return values
+
+
+def _convert(source: Path, target: Path) -> dict:
+    """Parse a GloVe/word2vec text file into ``target``/{vectors.npy, vocab.txt, meta.json}.
+
+    The first line with values sets the dimension; lines with another number of
+    values are left out (counted, and the first :data:`SHOWN_LINES` line numbers
+    kept for the warning :func:`load_vectors` gives).  A value that is not a
+    finite number stops the conversion with the file and line.
+    """
+    dim, rows, skipped, shown = 0, 0, 0, []
+    for n, parts in _lines(source):
+        if not dim and len(parts) > 1:
+            dim = len(parts) - 1
+        if len(parts) - 1 == dim:
+            rows += 1
+        else:
+            skipped += 1
+            if len(shown) < SHOWN_LINES:
+                shown.append(n)
     if not dim or not rows:
-        raise SmatchppError(f"{source}: no word vectors found (expected 'word v1 v2 ...' lines)")
+        raise SmatchppError(f"vectors {source}: no word vectors found (expected 'word v1 v2 ...' lines)")
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=target.parent))
     try:
         matrix = np.lib.format.open_memmap(tmp / "vectors.npy", mode="w+", dtype=np.float64,
                                            shape=(rows, dim))
         words: list[str] = []
+        numbers: list[int] = []
         chunk: list[str] = []
-        skipped = 0
 
         def flush() -> None:
             if chunk:
-                values = np.array(" ".join(chunk).split(), dtype=np.float64)
                 start = len(words) - len(chunk)
-                matrix[start:len(words)] = values.reshape(len(chunk), dim)
+                matrix[start:len(words)] = _parse_values(source, numbers, chunk, dim)
                 chunk.clear()
+                numbers.clear()
 
-        with open(source, encoding="utf-8", errors="replace") as f:
-            for n, line in enumerate(f):
-                parts = line.split()
-                if not parts or (n == 0 and _is_header(parts)):
-                    continue
-                if len(parts) - 1 != dim:
-                    skipped += 1
-                    continue
-                words.append(parts[0])
-                chunk.append(" ".join(parts[1:]))
-                if len(chunk) >= 20_000:
-                    flush()
+        for n, parts in _lines(source):
+            if len(parts) - 1 != dim:
+                continue
+            words.append(parts[0])
+            numbers.append(n)
+            chunk.append(" ".join(parts[1:]))
+            if len(chunk) >= 20_000:
+                flush()
         flush()
         matrix.flush()
         del matrix
         (tmp / "vocab.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
         stat = source.stat()
         meta = {"source": str(source), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
-                "sha1": _sha1(source), "dim": dim, "words": len(words), "skipped_lines": skipped}
+                "sha1": _sha1(source), "dim": dim, "words": len(words), "skipped_lines": skipped,
+                "skipped_first": shown, "format": CONVERTED_FORMAT}
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
         try:
             tmp.rename(target)
@@ -186,12 +231,27 @@ def _convert(source: Path, target: Path) -> dict:
     return json.loads((target / "meta.json").read_text(encoding="utf-8"))
 
 
+def _warn_skipped(path: str | os.PathLike, meta: dict) -> None:
+    """Warn that lines of another dimension were left out (on every load, not only the first)."""
+    skipped = meta.get("skipped_lines", 0)
+    if skipped:
+        first = ", ".join(map(str, meta.get("skipped_first", [])))
+        more = ", ..." if skipped > len(meta.get("skipped_first", [])) else ""
+        warnings.warn(SmatchppWarning(
+            f"vectors {path}: {skipped} line{'s' if skipped != 1 else ''} with another number of "
+            f"values than the first line's {meta['dim']} left out (line{'s' if skipped != 1 else ''} "
+            f"{first}{more})"), stacklevel=4)
+
+
 def _from_file(path: str | os.PathLike, cache_dir: str | os.PathLike | None) -> Vectors:
     source = Path(path).resolve()
+    if source.exists() and not source.is_file():
+        raise SmatchppError(f"vectors {path}: not a regular file")
     if not source.is_file():
         raise MissingVectorsError(f"no such vectors file: {path}")
     stat = source.stat()
-    key = hashlib.sha1(f"{source}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+    key = hashlib.sha1(f"{source}|{stat.st_size}|{stat.st_mtime_ns}|{CONVERTED_FORMAT}".encode()
+                       ).hexdigest()[:16]
     root = Path(cache_dir) if cache_dir is not None else cache_root() / "vectors"
     root.mkdir(parents=True, exist_ok=True)
     target = root / f"{source.name}-{key}"
@@ -199,6 +259,7 @@ def _from_file(path: str | os.PathLike, cache_dir: str | os.PathLike | None) -> 
         meta = json.loads((target / "meta.json").read_text(encoding="utf-8"))
     else:
         meta = _convert(source, target)
+    _warn_skipped(path, meta)
 
     def vocab() -> dict[str, int]:
         words = (target / "vocab.txt").read_text(encoding="utf-8").split("\n")[: meta["words"]]
@@ -250,13 +311,15 @@ def _from_identity(identity: str, cache_dir: str | os.PathLike | None) -> Vector
     root = Path(cache_dir) if cache_dir is not None else cache_root() / "vectors"
     for meta_path in sorted(root.glob("*/meta.json")) if digest else ():
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if Path(meta["source"]).name == name and meta["sha1"].startswith(digest):
+        if (Path(meta["source"]).name == name and meta["sha1"].startswith(digest)
+                and meta.get("format") == CONVERTED_FORMAT):
             target = meta_path.parent
 
             def vocab(target=target, meta=meta) -> dict[str, int]:
                 words = (target / "vocab.txt").read_text(encoding="utf-8").split("\n")[: meta["words"]]
                 return {w: k for k, w in enumerate(words)}
 
+            _warn_skipped(meta["source"], meta)
             return Vectors(f"{name}@{meta['sha1'][:10]}", target / "vectors.npy", vocab)
     raise MissingVectorsError(f"no such vectors file, and no converted copy of {identity!r} in "
                               f"{root}: pass --vectors FILE (a file named {name or identity} whose "

@@ -80,6 +80,27 @@ def lemma(concept: str) -> str | None:
     return "-".join(concept.split("-")[:-1]) or None
 
 
+def _scaled(rows: np.ndarray, together: bool = False) -> np.ndarray:
+    """Each row (``together``: all of them) times the power of two that brings its largest
+    entry into [0.5, 1).
+
+    A cosine does not change (nor do the roundings of its float operations: a power
+    of two only moves exponents), but squares and sums can no longer overflow: two
+    vectors of entries near 1e308 get the cosine they have, not 0.
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    if rows.size == 0:
+        return rows
+    largest = np.abs(rows).max() if together else np.abs(rows).max(axis=-1, keepdims=True)
+    _, exponent = np.frexp(largest)
+    return np.ldexp(rows, -exponent)
+
+
+def _summed(vectors: list[np.ndarray]) -> np.ndarray:
+    """The sum of some vectors, on one scale (only its direction counts), without overflow."""
+    return _scaled(np.array(vectors, dtype=np.float64), together=True).sum(axis=0)
+
+
 class VectorSource(Protocol):
     """Word vectors: ``lookup(words)`` gives a row per word (``None`` if absent)."""
 
@@ -150,14 +171,12 @@ class S2MatchSimilarity:
             if lem:
                 v = found[lem]
                 if v is not None:
-                    v = np.array(v, dtype=np.float64)
-                    if found[lem + "s"] is not None:
-                        v = v + found[lem + "s"]
+                    v = _summed([v] if found[lem + "s"] is None else [v, found[lem + "s"]])
             elif found[c] is not None:
-                v = np.array(found[c], dtype=np.float64)
+                v = _summed([found[c]])
             elif "-" in c:
                 parts = [found[w] for w in c.split("-") if found[w] is not None]
-                v = np.sum(np.array(parts, dtype=np.float64), axis=0) if parts else None
+                v = _summed(parts) if parts else None
             else:
                 v = None
             self._unit[c] = v
@@ -182,7 +201,7 @@ class S2MatchSimilarity:
             return
         names = sorted({c for key in with_vectors for c in key})
         row = {c: k for k, c in enumerate(names)}
-        unit = np.array([self._unit[c] for c in names])
+        unit = _scaled(np.array([self._unit[c] for c in names]))
         ia = np.array([row[a] for a, _ in with_vectors])
         ib = np.array([row[b] for _, b in with_vectors])
         sim = np.empty(len(ia))
