@@ -6,7 +6,9 @@ writes the fields in declaration order after the versions of smatchpp and
 HiGHS, and :meth:`Config.from_signature` reads a signature back, so a reader
 can re-run a paper's setting exactly (sacreBLEU's idea, with a round trip).
 Adding a setting means adding a field with a ``sig`` key and a ``check``;
-the round-trip test covers it without further work.
+the round-trip test covers it without further work.  A setting takes effect
+or is refused: a field that matters only under others (a matcher's parameter)
+declares what it ``needs``, and setting it anyway is an error.
 
 >>> c = Config(time_limit=30)
 >>> c.signature().split("|")[2:]  # doctest: +NORMALIZE_WHITESPACE
@@ -34,14 +36,14 @@ from __future__ import annotations
 
 import math
 import os
-import warnings
+import re
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from . import __version__
 
-__all__ = ["Config", "SignatureError", "highs_version"]
+__all__ = ["Config", "SignatureError", "highs_version", "MAX_RESAMPLES", "CONDITIONAL_FIELDS"]
 
 
 class SignatureError(ValueError):
@@ -77,19 +79,29 @@ def _positive_or_none(unit: str) -> Callable[[Any], str | None]:
     return check
 
 
-def _int_at_least(low: int, optional: bool = False) -> Callable[[Any], str | None]:
+def _int_at_least(low: int, optional: bool = False, most: int | None = None
+                  ) -> Callable[[Any], str | None]:
     def check(value: Any) -> str | None:
         if value is None and optional:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             return f"must be an integer >= {low}{' (or None)' if optional else ''}, got {value!r}"
+        if most is not None and value > most:
+            return f"must be at most {most:,}, got {value:,}"
         return None
     return check
 
 
+#: the most bootstrap resamples and randomization trials (``--bootstrap``, ``--ar-trials``):
+#: a percentile interval keeps about 50 bytes per resample, and past a million resamples
+#: it is as precise as it gets while the time grows on
+MAX_RESAMPLES = 1_000_000
+
+
 def _setting(default: Any, sig: str, kind: type, check: Callable[[Any], str | None],
              show: Callable[["Config"], bool] | None = None,
-             display: Callable[[Any], str] | None = None) -> Any:
+             display: Callable[[Any], str] | None = None,
+             needs: tuple[Callable[["Config"], bool], str] | None = None) -> Any:
     """A Config field: signature key, value type, validity check, and when it is shown.
 
     ``show`` hides a field from the signature when it cannot matter (e.g. a
@@ -97,9 +109,12 @@ def _setting(default: Any, sig: str, kind: type, check: Callable[[Any], str | No
     its default.  ``display`` writes the value into the signature (default:
     as it is); a file is signed by its identity, ``name@sha1-prefix``, which
     reads back as that string (a matcher then finds the file by it).
+    ``needs``: ``(condition, what)``, for a field that does nothing unless
+    ``condition(config)`` (``what`` says, in the options' words, what it
+    needs); setting it anyway is refused (:meth:`Config.idle`).
     """
     return field(default=default, metadata={"sig": sig, "kind": kind, "check": check, "show": show,
-                                            "display": display})
+                                            "display": display, "needs": needs})
 
 
 def _fraction(value: Any) -> str | None:
@@ -160,6 +175,11 @@ def _fractional(config: "Config") -> bool:
     return config.match != "exact" or config.role_weights is not None
 
 
+_SOFT = (_soft, "--match s2match")
+_FOCUS = (_focus, "--match concept-focus or structure-focus")
+_FRACTIONAL = (_fractional, "non-integer coefficients (a --match other than exact, or --role-weights)")
+
+
 def _solvers():
     from .solvers import SOLVERS
     return SOLVERS
@@ -202,10 +222,15 @@ def _bool(value: Any) -> str | None:
     return None if isinstance(value, bool) else f"must be True or False, got {value!r}"
 
 
+def _drops_wiki(config: "Config") -> bool:
+    """Whether the preset reads ``keep_wiki`` (``amr`` drops ``:wiki`` triples without it)."""
+    from .presets import get_preset
+    return "keep_wiki" in get_preset(config.preset).options
+
+
 def _reads_wiki(config: "Config") -> bool:
     """Show ``keep-wiki`` when it is set, or when the preset reads it (``amr``)."""
-    from .presets import get_preset
-    return config.keep_wiki or "keep_wiki" in get_preset(config.preset).options
+    return config.keep_wiki or _drops_wiki(config)
 
 
 BOOTSTRAP_SEED = 12345
@@ -226,7 +251,8 @@ class Config:
     #: the standardization: which triples are compared (:mod:`smatchpp.standardize`)
     preset: str = _setting("smatch", "preset", str, _name_in(_presets, "preset"))
     #: keep ``:wiki`` triples, which the ``amr`` preset drops (``--keep-wiki``)
-    keep_wiki: bool = _setting(False, "keep-wiki", bool, _bool, show=_reads_wiki)
+    keep_wiki: bool = _setting(False, "keep-wiki", bool, _bool, show=_reads_wiki,
+                               needs=(_drops_wiki, "a preset that drops :wiki triples (--preset amr)"))
     #: how triples match and what they weigh (:data:`smatchpp.compile.MATCHERS`)
     match: str = _setting("exact", "match", str, _name_in(_matchers, "matcher"))
     #: how a repeated triple matches: ``multiset`` (``min(c_A, c_B)`` times: self-match is 1) or
@@ -234,21 +260,21 @@ class Config:
     #: rows with duplicates, e.g. Unlabeled); exact matching only (``--duplicates``)
     duplicates: str = _setting("multiset", "dup", str, _name_in(lambda: DUPLICATES, "duplicates"))
     #: S2Match: a similarity counts only if strictly above this
-    cutoff: float = _setting(0.5, "cutoff", float, _fraction, show=_soft)
+    cutoff: float = _setting(0.5, "cutoff", float, _fraction, show=_soft, needs=_SOFT)
     #: S2Match: the score of another sense, and the factor of any similarity of a predicate
-    diffsense: float = _setting(0.5, "diffsense", float, _fraction, show=_soft)
+    diffsense: float = _setting(0.5, "diffsense", float, _fraction, show=_soft, needs=_SOFT)
     #: S2Match: a GloVe/word2vec text file (``None``: the packaged GloVe 6B 50d);
     #: signed by its identity ``name@sha1-prefix``
     vectors: str | None = _setting(None, "vectors", str, _file_or_identity, show=_soft,
-                                   display=_vectors_identity)
+                                   display=_vectors_identity, needs=_SOFT)
     #: concept-focus/structure-focus: the weight of the focused triples
-    focus_weight: float = _setting(3.0, "focus", float, _non_negative, show=_focus)
+    focus_weight: float = _setting(3.0, "focus", float, _non_negative, show=_focus, needs=_FOCUS)
     #: a TSV ``role<TAB>weight`` file multiplying each triple's weight (any matcher)
     role_weights: str | None = _setting(None, "roles", str, _file_or_identity,
                                         show=lambda c: c.role_weights is not None,
                                         display=_file_identity)
     #: a pair with non-integer coefficients is certified when its gap is below this
-    tolerance: float = _setting(1e-6, "tol", float, _tolerance, show=_fractional)
+    tolerance: float = _setting(1e-6, "tol", float, _tolerance, show=_fractional, needs=_FRACTIONAL)
     solver: str = _setting("exact", "solver", str, _name_in(_solvers, "solver"))
     #: ``exact`` shrinks problems without changing the optimum; ``none`` solves
     #: them as compiled (smatchpp 1.8's lossy rewrite is the preset ``smatchpp18-lossy``)
@@ -280,13 +306,15 @@ class Config:
                                            display=_file_identity)
     #: bootstrap resamples for the 95% intervals (``score --bootstrap``; ``compare``'s paired
     #: bootstrap); they change the intervals, never the scores
-    bootstrap: int | None = _setting(None, "bootstrap", int, _int_at_least(1, optional=True),
+    bootstrap: int | None = _setting(None, "bootstrap", int,
+                                     _int_at_least(1, optional=True, most=MAX_RESAMPLES),
                                      show=lambda c: c.bootstrap is not None)
     #: the seed of the resamples and of the randomization trials (sacreBLEU's default)
     bootstrap_seed: int = _setting(BOOTSTRAP_SEED, "bootstrap-seed", int, _int_at_least(0),
                                    show=lambda c: _resampling(c) or c.bootstrap_seed != BOOTSTRAP_SEED)
     #: approximate-randomization trials of ``compare``
-    ar_trials: int | None = _setting(None, "ar-trials", int, _int_at_least(1, optional=True),
+    ar_trials: int | None = _setting(None, "ar-trials", int,
+                                     _int_at_least(1, optional=True, most=MAX_RESAMPLES),
                                      show=lambda c: c.ar_trials is not None)
 
     def __post_init__(self) -> None:
@@ -324,6 +352,28 @@ class Config:
             if get_preset(self.preset).pair_rewrite is not None:
                 raise ValueError(f"preset {self.preset} rewrites pairs (smatchpp 1.8's lossy "
                                  "rewrite): it is defined for unweighted exact matching only")
+        idle = self.idle(f.name for f in fields(self) if getattr(self, f.name) != f.default)
+        if idle:
+            name, what = idle[0]
+            raise ValueError(f"{name}={getattr(self, name)!r} does nothing without {what}: "
+                             "refusing a setting that would not be used")
+
+    def idle(self, names: Iterable[str]) -> list[tuple[str, str]]:
+        """Those of the fields ``names`` that do nothing under this config, each with what it needs.
+
+        A setting either takes effect or is refused: :meth:`__post_init__` refuses
+        a value other than the default, the command line any option given
+        (even at its default), :meth:`from_signature` any token.
+
+        >>> Config().idle(["cutoff", "seed"])
+        [('cutoff', '--match s2match')]
+        """
+        names, out = set(names), []
+        for f in fields(self):
+            needs = f.metadata.get("needs")
+            if f.name in names and needs is not None and not needs[0](self):
+                out.append((f.name, needs[1]))
+        return out
 
     @property
     def deterministic(self) -> bool:
@@ -354,15 +404,28 @@ class Config:
     def from_signature(cls, signature: str) -> "Config":
         """The :class:`Config` a signature was made with.
 
-        Refuses a signature of another smatchpp version (its numbers may differ)
-        and unknown keys; a different HiGHS version only warns, since it can
-        move an interval under a time limit but never a certified optimum.
+        A signature is re-created exactly or refused (:class:`SignatureError`):
+        another smatchpp or HiGHS version (an interval under a limit, and the
+        work a work limit counts, depend on HiGHS; a signature without its
+        ``highs`` token accepts any), an unknown or repeated key, a
+        ``deterministic`` token other than the one the settings imply, a file
+        named by a path instead of its ``name@sha1`` identity, and a setting
+        that would do nothing (``cutoff`` without ``match:s2match``).  Keys
+        left out take their defaults.
+
+        >>> Config.from_signature(f"smatchpp:{__version__}|seed:7|seed:8")
+        Traceback (most recent call last):
+        ...
+        smatchpp.config.SignatureError: signature key 'seed' is given twice (seed:7, seed:8)
         """
-        tokens = {}
+        tokens: dict[str, str] = {}
         for token in signature.strip().split("|"):
             key, sep, value = token.partition(":")
             if not sep:
                 raise SignatureError(f"not a smatchpp signature: token {token!r} has no ':'")
+            if key in tokens:
+                raise SignatureError(f"signature key {key!r} is given twice "
+                                     f"({key}:{tokens[key]}, {key}:{value})")
             tokens[key] = value
         version = tokens.pop("smatchpp", None)
         if version is None:
@@ -372,10 +435,12 @@ class Config:
                                  f"{__version__}: install smatchpp=={version} to reproduce it")
         highs = tokens.pop("highs", None)
         if highs is not None and highs != highs_version():
-            warnings.warn(f"signature made with HiGHS {highs}, this is HiGHS {highs_version()}: "
-                          "certified scores are the same, intervals under a time limit may differ",
-                          stacklevel=2)
-        tokens.pop("deterministic", None)
+            raise SignatureError(
+                f"this signature was made with HiGHS {highs}, this is HiGHS {highs_version()}: "
+                f"install highspy=={highs} to reproduce it exactly (a certified optimum does not "
+                f"depend on HiGHS, intervals under a limit can: to accept HiGHS {highs_version()}, "
+                f"remove highs:{highs} from the signature)")
+        deterministic = tokens.pop("deterministic", None)
         by_key = {f.metadata["sig"]: f for f in fields(cls) if "sig" in f.metadata}
         values = {}
         for key, value in tokens.items():
@@ -383,10 +448,34 @@ class Config:
             if f is None:
                 raise SignatureError(f"unknown signature key {key!r} for smatchpp {__version__}")
             values[f.name] = _parse(value, f.metadata["kind"])
+            if f.metadata.get("display") is not None and values[f.name] is not None \
+                    and not _IDENTITY.fullmatch(values[f.name]):
+                raise SignatureError(f"{key} in a signature names a file by its identity, "
+                                     "name@sha1-prefix (as smatchpp writes it), not by a path: pass "
+                                     f"the file as --{f.name.replace('_', '-')} FILE")
+        key_of = {f.name: f.metadata["sig"] for f in fields(cls)}
         try:
-            return cls(**values)
+            # what the other tokens make of a matcher's parameter (say): used, or refused
+            idle = cls(**{k: v for k, v in values.items() if k not in CONDITIONAL_FIELDS}).idle(values)
+            if idle:
+                name, what = idle[0]
+                raise SignatureError(f"{key_of[name]}:{tokens[key_of[name]]} does nothing without "
+                                     f"{what}: a signature of smatchpp {__version__} never holds it")
+            config = cls(**values)
+        except SignatureError:
+            raise
         except ValueError as exc:
             raise SignatureError(f"invalid signature: {exc}") from None
+        if deterministic is not None and deterministic != ("yes" if config.deterministic else "no"):
+            raise SignatureError(f"deterministic:{deterministic} contradicts the settings (a time "
+                                 "limit makes a run not deterministic, nothing else does)")
+        return config
+
+
+#: the fields that do nothing under some settings (they never decide whether others do)
+CONDITIONAL_FIELDS = frozenset(f.name for f in fields(Config) if f.metadata.get("needs") is not None)
+#: how a signature names a file: ``name@sha1-prefix`` (or ``package@version``), never a path
+_IDENTITY = re.compile(r"[^/\\@|]+@[^/\\@|]+")
 
 
 def _format(value: Any) -> str:

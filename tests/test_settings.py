@@ -48,6 +48,148 @@ def _signature(tmp_path, *options) -> str:
                      cwd=tmp_path))["signature"]
 
 
+# --- item 4: a setting takes effect, or the run is refused --------------------------------------
+
+@pytest.mark.parametrize("options, needs", [
+    (("--vectors", "{vectors}"), "--match s2match"),
+    (("--cutoff", "0.5"), "--match s2match"),  # the default value, given: refused as well
+    (("--diffsense", "0.4"), "--match s2match"),
+    (("--match", "wsmatch", "--cutoff", "0.6"), "--match s2match"),
+    (("--focus-weight", "3"), "--match concept-focus or structure-focus"),
+    (("--match", "s2match", "--vectors", "{vectors}", "--focus-weight", "2"), "--match concept-focus"),
+    (("--tolerance", "1e-4"), "non-integer coefficients"),
+    (("--keep-wiki",), "a preset that drops :wiki triples (--preset amr)"),
+    (("--preset", "generic", "--keep-wiki"), "a preset that drops :wiki triples (--preset amr)"),
+])
+def test_options_that_do_nothing_are_refused(tmp_path, options, needs):
+    vectors = tmp_path / "v.txt"
+    vectors.write_text("dog 1 0\ncat 0.9 0.1\n")
+    options = [o.format(vectors=vectors) for o in options]
+    option = next(o for o in reversed(options) if o.startswith("--") and o != "--match")
+    done = run("score", PRED, GOLD, "--quiet", *options, cwd=tmp_path)
+    refused(done, f"{option} does nothing without {needs}")
+
+
+def test_options_that_take_effect_are_accepted(tmp_path):
+    for options in (("--preset", "amr", "--keep-wiki"), ("--match", "wsmatch", "--tolerance", "1e-4"),
+                    ("--match", "concept-focus", "--focus-weight", "2")):
+        assert run("score", PRED, GOLD, "--quiet", *options, cwd=tmp_path).returncode == 0
+
+
+def test_python_settings_that_do_nothing_are_refused():
+    with pytest.raises(ValueError, match="cutoff=0.2 does nothing without --match s2match"):
+        Config(cutoff=0.2)
+    with pytest.raises(ValueError, match="vectors='v.txt' does nothing"):
+        Config(match="wsmatch", vectors="v.txt")
+    with pytest.raises(ValueError, match="keep_wiki=True does nothing"):
+        Config(keep_wiki=True)
+    assert Config(match="s2match", cutoff=0.2).cutoff == 0.2
+
+
+SIG = Config().signature()
+
+
+@pytest.mark.parametrize("signature, fragment", [
+    (SIG.replace("|dup:multiset|", "|dup:set|"), "unknown duplicates 'set'; choose from multiset, product"),
+    (SIG.replace(f"|highs:{highs_version()}|", "|highs:1.2.0|"), "made with HiGHS 1.2.0"),
+    (SIG + "|seed:7", "signature key 'seed' is given twice (seed:1, seed:7)"),
+    (SIG.replace("|deterministic:yes", "|deterministic:no"), "deterministic:no contradicts"),
+    (Config(time_limit=5).signature().replace("|deterministic:no", "|deterministic:yes"),
+     "deterministic:yes contradicts"),
+    (SIG + "|cutoff:0.5", "cutoff:0.5 does nothing without --match s2match"),
+    (SIG + "|roles:/etc/passwd", "names a file by its identity"),
+    (SIG.replace("|match:exact|", "|match:s2match|") + "|vectors:/etc/passwd", "names a file by its identity"),
+])
+def test_signatures_that_would_not_be_reproduced_are_refused(signature, fragment):
+    with pytest.raises(SignatureError) as caught:
+        Config.from_signature(signature)
+    assert fragment in str(caught.value)
+    assert "root:" not in str(caught.value)
+
+
+def test_cli_signature_refusals(tmp_path):
+    sig = _signature(tmp_path)
+    refused(run("score", PRED, GOLD, "--quiet", "--signature", sig.replace("|dup:multiset|", "|dup:set|"),
+                cwd=tmp_path), "unknown duplicates 'set'")
+    other = sig.replace(f"|highs:{highs_version()}|", "|highs:1.2.0|")
+    refused(run("score", PRED, GOLD, "--quiet", "--signature", other, cwd=tmp_path),
+            "HiGHS 1.2.0", f"this is HiGHS {highs_version()}", "install highspy==1.2.0",
+            "remove highs:1.2.0")
+    refused(run("score", PRED, GOLD, "--quiet", "--signature", sig + "|seed:3", cwd=tmp_path),
+            "given twice")
+
+
+def test_a_signature_without_its_highs_token_accepts_this_highs(tmp_path):
+    first = _json(run("score", PRED, GOLD, "--format", "json", "--quiet", cwd=tmp_path))
+    sig = first["signature"].replace(f"|highs:{highs_version()}|", "|")
+    again = _json(run("score", PRED, GOLD, "--format", "json", "--quiet", "--signature", sig,
+                      cwd=tmp_path))
+    assert again == first
+
+
+@pytest.mark.parametrize("signed, options, fragment", [
+    (("--preset", "amr"), ("--preset", "smatch"), "--signature sets preset:amr but the options give --preset smatch"),
+    (("--solver", "highs"), ("--solver", "exact"), "--signature sets solver:highs but the options give --solver exact"),
+    ((), ("--seed", "1", "--solver", "highs"), "--signature sets solver:exact but the options give --solver highs"),
+    ((), ("--keep-wiki",), "--signature sets keep-wiki:no but the options give --keep-wiki"),
+    ((), ("--cutoff", "0.5"), "--cutoff does nothing without --match s2match"),
+])
+def test_options_beside_a_signature_must_agree_even_at_their_default(tmp_path, signed, options, fragment):
+    sig = _signature(tmp_path, *signed)
+    refused(run("score", PRED, GOLD, "--quiet", "--signature", sig, *options, cwd=tmp_path), fragment)
+
+
+def test_options_that_agree_with_a_signature_are_accepted(tmp_path):
+    first = _json(run("score", PRED, GOLD, "--format", "json", "--quiet", "--preset", "amr", cwd=tmp_path))
+    again = _json(run("score", PRED, GOLD, "--format", "json", "--quiet", "--signature",
+                      first["signature"], "--preset", "amr", "--seed", "1", "--solver", "exact",
+                      cwd=tmp_path))
+    assert again == first
+
+
+def test_gap_refuses_a_solver_it_does_not_use(tmp_path):
+    refused(run("gap", PRED, GOLD, "--quiet", "--solver", "highs", cwd=tmp_path),
+            "--solver highs does nothing here: this command uses --solver exact")
+    sig = _signature(tmp_path, "--solver", "hillclimber")
+    refused(run("gap", PRED, GOLD, "--quiet", "--signature", sig, cwd=tmp_path),
+            "--signature sets solver:hillclimber")
+
+
+def test_gap_labels_the_signatures_seed_and_restarts(tmp_path):
+    sig = _signature(tmp_path, "--seed", "5", "--restarts", "2")
+    done = run("gap", PRED, GOLD, "--quiet", "--signature", sig, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "hillclimber (ours, 2 restarts, seed 5)" in done.stdout
+
+
+def test_a_signature_with_role_weights_reruns_with_the_file(tmp_path):
+    roles = tmp_path / "roles.tsv"
+    roles.write_text("ARG0\t2\n")
+    first = _json(run("score", PRED, GOLD, "--format", "json", "--quiet", "--role-weights", roles,
+                      cwd=tmp_path))
+    assert "|roles:roles.tsv@" in first["signature"]
+    again = _json(run("score", PRED, GOLD, "--format", "json", "--quiet", "--signature",
+                      first["signature"], "--role-weights", roles, cwd=tmp_path))
+    assert again == first
+    other = tmp_path / "other.tsv"
+    other.write_text("ARG0\t3\n")
+    refused(run("score", PRED, GOLD, "--quiet", "--signature", first["signature"], "--role-weights",
+                other, cwd=tmp_path), "--signature sets roles:roles.tsv@", f"--role-weights {other}")
+    refused(run("score", PRED, GOLD, "--quiet", "--signature", first["signature"], cwd=tmp_path),
+            "pass --role-weights FILE")
+
+
+def test_a_signature_with_vectors_reruns_with_the_file(tmp_path):
+    vectors = tmp_path / "v.txt"
+    vectors.write_text(VECTORS)
+    env = {"SMATCHPP_CACHE": str(tmp_path / "cache")}
+    first = _json(_run_env(env, "score", A_FILE(tmp_path), B_FILE(tmp_path), "--format", "json",
+                           "--match", "s2match", "--vectors", vectors, cwd=tmp_path))
+    again = _json(_run_env(env, "score", A_FILE(tmp_path), B_FILE(tmp_path), "--format", "json",
+                           "--signature", first["signature"], "--vectors", vectors, cwd=tmp_path))
+    assert again == first
+
+
 # --- item 13: role-weights files ------------------------------------------------------------------
 
 #: file content -> (line named, what the message says); every bad line carries a marker that
@@ -91,6 +233,13 @@ def test_role_weights_that_are_not_a_file(tmp_path):
             "role weights /dev/zero: not a regular file")
     refused(run("score", PRED, GOLD, "--quiet", "--role-weights", tmp_path, cwd=tmp_path),
             f"role weights {tmp_path}: cannot read it: Is a directory")
+
+
+def test_role_weights_from_a_signature_are_never_read_from_a_path(tmp_path):
+    sig = _signature(tmp_path).replace("|match:exact|", "|match:exact|roles:/etc/passwd|")
+    done = run("score", PRED, GOLD, "--quiet", "--signature", sig, cwd=tmp_path)
+    refused(done, "names a file by its identity")
+    assert "root" not in done.stderr
 
 
 def test_good_role_weights_files_still_read(tmp_path):
@@ -211,10 +360,29 @@ def test_a_work_limit_beyond_a_solvers_counter(tmp_path):
 
 
 def test_solver_count_caps_only_what_the_solver_is_told():
+    from smatchpp.config import MAX_RESAMPLES as configured
     from smatchpp.solvers.base import SOLVER_COUNT_MAX, solver_count
 
     assert solver_count(None) is None and solver_count(7) == 7
     assert solver_count(2 ** 31) == solver_count(10 ** 40) == SOLVER_COUNT_MAX == INT_MAX
+    assert configured == MAX_RESAMPLES
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("score", PRED, GOLD, "--bootstrap=100000000000"), "argument --bootstrap: must be between 1 and 1,000,000"),
+    (("compare", PRED, PRED, GOLD, "--bootstrap", "1000001"), "argument --bootstrap: must be between 1 and 1,000,000"),
+    (("compare", PRED, PRED, GOLD, "--ar-trials", "100000000000"), "argument --ar-trials: must be between 1 and 1,000,000"),
+])
+def test_resamples_are_capped_when_parsed(tmp_path, args, fragment):
+    refused(run(*args, "--quiet", cwd=tmp_path), fragment)
+
+
+def test_resamples_cap_in_python():
+    assert Config(bootstrap=MAX_RESAMPLES).bootstrap == MAX_RESAMPLES
+    with pytest.raises(ValueError, match="bootstrap must be at most 1,000,000"):
+        Config(bootstrap=MAX_RESAMPLES + 1)
+    with pytest.raises(ValueError, match="ar_trials must be at most"):
+        Config(ar_trials=10 ** 11)
 
 
 def test_a_device_as_input_is_refused(tmp_path):

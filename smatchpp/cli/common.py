@@ -29,7 +29,7 @@ from dataclasses import fields
 from typing import IO, Any, Iterator, Sequence
 
 from ..api import default_workers
-from ..config import Config, SignatureError
+from ..config import CONDITIONAL_FIELDS, MAX_RESAMPLES, Config, SignatureError
 from ..exceptions import InputMismatchError, ReadError, SmatchppError, SmatchppWarning, UsageError
 from ..parallel import check_parallel
 from ..present import plural
@@ -37,6 +37,7 @@ from ..read import STDIN, Entry, read_file
 from ..text import printable
 
 __all__ = ["add_scoring_options", "add_setting_options", "add_bootstrap_options", "config_from_args",
+           "resample_count",
            "read_inputs", "workers_from_args",
            "one_stdin", "check_outputs", "open_output", "emit", "exit_code", "Interrupted", "interrupts", "warn",
            "user_warnings",
@@ -75,6 +76,10 @@ _seconds = _typed(float, "a number of seconds", lambda v: 0 < v < _INF,
                   "must be a positive, finite number of seconds")
 _fraction = _typed(float, "a number in [0, 1]", lambda v: 0 <= v <= 1, "must be in [0, 1]")
 _non_negative = _typed(float, "a number", lambda v: 0 <= v < _INF, "must be a finite number >= 0")
+#: bootstrap resamples and randomization trials: at most MAX_RESAMPLES (their results are kept)
+resample_count = _typed(int, "a whole number", lambda v: 1 <= v <= MAX_RESAMPLES,
+                        f"must be between 1 and {MAX_RESAMPLES:,} (their results are kept in "
+                        "memory, about 50 bytes each)")
 
 
 def add_scoring_options(p: argparse.ArgumentParser) -> None:
@@ -94,14 +99,14 @@ def add_setting_options(p: argparse.ArgumentParser) -> None:
                    help="input format (auto: .tsv files are TSV, others PENMAN)")
     p.add_argument("--preset", choices=list(PRESETS) + list(ALIASES), default=None, metavar="NAME",
                    help="which triples are compared (default smatch). " + describe().replace("%", "%%"))
-    p.add_argument("--keep-wiki", action="store_true",
+    p.add_argument("--keep-wiki", action="store_true", default=None,
                    help="keep :wiki triples (the amr preset drops them)")
     p.add_argument("--duplicates", choices=("multiset", "product"), default=None,
                    help="how a triple repeated c_A times in one graph and c_B in the other matches: "
                         "multiset (default), min(c_A, c_B) times; product, c_A x c_B times, as smatch's "
                         "hill-climber counts it (mdtux89/amr-evaluation's rows, e.g. Unlabeled, under "
                         "--preset smatch-1.0.1). Exact matching only; F1 can then exceed 1")
-    p.add_argument("--solver", choices=SOLVERS, default="exact",
+    p.add_argument("--solver", choices=SOLVERS, default=None,
                    help="exact (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber")
     p.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS",
                    help="wall-clock limit per pair; a pair stopped by it reports [lower, upper]. "
@@ -109,11 +114,12 @@ def add_setting_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--work-limit", type=_positive_int, default=None, metavar="UNITS",
                    help="deterministic limit per pair: at most UNITS iterations per LP, "
                         "branch-and-bound nodes per MIP; same result on every machine")
-    p.add_argument("--seed", type=_non_negative_int, default=1, help="seed of the hill-climber (default 1)")
-    p.add_argument("--restarts", type=_non_negative_int, default=4,
+    p.add_argument("--seed", type=_non_negative_int, default=None,
+                   help="seed of the hill-climber (default 1)")
+    p.add_argument("--restarts", type=_non_negative_int, default=None,
                    help="random restarts of the hill-climber when it is the solver, and in gap "
                         "(default 4, as smatch); the exact solver needs none")
-    p.add_argument("--on-error", choices=("raise", "empty", "skip"), default="raise",
+    p.add_argument("--on-error", choices=("raise", "empty", "skip"), default=None,
                    help="unreadable graph: stop (default), score it as empty, or skip the pair")
     p.add_argument("--workers", type=_positive_int, default=None,
                    help="worker processes (default and maximum: the cores available); "
@@ -121,7 +127,7 @@ def add_setting_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force-workers", action="store_true",
                    help="allow more --workers than cores")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--compression", default="exact", metavar="{" + ",".join(COMPRESSIONS) + "}",
+    p.add_argument("--compression", default=None, metavar="{" + ",".join(COMPRESSIONS) + "}",
                    help="exact (default): shrink each problem without changing its optimum; "
                         "none: solve it as compiled (same optimum). smatchpp 1.8's lossy "
                         "rewrite, formerly 'smatchpp' here, is --preset smatchpp18-lossy")
@@ -176,14 +182,14 @@ def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None = None
     from ..config import BOOTSTRAP_SEED
 
     if default:
-        p.add_argument("--bootstrap", type=_positive_int, default=None, metavar="N",
+        p.add_argument("--bootstrap", type=resample_count, default=None, metavar="N",
                        help=f"bootstrap resamples of the graph pairs (default {default})")
     else:
-        p.add_argument("--bootstrap", type=_positive_int, nargs="?", const=1000, default=None,
+        p.add_argument("--bootstrap", type=resample_count, nargs="?", const=1000, default=None,
                        metavar="N", help="bootstrap resamples of the graph pairs for 95%% intervals "
                                          "(default off; 1000 when given without N: give it after "
                                          "the files, or as --bootstrap=N)")
-    p.add_argument("--bootstrap-seed", type=_non_negative_int, default=BOOTSTRAP_SEED, metavar="S",
+    p.add_argument("--bootstrap-seed", type=_non_negative_int, default=None, metavar="S",
                    help=f"seed of the resamples (default {BOOTSTRAP_SEED}): the same seed gives "
                         "the same intervals")
 
@@ -194,7 +200,7 @@ ASPECT_CHOICES = ("none", "damonte", "smatchpp18", "separate", "joint")
 
 def add_aspect_options(p: argparse.ArgumentParser, what: str = "also score") -> None:
     """``--aspects [SET]``, ``--aspects-mode`` and ``--propbank-frames``."""
-    p.add_argument("--aspects", nargs="?", const="damonte", default="none", choices=ASPECT_CHOICES,
+    p.add_argument("--aspects", nargs="?", const="damonte", default=None, choices=ASPECT_CHOICES,
                    metavar="SET",
                    help=f"{what} an aspect set: damonte (default when given: Damonte et al.'s Unlabeled, "
                         "No WSD, Concepts, Named Ent., Negations, Wikification, Reentrancies, SRL) or "
@@ -238,31 +244,89 @@ def aspect_values(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def config_from_args(args: argparse.Namespace, **overrides: Any) -> Config:
-    """The :class:`Config` of the command line (or of ``--signature``); raises :class:`UsageError`."""
-    values = {"solver": args.solver, "time_limit": args.time_limit, "work_limit": args.work_limit,
-              "seed": args.seed, "restarts": args.restarts, "on_error": args.on_error,
-              "compression": args.compression, "keep_wiki": args.keep_wiki}
-    for name in ("preset", "match", "duplicates", "bootstrap", "bootstrap_seed", "ar_trials",
-                 "cutoff", "diffsense", "vectors", "focus_weight", "role_weights", "tolerance",
-                 "total_time_limit"):
-        if getattr(args, name, None) is not None:
-            values[name] = getattr(args, name)
-    values.update(aspect_values(args))
-    values.update(overrides)
+    """The :class:`Config` of the command line (or of ``--signature``); raises :class:`UsageError`.
+
+    One rule: a setting takes effect as given, or the command is refused.  An
+    option the other settings do not use (``--vectors`` without ``--match
+    s2match``) is refused, and so is an option given beside ``--signature``
+    that differs from it, even at its default (a file agrees when its
+    ``name@sha1`` does; it is then read from the path given).  ``overrides``
+    are settings the command itself fixes (``gap`` solves exactly).
+    """
+    # every option of a Config field defaults to None: what is not None was given
+    given = {f.name: getattr(args, f.name) for f in fields(Config)
+             if f.name not in _ASPECT_FIELDS and getattr(args, f.name, None) is not None}
+    given.update(aspect_values(args))  # --aspects SET, --aspects-mode, --propbank-frames
+    fixed = [_given_option(k, given[k]) for k, v in overrides.items() if k in given and given[k] != v]
+    if fixed:
+        raise UsageError(f"{', '.join(fixed)} does nothing here: this command uses "
+                         + ", ".join(_given_option(k, v) for k, v in overrides.items()))
     try:
         if getattr(args, "signature", None):
             config = Config.from_signature(args.signature)
-            parser_defaults = {f.name: f.default for f in fields(Config)}
-            clash = [k for k, v in values.items()
-                     if k in parser_defaults and v != parser_defaults[k] and v != getattr(config, k)]
-            if clash:
-                raise UsageError(f"--signature sets {', '.join(clash)} differently from the options given")
-            return config
-        return Config(**values)
+            return _agree(config, given, overrides)
+        # what the other settings make of a conditional one (a matcher's parameter, say)
+        idle = Config(**{k: v for k, v in {**given, **overrides}.items()
+                         if k not in CONDITIONAL_FIELDS}).idle(given)
+        if idle:
+            raise UsageError("; ".join(f"{_option(name)} does nothing without {what}: remove it"
+                                       for name, what in idle))
+        return Config(**{**given, **overrides})
     except SignatureError as exc:
         raise UsageError(str(exc)) from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+#: the Config fields that the aspect options set (through :func:`aspect_values`)
+_ASPECT_FIELDS = ("aspects", "aspect_set", "propbank_frames")
+#: the signature key of every Config field
+_SIG = {f.name: f.metadata["sig"] for f in fields(Config)}
+
+
+def _option(name: str) -> str:
+    """The command-line option of a :class:`Config` field."""
+    return "--" + name.replace("_", "-")
+
+
+def _agree(config: Config, given: dict[str, Any], overrides: dict[str, Any]) -> Config:
+    """``config`` (from ``--signature``) if the options given agree with it; files given
+    replace the identities the signature names them by."""
+    files, clash = {}, []
+    for f in fields(Config):
+        if f.name not in given:
+            continue
+        ours, theirs = given[f.name], getattr(config, f.name)
+        display = f.metadata.get("display")
+        if display is not None and theirs is not None and display(ours) == display(theirs):
+            files[f.name] = ours  # the same file's content: read it from the path given
+        elif ours != theirs:
+            shown = display(theirs) if display else _shown_value(theirs)
+            clash.append(f"{f.metadata['sig']}:{shown} but the options give "
+                         f"{_given_option(f.name, ours)}")
+    if clash:
+        raise UsageError("--signature sets " + "; ".join(clash) + ": drop the option, or the "
+                         "signature (every option given must agree with it)")
+    idle = config.idle(given)
+    if idle:
+        raise UsageError("; ".join(f"{_option(name)} does nothing without {what}: remove it"
+                                   for name, what in idle))
+    for name, value in overrides.items():
+        if getattr(config, name) != value:
+            raise UsageError(f"--signature sets {_SIG[name]}:{getattr(config, name)}, which this "
+                             f"command does not use: it uses {_given_option(name, value)}")
+    return config.replace(**files) if files else config
+
+
+def _shown_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "none" if value is None else str(value)
+
+
+def _given_option(name: str, value: Any) -> str:
+    """An option as it was given: ``--seed 3``, ``--keep-wiki``."""
+    return _option(name) if isinstance(value, bool) else f"{_option(name)} {value}"
 
 
 def workers_from_args(args: argparse.Namespace) -> int:

@@ -89,14 +89,14 @@ def run(args: argparse.Namespace) -> int:
     heuristic_run = climber.score_corpus(entries_a, entries_b, workers=workers)
     by_index = {p.index: p.matched for p in heuristic_run.pairs}
     heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in exact.scored]}
-    labels = {HILLCLIMBER: f"hillclimber (ours, {args.restarts} restarts, seed {args.seed})"}
+    labels = {HILLCLIMBER: f"hillclimber (ours, {config.restarts} restarts, seed {config.seed})"}
     if args.smatch_python:
-        smatch = run_smatch104(args.smatch_python, args.test, args.gold, args.restarts)
+        smatch = run_smatch104(args.smatch_python, args.test, args.gold, config.restarts)
         if len(smatch) != len(entries_a):
             raise SmatchppError(f"smatch 1.0.4 found {plural(len(smatch), 'pair')} in the inputs, "
                                 f"smatchpp {len(entries_a)}: the pairs cannot be matched up")
         heuristic[SMATCH104] = [smatch[p.index] for p in exact.scored]
-        labels[SMATCH104] = f"smatch 1.0.4 ({args.restarts} restarts)"
+        labels[SMATCH104] = f"smatch 1.0.4 ({config.restarts} restarts)"
     report = gap_report(exact, heuristic, labels)
     if args.pairs_out:
         with open_output(args.pairs_out) as out:
