@@ -68,6 +68,17 @@ def test_bootstrap_is_the_metric_bootstrap_and_signed(files):
     assert "|bootstrap:200|bootstrap-seed:7|" in s["signature"]
 
 
+def test_bootstrap_without_a_seed_takes_the_default_seed(files):
+    # --bootstrap-seed and --on-error default to None on the parser (the alignment family tells
+    # what was given by it): the metric commands must still resample with seed 12345
+    r = run("score", "a.amr", "b.amr", "--metric", "jaccard", "--format", "json", "--bootstrap=200",
+            cwd=files)
+    s = json.loads(r.stdout)
+    expected = bootstrap_metric(get_metric("jaccard"), STATS, 200, 12345).to_json()
+    assert s["bootstrap"] == json.loads(json.dumps(expected))
+    assert "|errors:raise|bootstrap:200|bootstrap-seed:12345|" in s["signature"]
+
+
 def test_signature_recreates_the_run_and_refuses_a_conflict(files):
     first = run("score", "a.amr", "b.amr", "--metric", "jaccard", "--on-error", "skip", cwd=files)
     sig = first.stdout.splitlines()[0]

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .. import present
+from ..config import BOOTSTRAP_SEED
 from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metric, get_metric
 from ..metrics.base import MetricIntervals
 from ..read import RawGraph, read_file
@@ -153,6 +154,11 @@ def metric_from_args(args: argparse.Namespace):
                          "the metric that uses it")
     if args.metric == ALIGNMENT:
         return None
+    # the shared options default to None (so that the alignment family can tell what was given)
+    if args.on_error is None:
+        args.on_error = "raise"
+    if getattr(args, "bootstrap_seed", BOOTSTRAP_SEED) is None:
+        args.bootstrap_seed = BOOTSTRAP_SEED
     params = {f: getattr(args, _dest(args.metric, f)) for f, _, _ in METRICS[args.metric].params()
               if getattr(args, _dest(args.metric, f)) is not None}
     try:
