@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 from clirun import GOLD, PRED, child_env, run, smatchpp_argv
-from smatchpp import __version__
 from smatchpp.config import Config, SignatureError, highs_version
 from smatchpp.exceptions import SmatchppError
 from smatchpp.matchers.embeddings import load_vectors
