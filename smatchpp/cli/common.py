@@ -222,7 +222,7 @@ def aspect_values(args: argparse.Namespace) -> dict[str, Any]:
     chosen = getattr(args, "aspects", None)
     mode = getattr(args, "aspects_mode", None)
     frames = getattr(args, "propbank_frames", None)
-    if chosen is None:
+    if chosen is None and mode is None and frames is None:
         return {}
     if chosen in ("separate", "joint"):
         if mode is not None and mode != chosen:
@@ -230,7 +230,7 @@ def aspect_values(args: argparse.Namespace) -> dict[str, Any]:
                              f"--aspects-mode {mode}")
         warn(f"--aspects {chosen} is deprecated: it means --aspects damonte --aspects-mode {chosen}")
         chosen, mode = "damonte", chosen
-    if chosen == "none":
+    if chosen in (None, "none"):
         if mode is not None or frames is not None:
             raise UsageError(f"--{'aspects-mode' if mode is not None else 'propbank-frames'} "
                              "needs --aspects")
