@@ -178,6 +178,8 @@ class WWLK(Metric):
     preset: str = param("none", "a named setting: k3e2n = K 3, edges as nodes, relation "
                                 "weights ones, stability 15 (the thesis' parser evaluation)",
                         choices=("none",) + tuple(PRESETS))
+    label_keyed: bool = param(False, "attach a constant equal to a concept of the graph to the last "
+                                     "node with that concept, as the reference does (WLK's option)")
     _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -265,7 +267,7 @@ class WWLK(Metric):
 
     def graph(self, raw: RawGraph) -> WLGraph:
         """The standardized graph WWLK propagates over."""
-        g = wl_graph(raw)
+        g = wl_graph(raw, self.label_keyed)
         return edge_to_node(g) if self.edge_to_node else g
 
     def embed(self, g: WLGraph, sample: int = 0) -> np.ndarray:

@@ -1,0 +1,143 @@
+"""WWLK against its reference, pair by pair, on BAMBOO's 12 tasks, where nothing is random.
+
+The reference (flipz357/weisfeiler-leman-amr-metrics at 51624e2; it reads graphs with
+PyPI smatchpp 1.5.1 and needs pyemd) runs in its own venv outside the repository
+(``~/.cache/ref-wwlk-venv``, made on first use) through ``wwlk_peer_driver.py``, which
+replaces only its vector loading (gensim's downloader) by a reader of a GloVe text file.
+
+Both sides get the same text file, written here under ``~/.cache/wwlk-fidelity``: the
+packaged GloVe 6B 50d vectors (``smatchpp[s2match]``) of every word the tasks' node
+labels look up (the rest of the vocabulary is never read, so the scores are those of
+the whole file), plus, for a label none of whose words has a vector, its first word
+with a vector drawn from a fixed seed, so that every label has a vector.  Relation
+weights are ones (``-random_init_relation ones``), stability 0, K = 2: nothing is random.
+
+    python3 experiments/compare_wwlk.py --mirror PATH/TO/weisfeiler-leman-amr-metrics.git
+        [--tasks all|main|TASK] [--json out.json]
+
+Pairs are split into: a label still without a vector (a word that a text file cannot
+hold, e.g. the empty word of ``-5``); a constant equal to a concept that occurs more
+than once in its graph (the reference attaches it to the "last" such node in an order
+that follows Python's hash seed); the rest, which must be equal within 1e-6.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from wlk_rematch_peers import CACHE, DATA, Reference, read_graphs, setup, task_files, tasks_arg  # noqa: E402
+
+from smatchpp.metrics.wlk import wl_graph  # noqa: E402
+from smatchpp.metrics.wwlk import WWLK, label_tokens  # noqa: E402
+
+TOL = 1e-6
+WWLK_REF = Reference("wwlk", "flipz357/weisfeiler-leman-amr-metrics",
+                     "51624e2e3742d638db083d8d7f30eedfe7e0e122", "WLK_MIRROR",
+                     ("smatchpp==1.5.1", "networkx", "numpy", "scipy", "pyemd"))
+DRIVER = HERE / "wwlk_peer_driver.py"
+WORK = CACHE / "wwlk-fidelity"
+
+
+def write_vectors(graphs, path: Path) -> None:
+    """The packaged vectors of every word the labels look up, plus a seeded vector for the
+    first word of each label that has none."""
+    m = WWLK()
+    words: set[str] = set()
+    labels: set[str] = set()
+    for g in graphs:
+        for label in wl_graph(g, True).labels:
+            w, d = label_tokens(label)
+            words.update(w + d)
+            labels.add(label)
+    words = sorted(x for x in words if x and not any(c.isspace() for c in x))
+    found = dict(zip(words, m._vectors().lookup(words)))
+    rng = np.random.default_rng(0)
+    for label in sorted(labels):
+        w, d = label_tokens(label)
+        if not any(found.get(x) is not None for x in w + d) and w[0] in found:
+            found[w[0]] = rng.uniform(-0.5, 0.5, m.dim())
+    with open(path, "w", encoding="utf-8") as f:
+        for word, vec in sorted(found.items()):
+            if vec is not None:
+                f.write(word + " " + " ".join(repr(float(x)) for x in vec) + "\n")
+
+
+def run_reference(vectors: Path, files, options=()) -> list[dict]:
+    argv = [str(WWLK_REF.python), str(DRIVER), str(WWLK_REF.directory), str(vectors), *options]
+    for a, b in files:
+        argv += [str(a), str(b)]
+    out = subprocess.run(argv, check=True, capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONHASHSEED="0"), cwd=str(CACHE)).stdout
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def attached_to_repeated(graph) -> bool:
+    """Whether a constant equals a concept that occurs more than once in the graph."""
+    g = wl_graph(graph)
+    concepts = [c for s, r, c in graph.triples if r == ":instance"]
+    consts = set(g.labels[len(concepts):])
+    return any(concepts.count(c) > 1 for c in {x.lower().replace('"', "").replace("'", "") for x in concepts} & consts)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--mirror", default=None)
+    p.add_argument("--data", type=Path, default=DATA)
+    p.add_argument("--tasks", default="all")
+    p.add_argument("--json", type=Path, default=None)
+    args = p.parse_args(argv)
+    setup(WWLK_REF, args.mirror)
+    tasks = list(tasks_arg(args.tasks))
+    files = [task_files(t, args.data) for t in tasks]
+    graphs = {t: (read_graphs(a), read_graphs(b)) for t, (a, b) in zip(tasks, files)}
+    WORK.mkdir(parents=True, exist_ok=True)
+    vectors = WORK / "glove50-bamboo.txt"
+    write_vectors([g for pair in graphs.values() for side in pair for g in side], vectors)
+    refs = run_reference(vectors, files, ("--init", "ones"))
+    ours = WWLK(vectors=str(vectors), relation_init="ones", label_keyed=True)
+    totals = dict(pairs=0, clean=0, clean_equal=0, no_vector=0, repeated=0, repeated_equal=0)
+    report = {}
+    for k, task in enumerate(tasks):
+        ga, gb = graphs[task]
+        ref = np.array(refs[k]["scores"])
+        if len(ref) != len(ga):
+            raise SystemExit(f"{task}: the reference scored {len(ref)} pairs, we read {len(ga)}")
+        row = dict(pairs=len(ga), clean=0, clean_equal=0, no_vector=0, repeated=0, repeated_equal=0,
+                   max_clean_diff=0.0, ref_seconds=refs[k]["seconds"])
+        for i, (a, b) in enumerate(zip(ga, gb)):
+            fa, fb = ours.features(a), ours.features(b)
+            d = abs(ours.pair_score(fa, fb) - ref[i])
+            known = ours._cache["labels"]
+            if any(known[x] is None for x in fa.labels + fb.labels):
+                row["no_vector"] += 1
+            elif attached_to_repeated(a) or attached_to_repeated(b):
+                row["repeated"] += 1
+                row["repeated_equal"] += d <= TOL
+            else:
+                row["clean"] += 1
+                row["clean_equal"] += d <= TOL
+                row["max_clean_diff"] = max(row["max_clean_diff"], float(d))
+        report[task] = row
+        for key in totals:
+            totals[key] += row[key]
+        print(f"{task:22s} " + " ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
+                                        for k, v in row.items()), flush=True)
+    print("total", totals)
+    if args.json:
+        args.json.write_text(json.dumps({"tasks": report, "total": totals}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
