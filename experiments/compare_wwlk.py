@@ -50,9 +50,9 @@ DRIVER = HERE / "wwlk_peer_driver.py"
 WORK = CACHE / "wwlk-fidelity"
 
 
-def write_vectors(graphs, path: Path) -> None:
-    """The packaged vectors of every word the labels look up, plus a seeded vector for the
-    first word of each label that has none."""
+def write_vectors(graphs, path: Path, fill: bool = True) -> None:
+    """The packaged vectors of every word the labels look up, plus (``fill``) a seeded vector
+    for the first word of each label that has none."""
     m = WWLK()
     words: set[str] = set()
     labels: set[str] = set()
@@ -66,7 +66,7 @@ def write_vectors(graphs, path: Path) -> None:
     rng = np.random.default_rng(0)
     for label in sorted(labels):
         w, d = label_tokens(label)
-        if not any(found.get(x) is not None for x in w + d) and w[0] in found:
+        if fill and not any(found.get(x) is not None for x in w + d) and w[0] in found:
             found[w[0]] = rng.uniform(-0.5, 0.5, m.dim())
     with open(path, "w", encoding="utf-8") as f:
         for word, vec in sorted(found.items()):
@@ -92,14 +92,49 @@ def constant_is_a_concept(graph) -> bool:
     return bool(set(g.labels[concepts:]) & set(g.labels[:concepts]))
 
 
+def random_settings(args) -> int:
+    """Where the reference's scores depend on its generator: the cells side by side."""
+    from bamboo import cell_score
+
+    tasks = list(tasks_arg(args.tasks))
+    files = [task_files(t, args.data) for t in tasks]
+    graphs = {t: (read_graphs(a), read_graphs(b)) for t, (a, b) in zip(tasks, files)}
+    WORK.mkdir(parents=True, exist_ok=True)
+    vectors = WORK / "glove50-bamboo-plain.txt"
+    write_vectors([g for pair in graphs.values() for side in pair for g in side], vectors, fill=False)
+    ours = WWLK(vectors=str(vectors))
+    report = {}
+    print("| task | reference | ours | difference | per-pair |ours - reference|: median / 90th pct / max |")
+    print("|---|---|---|---|---|")
+    for task, pair_files in zip(tasks, files):
+        ref = np.array(run_reference(vectors, [pair_files])[0]["scores"])  # one task per run, as BAMBOO
+        ga, gb = graphs[task]
+        mine = np.array([ours.pair_score(ours.features(a), ours.features(b)) for a, b in zip(ga, gb)])
+        d = np.abs(mine - ref)
+        row = dict(reference=cell_score(task, ref, args.data), ours=cell_score(task, mine, args.data),
+                   median=float(np.median(d)), p90=float(np.percentile(d, 90)), max=float(d.max()))
+        report[task] = row
+        print(f"| {task} | {row['reference']:.2f} | {row['ours']:.2f} | {row['ours'] - row['reference']:+.2f} | "
+              f"{row['median']:.4f} / {row['p90']:.4f} / {row['max']:.4f} |", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--mirror", default=None)
     p.add_argument("--data", type=Path, default=DATA)
     p.add_argument("--tasks", default="all")
     p.add_argument("--json", type=Path, default=None)
+    p.add_argument("--random", action="store_true",
+                   help="the default settings instead (min_entropy weights, random vectors for labels "
+                        "without one, the plain 50-d vectors): each side's BAMBOO cell and the "
+                        "distribution of the per-pair differences")
     args = p.parse_args(argv)
     setup(WWLK_REF, args.mirror)
+    if args.random:
+        return random_settings(args)
     tasks = list(tasks_arg(args.tasks))
     files = [task_files(t, args.data) for t in tasks]
     graphs = {t: (read_graphs(a), read_graphs(b)) for t, (a, b) in zip(tasks, files)}
