@@ -155,3 +155,14 @@ def test_cli_score_in_a_fresh_process(tmp_path, vectors):
     missing = run("score", "a.amr", "b.amr", "--metric", "wwlk", "--wwlk-vectors", "nope.txt", cwd=tmp_path)
     assert missing.returncode != 0 and "no such vectors file" in missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+def test_edge_to_node_and_label_keyed_graphs(vectors):
+    (g,) = graphs('(h / hospital :name (n / name :op1 "Hospital"))')
+    assert WWLK(vectors=vectors).graph(g).labels == ("hospital", "name", "hospital")
+    keyed = WWLK(vectors=vectors, label_keyed=True).graph(g)
+    # the reference attaches the constant to the node with that concept; node 0 drops the edge
+    assert keyed.labels == ("hospital", "name") and keyed.edges == ((0, ":name", 1),)
+    e2n = WWLK(vectors=vectors, edge_to_node=True).graph(g)
+    assert e2n.labels == ("hospital", "name", "hospital", ":name", ":op1")
+    assert sorted(e2n.edges) == [(0, ":edge", 3), (1, ":edge", 4), (3, ":edge", 1), (4, ":edge", 2)]
