@@ -42,11 +42,17 @@ returns the plan and :meth:`WWLK.certificate` the dual solution that proves it o
 
 Reference quirks, and our default for each: see docs/metrics.md, section WWLK.
 
+>>> import os, tempfile
 >>> from smatchpp.read import read_text
->>> a, b = (e.graph for e in read_text("(d / dog :ARG0-of (b / bark-01))\\n\\n(d / dog)"))
->>> m = WWLK(vectors=None)
->>> m.pair_score(m.features(a), m.features(a))
-1.0
+>>> path = os.path.join(tempfile.mkdtemp(), "two.txt")
+>>> _ = open(path, "w").write("dog 1 0\\ncat 0 1\\n")
+>>> saved = os.environ.get("SMATCHPP_CACHE")
+>>> os.environ["SMATCHPP_CACHE"] = os.path.dirname(path)  # the converted copy goes beside it
+>>> a, b = (e.graph for e in read_text("(d / dog)\\n\\n(c / cat)"))
+>>> m = WWLK(vectors=path)
+>>> round(m.pair_score(m.features(a), m.features(b)), 6)  # 1 - |(1,0) - (0,1)|
+-0.414214
+>>> _ = os.environ.pop("SMATCHPP_CACHE") if saved is None else os.environ.update(SMATCHPP_CACHE=saved)
 """
 
 from __future__ import annotations
