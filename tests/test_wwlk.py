@@ -166,3 +166,16 @@ def test_edge_to_node_and_label_keyed_graphs(vectors):
     e2n = WWLK(vectors=vectors, edge_to_node=True).graph(g)
     assert e2n.labels == ("hospital", "name", "hospital", ":name", ":op1")
     assert sorted(e2n.edges) == [(0, ":edge", 3), (1, ":edge", 4), (3, ":edge", 1), (4, ":edge", 2)]
+
+
+def test_stability_averages_the_distance_matrices_of_its_samples(vectors):
+    from scipy.spatial.distance import cdist
+
+    a, b = graphs("(d / dog :mod (x / qqq))\n\n(c / cat :poss (y / zzz))")
+    m = WWLK(vectors=vectors, stability_level=2, iterations=1)
+    fa, fb = m.features(a), m.features(b)
+    mats = [cdist(m.embed(m.graph(a), s), m.embed(m.graph(b), s)) for s in range(3)]
+    assert not np.allclose(mats[0], mats[1])  # qqq, zzz and the weights are drawn again
+    assert np.allclose(m.cost(fa, fb), np.mean(mats, axis=0), atol=1e-15)
+    plan = m.plan(fa, fb)
+    assert sum(mass * cost for _, _, mass, cost in plan) == pytest.approx(1 - m.pair_score(fa, fb), abs=1e-12)
