@@ -92,6 +92,35 @@ def constant_is_a_concept(graph) -> bool:
     return bool(set(g.labels[concepts:]) & set(g.labels[:concepts]))
 
 
+WEIGHTS = """
+import sys, types, numpy as np
+gensim, downloader = types.ModuleType("gensim"), types.ModuleType("gensim.downloader")
+downloader.load = lambda name: {"dog": np.zeros(2)}
+gensim.downloader = downloader
+sys.modules["gensim"], sys.modules["gensim.downloader"] = gensim, downloader
+sys.path.insert(0, sys.argv[1] + "/src")
+import amr_similarity
+pre = amr_similarity.AmrWasserPreProcessor(w2v_uri="stand-in", init=sys.argv[2])
+print(repr(pre.sample_edge_label_param(int(sys.argv[3])).ravel().tolist()))
+"""
+
+
+def check_weights(n: int = 50) -> None:
+    """The reference's first ``n`` relation weights after its import (``np.random.seed(42)``)
+    against :func:`reference_relation_weights`, for each random init."""
+    import ast
+
+    from smatchpp.metrics.wwlk import reference_relation_weights
+
+    for init in ("min_entropy", "random_uniform"):
+        out = subprocess.run([str(WWLK_REF.python), "-c", WEIGHTS, str(WWLK_REF.directory), init, str(n)],
+                             check=True, capture_output=True, text=True).stdout
+        theirs = np.array(ast.literal_eval(out.strip().splitlines()[-1]))
+        ours = reference_relation_weights(n, init, 42).ravel()
+        print(f"reference_relation_weights({n}, {init!r}, 42) equals the reference's bit for bit: "
+              f"{bool(np.array_equal(theirs, ours))}", flush=True)
+
+
 def random_settings(args) -> int:
     """Where the reference's scores depend on its generator: the cells side by side."""
     from bamboo import cell_score
@@ -133,6 +162,7 @@ def main(argv=None) -> int:
                         "distribution of the per-pair differences")
     args = p.parse_args(argv)
     setup(WWLK_REF, args.mirror)
+    check_weights()
     if args.random:
         return random_settings(args)
     tasks = list(tasks_arg(args.tasks))
