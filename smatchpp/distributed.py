@@ -3,7 +3,7 @@
 ``--dask`` without an address starts a :class:`distributed.LocalCluster` of
 single-threaded worker processes on this machine; ``--dask tcp://HOST:8786``
 connects to a running scheduler (e.g. one that dask-jobqueue started on SLURM;
-see the README).  The graphs are scattered to the workers once; tasks are
+see docs/scale-out.md).  The graphs are scattered to the workers once; tasks are
 blocks of work (pairs, or queries), at most ``window`` of them in flight, and
 their results come back in submission order, so the client holds only a
 window of results and the output never depends on the number of workers, the

@@ -80,7 +80,7 @@ def test_corpus_scores_are_named_and_still_tuples():
 
 
 def test_the_readme_example_runs_and_is_deterministic(tmp_path, monkeypatch):
-    block = re.search(r"### Python\n\n```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S).group(1)
+    block = re.search(r"## Python\n\n```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S).group(1)
     shutil.copy(PRED, tmp_path / "pred.amr")
     shutil.copy(GOLD, tmp_path / "gold.amr")
     monkeypatch.chdir(tmp_path)

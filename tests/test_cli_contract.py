@@ -16,7 +16,7 @@ import pytest
 from clirun import GOLD, PRED, run, run_python
 from smatchpp import __version__
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+LIMITS_DOC = Path(__file__).resolve().parents[1] / "docs" / "limits.md"
 
 
 def assert_usage_error(done, *fragments: str) -> None:
@@ -175,8 +175,8 @@ def test_work_limit_is_the_same_for_any_worker_count(tmp_path):
     assert len(results[0][0]) == 12
     assert any(r["status"] == "work_limit" for r in results[0][0])
     assert results[0] == results[1]
-    readme = " ".join(README.read_text().split())
-    assert "Results are identical on every run, machine and worker count" in readme
+    documented = " ".join(LIMITS_DOC.read_text().split())
+    assert "Results are identical on every run, machine and worker count" in documented
 
 
 def test_time_limit_signature_says_not_deterministic(tmp_path):

@@ -133,7 +133,7 @@ def add_setting_options(p: argparse.ArgumentParser) -> None:
                         "rewrite, formerly 'smatchpp' here, is --preset smatchpp18-lossy")
     from ..matchers import MATCHERS
 
-    m = p.add_argument_group("matching (soft and weighted Smatch; see README)")
+    m = p.add_argument_group("matching (soft and weighted Smatch; see docs/variants.md)")
     m.add_argument("--match", choices=list(MATCHERS), default=None,
                    help="exact (default): Smatch; s2match: soft concept matching by word vectors; "
                         "wsmatch: triples weighted by their distance from the root; "
