@@ -24,7 +24,7 @@ from .presets import Options, get_preset
 from .compile import TripleMatcher, compile_pair, make_matcher
 from .config import Config
 from .exceptions import InputMismatchError, ReadError
-from .parallel import check_parallel
+from .pairing import check_pairing
 from .problem import Problem
 from .read import Entry, Format, RawGraph, from_penman, read_file, read_text
 from .schedule import Schedule
@@ -202,7 +202,7 @@ class Scorer:
         (a ``distributed.Client``) the pairs run on its cluster, ``block`` per task.
         """
         began = time.time()
-        mismatch = check_parallel(entries_a, entries_b).mismatch
+        mismatch = check_pairing(entries_a, entries_b).mismatch
         if mismatch is not None:
             raise InputMismatchError(mismatch)
         items = [self._item(ea, eb) for ea, eb in zip(entries_a, entries_b)]

@@ -583,9 +583,9 @@ GOLD3 = "# ::id s1\n(x / dog)\n\n# ::id s2\n(y / cat)\n\n# ::id s3\n(z / bird)\n
 
 
 def _check(test_text: str, gold_text: str = GOLD3):
-    from smatchpp.parallel import check_parallel
+    from smatchpp.pairing import check_pairing
 
-    return check_parallel(read_text(test_text, "t.amr"), read_text(gold_text, "g.amr"))
+    return check_pairing(read_text(test_text, "t.amr"), read_text(gold_text, "g.amr"))
 
 
 def test_count_mismatch_names_the_merged_graph(tmp_path):

@@ -31,7 +31,7 @@ from typing import IO, Any, Iterator, Sequence
 from ..api import default_workers
 from ..config import CONDITIONAL_FIELDS, MAX_RESAMPLES, Config, SignatureError
 from ..exceptions import InputMismatchError, ReadError, SmatchppError, SmatchppWarning, UsageError
-from ..parallel import check_parallel
+from ..pairing import check_pairing
 from ..present import plural
 from ..read import STDIN, Entry, read_file
 from ..text import printable
@@ -354,14 +354,14 @@ def read_inputs(args: argparse.Namespace,
 
     Different graph counts raise :class:`InputMismatchError` naming the graphs that look
     wrong; ids that disagree and inputs without graphs are warnings (see
-    :func:`smatchpp.parallel.check_parallel`), each given once.
+    :func:`smatchpp.pairing.check_pairing`), each given once.
     """
     paths = [getattr(args, name) for name in names]
     one_stdin(*paths)
     entries = [read_file(path, args.input_format) for path in paths]
     warnings: list[str] = []
     for path, got in zip(paths[:-1], entries[:-1]):
-        check = check_parallel(got, entries[-1], _shown(path), _shown(paths[-1]))
+        check = check_pairing(got, entries[-1], _shown(path), _shown(paths[-1]))
         if check.mismatch is not None:
             raise InputMismatchError(check.mismatch)
         warnings += [m for m in check.warnings if m not in warnings]

@@ -1,7 +1,7 @@
-"""Are two files parallel?  Diagnoses for a graph-count mismatch, shifted ids and empty inputs.
+"""Can two files be paired graph by graph?  Diagnoses for count mismatches, shifted ids, no input.
 
 Smatch pairs the ``k``-th graph of one file with the ``k``-th graph of the
-other.  When the counts differ, :func:`check_parallel` says which graphs look
+other.  When the counts differ, :func:`check_pairing` says which graphs look
 wrong (two graphs without a blank line between them, a graph split by a blank
 line, other unreadable graphs, where the ``# ::id`` sequences part); when they
 agree, it still warns about ids that disagree at the same index, because a
@@ -10,12 +10,12 @@ shifted file scores silently wrong, and about inputs without any graph.
 >>> from smatchpp.read import read_text
 >>> a = read_text("# ::id 1\\n(a / dog)\\n# ::id 2\\n(b / cat)\\n\\n# ::id 3\\n(c / bird)", "a.amr")
 >>> b = read_text("# ::id 1\\n(x / dog)\\n\\n# ::id 2\\n(y / cat)\\n\\n# ::id 3\\n(z / bird)", "b.amr")
->>> print(check_parallel(a, b).mismatch)
+>>> print(check_pairing(a, b).mismatch)
 a.amr has 2 graphs but b.amr has 3 graphs: the files must be parallel. Suspicious graphs:
   a.amr:4: graph 0: two graphs without a blank line between them? (unexpected text after the end of the graph: '(b / cat)' ...)
   a.amr:7: graph 1 has id 3 but b.amr:5: graph 1 has id 2; id 3 is graph 2 of b.amr
 >>> c = read_text("# ::id 1\\n(x / dog)\\n\\n# ::id 3\\n(z / bird)", "c.amr")
->>> check = check_parallel(c, read_text("# ::id 1\\n(a / dog)\\n\\n# ::id 2\\n(b / cat)", "d.amr"))
+>>> check = check_pairing(c, read_text("# ::id 1\\n(a / dog)\\n\\n# ::id 2\\n(b / cat)", "d.amr"))
 >>> check.mismatch is None, check.warnings
 (True, ('graph 1: c.amr:5 has id 3 but d.amr:5 has id 2 (1 of 2 graphs with ids on both sides disagree: is one file shifted?)',))
 """
@@ -27,7 +27,7 @@ from typing import Sequence
 
 from .read import Entry
 
-__all__ = ["ParallelCheck", "check_parallel"]
+__all__ = ["PairingCheck", "check_pairing"]
 
 #: how many suspicious graphs or id disagreements a diagnosis lists
 LIMIT = 5
@@ -38,7 +38,7 @@ _CUT_TAIL = "Expected: LPAREN"
 
 
 @dataclass(frozen=True)
-class ParallelCheck:
+class PairingCheck:
     """``mismatch``: why the inputs cannot be paired (``None``: they can);
     ``warnings``: what may make the pairing wrong although the counts agree."""
 
@@ -46,8 +46,8 @@ class ParallelCheck:
     warnings: tuple[str, ...] = ()
 
 
-def check_parallel(entries_a: Sequence[Entry], entries_b: Sequence[Entry],
-                   path_a: str | None = None, path_b: str | None = None) -> ParallelCheck:
+def check_pairing(entries_a: Sequence[Entry], entries_b: Sequence[Entry],
+                   path_a: str | None = None, path_b: str | None = None) -> PairingCheck:
     """Check that ``entries_a`` and ``entries_b`` (as :func:`~smatchpp.read.read_file` returns
     them) can be paired graph by graph; ``path_a``/``path_b`` name empty inputs."""
     name_a = path_a or (entries_a[0].path if entries_a else "the first input")
@@ -57,7 +57,7 @@ def check_parallel(entries_a: Sequence[Entry], entries_b: Sequence[Entry],
         if not entries_a:
             warnings.append(f"{name_a} and {name_b} hold no graph: nothing is scored "
                             "(the summary reports 0 pairs and F1 0)")
-        return ParallelCheck(None, tuple(warnings))
+        return PairingCheck(None, tuple(warnings))
     suspects = []
     for name, entries in ((name_a, entries_a), (name_b, entries_b)):
         if not entries:
@@ -69,7 +69,7 @@ def check_parallel(entries_a: Sequence[Entry], entries_b: Sequence[Entry],
                         "check the blank lines between the graphs")
     shown = suspects[:2 * LIMIT] + ([f"... and {len(suspects) - 2 * LIMIT} more"]
                                     if len(suspects) > 2 * LIMIT else [])
-    return ParallelCheck(
+    return PairingCheck(
         f"{name_a} has {_graphs(len(entries_a))} but {name_b} has {_graphs(len(entries_b))}: the files must "
         "be parallel. Suspicious graphs:\n" + "\n".join("  " + s for s in shown))
 
