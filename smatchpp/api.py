@@ -30,7 +30,7 @@ from .read import Entry, Format, RawGraph, from_penman, read_file, read_text
 from .schedule import Schedule
 from .score import CorpusScore, PairScore
 from .solvers import get_solver
-from .standardize import EMPTY, Preset, TripleGraph, standardize
+from .standardize import EMPTY, PresetName, TripleGraph, standardize
 
 if TYPE_CHECKING:
     import penman
@@ -41,7 +41,7 @@ __all__ = ["Config", "Scorer", "score_pair", "score_corpus", "score_files",
 OnError = Literal["raise", "empty", "skip"]
 
 
-def parse_graph(text: str, preset: Preset = "smatch", **options) -> TripleGraph:
+def parse_graph(text: str, preset: PresetName = "smatch", **options) -> TripleGraph:
     """Read one PENMAN graph and standardize it; raises :class:`ReadError` if unreadable.
 
     ``options`` are preset options (:class:`smatchpp.presets.Options`, e.g. ``keep_wiki``).

@@ -47,10 +47,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .presets import Options
 
 __all__ = ["TripleGraph", "standardize", "smatch_triples", "smatch_label", "smatch_constant", "smatch_concept",
-           "NOT_INVERTED", "Preset", "EMPTY", "preset_names"]
+           "NOT_INVERTED", "PresetName", "EMPTY", "preset_names"]
 
 #: a preset name, a key of :data:`smatchpp.presets.PRESETS`
-Preset = str
+PresetName = str
 
 
 def preset_names() -> tuple[str, ...]:
@@ -119,7 +119,7 @@ def smatch_concept(value: str) -> str:
     return smatch_label(value)
 
 
-def standardize(raw: RawGraph, preset: "Preset | object" = "smatch", options: "Options | None" = None,
+def standardize(raw: RawGraph, preset: "PresetName | object" = "smatch", options: "Options | None" = None,
                 **option_values) -> TripleGraph:
     """Turn a :class:`RawGraph` into the triples of ``preset`` (a registered name or a preset).
 

@@ -452,3 +452,11 @@ def test_matrix_cli_reads_the_preset_options(tmp_path):
                               "--quiet", *args], capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         assert np.load(out)["f1"][0, 1] == pytest.approx(f1), args
+
+
+def test_one_name_per_preset_thing():
+    """`Preset` is the class of `smatchpp.presets`; a preset's name is a `PresetName`."""
+    import importlib
+    std = importlib.import_module("smatchpp.standardize")  # smatchpp.standardize is the function
+    assert std.PresetName is str and not hasattr(std, "Preset")
+    assert Preset.__module__.startswith("smatchpp.presets")
