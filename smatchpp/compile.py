@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterator, Protocol
 
 import numpy as np
 
-from .blocks import sentence_blocks
+from .sentences import sentence_of
 from .jit import lazy_jit, ready as kernels_ready
 from .matchers import MATCHERS as _MATCHERS
 from .problem import CERTIFY_TOLERANCE, Problem
@@ -217,7 +217,7 @@ class ExactMatcher:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, empty, empty, np.zeros(0)
         ea, eb = np.array(rows_a, dtype=np.int64), np.array(rows_b, dtype=np.int64)
-        # every A edge meets the block of B edges with its role (B is sorted by role)
+        # every A edge meets the run of B edges with its role (B is sorted by role)
         count = np.bincount(eb[:, 0], minlength=len(roles))
         first = np.cumsum(count) - count
         n = count[ea[:, 0]]
@@ -228,7 +228,7 @@ class ExactMatcher:
         return ea[ia, 1], eb[ib, 1], ea[ia, 2], eb[ib, 2], counts.astype(np.float64)
 
 
-_blocks = _per_graph(sentence_blocks)
+_sentences = _per_graph(sentence_of)
 
 #: label -> integer id, for every graph this process encodes.  The ids never leave
 #: the process: an encoding carries :data:`_TOKEN`, which a graph pickled into
@@ -241,8 +241,8 @@ _IDS_LOCK = threading.Lock()
 #: kernel; it saves about 0.25 ms a pair, which only matters where pairs are many and small.
 #: Larger pairs take the numpy path: compiling a document does not load numba (about 120 MB
 #: of resident memory per process: lp-doc50 peaked at 270 MB with the kernel, 163 MB without;
-#: under a deadline the sentence-block warm start of a big problem still searches its small
-#: blocks with the compiled branch and bound, at the same fixed cost)
+#: under a deadline the sentence-by-sentence warm start of a big problem still searches its small
+#: sentence pairs with the compiled branch and bound, at the same fixed cost)
 FAST_CELLS = 10_000
 
 
@@ -429,16 +429,16 @@ def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None =
     constant = 0.0
     if a.free and b.free:
         constant = float(sum((Counter(a.free) & Counter(b.free)).values()))
-    block_a, block_b = _blocks(a), _blocks(b)
-    if block_a is None or block_b is None:
-        block_a = block_b = None
+    sentence_a, sentence_b = _sentences(a), _sentences(b)
+    if sentence_a is None or sentence_b is None:
+        sentence_a = sentence_b = None
     if (type(matcher) is ExactMatcher and matcher.duplicates == "multiset"
             and len(a.variables) * len(b.variables) <= FAST_CELLS
             and kernels_ready()):  # while the kernels are being built, the numpy path is faster
         pair_a, pair_b, unary, edge_p, edge_q, weight, bound = _exact_terms(a, b)
         return Problem(len(a.variables), len(b.variables), pair_a, pair_b, unary, edge_p, edge_q,
                        weight, constant=constant, label_bound=bound + constant,
-                       block_a=block_a, block_b=block_b, tolerance=tolerance)
+                       sentence_a=sentence_a, sentence_b=sentence_b, tolerance=tolerance)
     ui, uj, uw = matcher.unary_terms(a, b)
     bi, bj, bk, bl, bw = matcher.binary_terms(a, b)
     keep = (bw > 0) & (bi != bk) & (bj != bl)
@@ -461,4 +461,4 @@ def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None =
     return Problem(len(a.variables), len(b.variables), keys // nb, keys % nb, unary,
                    ekeys // n, ekeys % n, weight, constant=constant,
                    label_bound=matcher.label_bound(a, b) + constant,
-                   block_a=block_a, block_b=block_b, tolerance=tolerance)
+                   sentence_a=sentence_a, sentence_b=sentence_b, tolerance=tolerance)

@@ -62,9 +62,9 @@ class Problem:
     #: an upper bound known from the labels alone (the matcher's label-count bound)
     label_bound: float = math.inf
     #: sentence of each A / B variable in document graphs (``-1``: none), else ``None``;
-    #: a hint for starting solutions only (:mod:`smatchpp.blocks`), never a constraint
-    block_a: np.ndarray | None = None
-    block_b: np.ndarray | None = None
+    #: a hint for starting solutions only (:mod:`smatchpp.sentences`), never a constraint
+    sentence_a: np.ndarray | None = None
+    sentence_b: np.ndarray | None = None
     #: the gap that certifies a non-integral objective (see :data:`CERTIFY_TOLERANCE`)
     tolerance: float = CERTIFY_TOLERANCE
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import smatchpp.solvers.portfolio as portfolio_module
 from oracle import brute_force, rescore_array
-from smatchpp.blocks import block_drop, sentence_blocks
+from smatchpp.sentences import sentence_drop, sentence_of
 from smatchpp.compile import compile_pair
 from smatchpp.solvers import Portfolio
 from smatchpp.solvers.base import Limits
@@ -199,7 +199,7 @@ def test_big_path_leaves_the_lp_its_turn(pair):
     assert result.stage in ("star_bound", "lp", "mip")
 
 
-# --- the sparse assignment and the blocks ---------------------------------------------------
+# --- the sparse assignment and the sentences -------------------------------------------------
 
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(st.integers(1, 6), st.integers(1, 6), st.data())
@@ -231,23 +231,23 @@ def test_sparse_star_bound_equals_dense_and_bounds_optimum(pair):
 
 @TINY
 @given(document_pairs())
-def test_block_start_is_a_valid_alignment(pair):
+def test_sentence_start_is_a_valid_alignment(pair):
     a, b = pair
     problem = compile_pair(a, b)
-    assert problem.block_a is not None and problem.block_b is not None
-    assert problem.block_a.tolist() == sentence_blocks(a).tolist()
-    alignment = Portfolio()._block_start(problem, Limits())
+    assert problem.sentence_a is not None and problem.sentence_b is not None
+    assert problem.sentence_a.tolist() == sentence_of(a).tolist()
+    alignment = Portfolio()._sentence_start(problem, Limits())
     assert len(set(j for j in alignment.tolist() if j >= 0)) == int(np.sum(alignment >= 0))
     value = problem.objective(alignment)
     assert rescore_array(a, b, alignment) == value <= brute_force(a, b)
-    drop = block_drop(problem.pair_a, problem.pair_b, problem.unary, problem.block_a, problem.block_b)
-    assert not (problem.selected(alignment) & drop).any()  # the start stays inside matched blocks
+    drop = sentence_drop(problem.pair_a, problem.pair_b, problem.unary, problem.sentence_a, problem.sentence_b)
+    assert not (problem.selected(alignment) & drop).any()  # the start stays inside matched sentence pairs
 
 
-def test_sentence_blocks_follow_snt_order_not_position():
+def test_sentences_follow_snt_order_not_position():
     from smatchpp.api import parse_graph
     g = parse_graph("(m / multi-sentence :snt2 (a / dog) :snt1 (b / cat :mod (c / big)))")
-    assert sentence_blocks(g).tolist() == [-1, 1, 0, 0]
+    assert sentence_of(g).tolist() == [-1, 1, 0, 0]
 
 
 def test_no_limit_changes_nothing():

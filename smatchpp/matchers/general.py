@@ -351,7 +351,7 @@ class WeightedMatcher:
             return empty, empty, empty, empty, np.zeros(0)
         ea, eb = np.array(rows_a, dtype=np.float64), np.array(rows_b, dtype=np.float64)
         role_a, role_b = ea[:, 0].astype(np.int64), eb[:, 0].astype(np.int64)
-        # every A edge meets the block of B edges with its role (B is sorted by role)
+        # every A edge meets the run of B edges with its role (B is sorted by role)
         count = np.bincount(role_b, minlength=len(roles))
         first = np.cumsum(count) - count
         n = count[role_a]

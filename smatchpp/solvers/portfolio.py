@@ -42,7 +42,7 @@ from ..problem import Alignment, Problem
 from .base import Budget, Limits, SolveResult, certified
 from .bnb import MAX_PAIRS as BNB_MAX_PAIRS, branch_and_bound
 from .bounds import branch_star_bound, star_bound
-from ..blocks import block_drop, block_parts
+from ..sentences import sentence_drop, sentence_parts
 from .highs import HighsSolver, highs_time_limit, solve_lp
 from .pricing import PRICING_MIN_PAIRS, PRICING_PASSES, priced_lp
 from .hillclimber import climb
@@ -167,13 +167,13 @@ class Portfolio:
            :attr:`Limits.seconds_per_pair`, the estimate every step that cannot
            stop midway must fit in (building and passing the LP of 672k pairs
            took 5-25 s, more than a short limit);
-        2. the greedy start; on documents, the sentence-block start
-           (:mod:`smatchpp.blocks`: sentences matched to sentences, each
+        2. the greedy start; on documents, the sentence-by-sentence start
+           (:mod:`smatchpp.sentences`: sentences matched to sentences, each
            sentence pair solved on its own);
         3. the star bound branched on its heaviest variable (the document root;
            :func:`~smatchpp.solvers.bounds.branch_star_bound`), or the plain
            star assignment;
-        4. the hill-climber refines the better start across blocks until the
+        4. the hill-climber refines the better start across sentences until the
            deadline (until the compression + LP estimate is left, when it fit
            before the climb: :meth:`Limits.reserving`), and the compressed LP,
            elimination and MIP path of :meth:`solve` follows if its estimate fits.
@@ -186,11 +186,11 @@ class Portfolio:
         upper = min(problem.label_bound, star_bound(problem, assignment=False))
         limits.seconds_per_pair = max(limits.clock() - began, 0.0) / problem.n_pairs
         alignment: Alignment | None = None
-        if (problem.block_a is not None and problem.block_b is not None
+        if (problem.sentence_a is not None and problem.sentence_b is not None
                 and limits.affords(BLOCK_START_PASSES * problem.n_pairs)):
-            alignment = self._block_start(problem, limits)
+            alignment = self._sentence_start(problem, limits)
         if alignment is None or warm_start is not None:
-            # the greedy start: linear, and the fallback when there are no blocks
+            # the greedy start: linear, and the fallback when there are no sentences
             greedy, value = climb(problem, self.seed, 0, upper, warm_start, limits=_EXPIRED)
             if alignment is None or value > problem.objective(alignment):
                 alignment = greedy
@@ -234,14 +234,14 @@ class Portfolio:
             return self._done(alignment, lower, "label_bound")
         return _stopped(alignment, lower, problem.label_bound, "label_bound")
 
-    def _block_start(self, problem: Problem, limits: Limits) -> Alignment:
-        """An alignment built sentence pair by sentence pair (see :mod:`smatchpp.blocks`)."""
-        drop = block_drop(problem.pair_a, problem.pair_b, problem.unary,
-                          problem.block_a, problem.block_b)
+    def _sentence_start(self, problem: Problem, limits: Limits) -> Alignment:
+        """An alignment built sentence pair by sentence pair (see :mod:`smatchpp.sentences`)."""
+        drop = sentence_drop(problem.pair_a, problem.pair_b, problem.unary,
+                          problem.sentence_a, problem.sentence_b)
         chosen = np.zeros(problem.n_pairs, dtype=bool)
         # each sentence pair is small: solved exactly while the limits hold
         # (0.3 s for all 70 of a 70-sentence document), greedily after that
-        for pairs, part in block_parts(problem, drop):
+        for pairs, part in sentence_parts(problem, drop):
             chosen[pairs[part.selected(self.solve_within(part, limits).alignment)]] = True
         return problem.alignment_from_pairs(chosen)
 

@@ -1,10 +1,10 @@
-"""Sentence blocks of document graphs, and an alignment built block by block.
+"""The sentences of document graphs, and an alignment built sentence by sentence.
 
 A document AMR puts its sentences under one root by ``:snt1``, ``:snt2``, ...
-(:func:`sentence_blocks` labels every variable with the sentence it belongs
+(:func:`sentence_of` labels every variable with the sentence it belongs
 to).  Two documents about the same text often number their sentences
 differently (one sentence more at the start, a sentence split in two), so the
-blocks are never used to *restrict* the search.  They give a start:
+sentences are never used to *restrict* the search.  They give a start:
 
 1. score every pair of sentences by the unary terms its candidate pairs could
    earn, and match sentences to sentences (an assignment on a matrix of
@@ -13,13 +13,13 @@ blocks are never used to *restrict* the search.  They give a start:
    roots); the problem then falls apart into one small component per matched
    sentence pair, each solved on its own;
 3. the union is a feasible alignment of the whole problem (a lower bound),
-   from which the hill-climber refines across blocks.
+   from which the hill-climber refines across sentences.
 
 >>> from smatchpp.api import parse_graph
 >>> g = parse_graph("(m / multi-sentence :snt1 (a / dog :ARG0-of (b / bark-01)) :snt2 (c / cat :mod b))")
->>> sentence_blocks(g).tolist()  # b is reached from snt1 first
+>>> sentence_of(g).tolist()  # b is reached from snt1 first
 [-1, 0, 0, 1]
->>> sentence_blocks(parse_graph("(a / dog)")) is None
+>>> sentence_of(parse_graph("(a / dog)")) is None
 True
 """
 
@@ -32,12 +32,12 @@ import numpy as np
 from .problem import Problem
 from .standardize import TripleGraph
 
-__all__ = ["sentence_blocks", "block_drop", "block_parts"]
+__all__ = ["sentence_of", "sentence_drop", "sentence_parts"]
 
 _SNT = re.compile(r"snt(\d+)$")
 
 
-def sentence_blocks(g: TripleGraph) -> np.ndarray | None:
+def sentence_of(g: TripleGraph) -> np.ndarray | None:
     """Sentence index (0-based, in ``:sntN`` order) of every variable, -1 for the root.
 
     ``None`` unless the top variable has at least two ``:sntN`` children.  A
@@ -65,40 +65,40 @@ def sentence_blocks(g: TripleGraph) -> np.ndarray | None:
         if s != top and t != top:
             adjacent[s].append(t)
             adjacent[t].append(s)
-    block = np.full(len(g.variables), -1, dtype=np.int64)
+    sentence = np.full(len(g.variables), -1, dtype=np.int64)
     frontier = []
     for k, (_, v) in enumerate(roots):
-        if block[v] < 0:
-            block[v] = k
+        if sentence[v] < 0:
+            sentence[v] = k
             frontier.append(v)
     while frontier:
         nxt = []
         for v in frontier:
             for w in adjacent[v]:
-                if block[w] < 0 and w != top:
-                    block[w] = block[v]
+                if sentence[w] < 0 and w != top:
+                    sentence[w] = sentence[v]
                     nxt.append(w)
         frontier = nxt
-    return block
+    return sentence
 
 
-def block_drop(pair_a: np.ndarray, pair_b: np.ndarray, unary: np.ndarray,
-               block_a: np.ndarray, block_b: np.ndarray) -> np.ndarray:
+def sentence_drop(pair_a: np.ndarray, pair_b: np.ndarray, unary: np.ndarray,
+               sentence_a: np.ndarray, sentence_b: np.ndarray) -> np.ndarray:
     """Mask of the candidate pairs outside the matched sentence pairs (steps 1 and 2 above).
 
     Sentences are matched by a maximum-weight assignment on the summed unary
     terms of the pairs between them; pairs with a variable outside every
     sentence (the roots) are kept only between two such variables.
 
-    >>> drop = block_drop(np.array([0, 1, 1, 2]), np.array([0, 0, 1, 1]),
+    >>> drop = sentence_drop(np.array([0, 1, 1, 2]), np.array([0, 0, 1, 1]),
     ...                   np.array([1.0, 1.0, 3.0, 1.0]), np.array([-1, 0, 1]), np.array([-1, 0]))
     >>> drop.tolist()  # A's sentence 0 matches B's sentence 0; A's sentence 1 is left out
     [False, True, False, True]
     """
     from scipy.optimize import linear_sum_assignment  # slow import: only when needed
-    ka, kb = block_a[pair_a], block_b[pair_b]
+    ka, kb = sentence_a[pair_a], sentence_b[pair_b]
     inside = (ka >= 0) & (kb >= 0)
-    n_ka, n_kb = int(block_a.max()) + 1, int(block_b.max()) + 1
+    n_ka, n_kb = int(sentence_a.max()) + 1, int(sentence_b.max()) + 1
     score = np.zeros((n_ka, n_kb))  # sentences x sentences: small
     np.add.at(score, (ka[inside], kb[inside]), unary[inside])
     rows, cols = linear_sum_assignment(score, maximize=True)
@@ -108,7 +108,7 @@ def block_drop(pair_a: np.ndarray, pair_b: np.ndarray, unary: np.ndarray,
     return ~keep
 
 
-def block_parts(problem: Problem, drop: np.ndarray) -> list[tuple[np.ndarray, Problem]]:
+def sentence_parts(problem: Problem, drop: np.ndarray) -> list[tuple[np.ndarray, Problem]]:
     """One small problem per matched sentence pair: ``(original pair indices, problem)``.
 
     The pairs kept by ``drop`` inside sentences, grouped by their A sentence,
@@ -119,12 +119,12 @@ def block_parts(problem: Problem, drop: np.ndarray) -> list[tuple[np.ndarray, Pr
     >>> from smatchpp.api import compile_strings
     >>> p = compile_strings("(m / multi-sentence :snt1 (a / dog) :snt2 (b / cat))",
     ...                     "(n / multi-sentence :snt1 (x / cat) :snt2 (y / dog))")
-    >>> drop = block_drop(p.pair_a, p.pair_b, p.unary, p.block_a, p.block_b)
-    >>> [(pairs.tolist(), sub.n_pairs) for pairs, sub in block_parts(p, drop)]
+    >>> drop = sentence_drop(p.pair_a, p.pair_b, p.unary, p.sentence_a, p.sentence_b)
+    >>> [(pairs.tolist(), sub.n_pairs) for pairs, sub in sentence_parts(p, drop)]
     [([2], 1), ([3], 1)]
     """
-    assert problem.block_a is not None and problem.block_b is not None
-    ka = problem.block_a[problem.pair_a]
+    assert problem.sentence_a is not None and problem.sentence_b is not None
+    ka = problem.sentence_a[problem.pair_a]
     keep = ~drop & (ka >= 0)
     kept = np.flatnonzero(keep)
     if not len(kept):
