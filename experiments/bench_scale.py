@@ -178,7 +178,7 @@ def main() -> None:
     ap.add_argument("--dask", action="store_true", help="a Dask LocalCluster of --workers workers")
     ap.add_argument("--output", choices=("npz", "parquet"), default="npz",
                     help="matrix output: npz holds the dense n x n arrays in the client (they are "
-                         "the output); parquet streams one row per pair as blocks finish")
+                         "the output); parquet streams one row per pair as chunks finish")
     args = ap.parse_args()
     byte_compile()  # as an installed package (see bench_matrix.py)
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:

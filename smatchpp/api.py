@@ -194,12 +194,12 @@ class Scorer:
 
     def iter_scores(self, entries_a: Sequence[Entry], entries_b: Sequence[Entry],
                     workers: int = 1, progress: bool = False, dask=None,
-                    block: int = 64) -> Iterator[PairScore]:
+                    chunk: int = 64) -> Iterator[PairScore]:
         """Like :meth:`score_corpus`, but yield each pair's score in index order as it is done.
 
         Stopping the iteration (or an interrupt while it waits) ends the worker
         processes at once; the pairs already yielded are complete.  With ``dask``
-        (a ``distributed.Client``) the pairs run on its cluster, ``block`` per task.
+        (a ``distributed.Client``) the pairs run on its cluster, ``chunk`` per task.
         """
         began = time.time()
         mismatch = check_pairing(entries_a, entries_b).mismatch
@@ -212,7 +212,7 @@ class Scorer:
             self.schedule = Schedule(began + self.config.total_time_limit, len(items), parallel)
         bar = _progress(len(items), progress)
         try:
-            scores = self._map(items, workers) if dask is None else self._map_dask(items, dask, block)
+            scores = self._map(items, workers) if dask is None else self._map_dask(items, dask, chunk)
             for score in scores:
                 bar.update(1)
                 yield score
@@ -244,12 +244,12 @@ class Scorer:
         raws = (ea.graph, eb.graph) if self.aspects is not None else None
         return ea.index, ea.id or eb.id, ga, gb, message, raws
 
-    def _map_dask(self, items: list[tuple], client, block: int) -> Iterator[PairScore]:
-        from .distributed import map_blocks, score_item_block
+    def _map_dask(self, items: list[tuple], client, chunk: int) -> Iterator[PairScore]:
+        from .distributed import map_chunks, score_item_chunk
 
-        blocks = (items[k:k + block] for k in range(0, len(items), block))
+        chunks = (items[k:k + chunk] for k in range(0, len(items), chunk))
         # the matcher goes with its prepared similarity table (never the word vectors)
-        for scores in map_blocks(client, score_item_block, blocks, self.config, self.matcher,
+        for scores in map_chunks(client, score_item_chunk, chunks, self.config, self.matcher,
                                  schedule=self.schedule):
             yield from scores
 

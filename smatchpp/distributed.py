@@ -4,10 +4,10 @@
 single-threaded worker processes on this machine; ``--dask tcp://HOST:8786``
 connects to a running scheduler (e.g. one that dask-jobqueue started on SLURM;
 see docs/scale-out.md).  The graphs are scattered to the workers once; tasks are
-blocks of work (pairs, or queries), at most ``window`` of them in flight, and
+chunks of work (pairs, or queries), at most ``window`` of them in flight, and
 their results come back in submission order, so the client holds only a
 window of results and the output never depends on the number of workers, the
-block size or where a task ran.
+chunk size or where a task ran.
 
 Workers started with ``--preload smatchpp.distributed`` (``dask worker ADDRESS
 --preload smatchpp.distributed``, or dask-jobqueue's ``worker_extra_args``) import
@@ -22,8 +22,8 @@ threads are safe too.
 >>> from smatchpp.config import Config
 >>> graphs = [parse_graph("(a / dog)"), parse_graph("(b / dog :ARG0 (c / cat))")]
 >>> with connect(None, workers=1, processes=False) as client:  # doctest: +SKIP
-...     [r.matched for block in map_blocks(client, score_pair_block, [[(0, 1)]], Config(), graphs, graphs)
-...      for r in block]
+...     [r.matched for chunk in map_chunks(client, score_pair_chunk, [[(0, 1)]], Config(), graphs, graphs)
+...      for r in chunk]
 [2.0]
 """
 
@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable, Iterator
 from .config import Config
 from .exceptions import UsageError
 
-__all__ = ["connect", "map_blocks", "score_pair_block", "score_item_block", "top_k_block", "warm_up",
+__all__ = ["connect", "map_chunks", "score_pair_chunk", "score_item_chunk", "top_k_chunk", "warm_up",
            "dask_setup"]
 
 _LOCAL = threading.local()
@@ -126,14 +126,14 @@ def _scorer(config: Config, matcher=None):
     return cache[key][0]
 
 
-def score_pair_block(block, config: Config, graphs_a, graphs_b, matcher=None):
-    """Matrix pairs ``(i, j)`` of a block -> :class:`~smatchpp.matrix.PairResult` list."""
-    from .matrix import score_block
+def score_pair_chunk(chunk, config: Config, graphs_a, graphs_b, matcher=None):
+    """Matrix pairs ``(i, j)`` of a chunk -> :class:`~smatchpp.matrix.PairResult` list."""
+    from .matrix import score_chunk
 
-    return score_block(_scorer(config, matcher), graphs_a, graphs_b, block)
+    return score_chunk(_scorer(config, matcher), graphs_a, graphs_b, chunk)
 
 
-def score_item_block(items, config: Config, matcher=None, schedule=None):
+def score_item_chunk(items, config: Config, matcher=None, schedule=None):
     """Items of :meth:`~smatchpp.api.Scorer.iter_scores` -> their :class:`~smatchpp.score.PairScore`.
 
     ``schedule``: the run's corpus deadline (:mod:`smatchpp.schedule`), if any.
@@ -143,27 +143,27 @@ def score_item_block(items, config: Config, matcher=None, schedule=None):
     return [scorer._score_item(item) for item in items]
 
 
-def top_k_block(queries, config: Config, query_graphs, corpus, matcher=None, *, k: int):
+def top_k_chunk(queries, config: Config, query_graphs, corpus, matcher=None, *, k: int):
     """The top ``k`` of each query index in ``queries`` against the whole corpus
-    (:func:`smatchpp.matrix.top_k_block`; ``matcher``: a scattered, prepared one)."""
-    from .matrix import top_k_block as block
+    (:func:`smatchpp.matrix.top_k_chunk`; ``matcher``: a scattered, prepared one)."""
+    from .matrix import top_k_chunk as chunk
 
-    return block(queries, config, query_graphs, corpus, matcher, k=k)
+    return chunk(queries, config, query_graphs, corpus, matcher, k=k)
 
 
-def map_blocks(client, func: Callable, blocks: Iterable, config: Config, *shared: Any,
+def map_chunks(client, func: Callable, chunks: Iterable, config: Config, *shared: Any,
                window: int | None = None, **kwargs: Any) -> Iterator[Any]:
-    """``func(block, config, *shared, **kwargs)`` for every block, results in block order.
+    """``func(chunk, config, *shared, **kwargs)`` for every chunk, results in chunk order.
 
     ``shared`` objects (the graphs) are scattered to every worker once (an object given
-    twice, once).  At most ``window`` blocks are in flight (default: 4 per worker thread).
+    twice, once).  At most ``window`` chunks are in flight (default: 4 per worker thread).
     """
     distributed = _import()
     # unique keys (hash=False): a second run that scatters equal objects must not share, and
     # then lose, the first run's keys when those are released
     # each object is one future: scattering a list itself would make a future per element, and
     # every task would then depend on all of them (thousands of dependencies per task for the
-    # scheduler to track: 800 graphs in blocks of 1024 with 2 workers took 38 s, now 14 s)
+    # scheduler to track: 800 graphs in chunks of 1024 with 2 workers took 38 s, now 14 s)
     # the same object twice (a matrix of a collection against itself: rows and columns) is
     # shipped once; 500 graphs took 0.047 s to scatter as rows and columns
     distinct = list({id(obj): obj for obj in shared}.values())
@@ -175,8 +175,8 @@ def map_blocks(client, func: Callable, blocks: Iterable, config: Config, *shared
         window = 4 * threads
     pending: deque = deque()
     try:
-        for block in blocks:
-            pending.append(client.submit(func, block, config, *futures_shared, pure=False, **kwargs))
+        for chunk in chunks:
+            pending.append(client.submit(func, chunk, config, *futures_shared, pure=False, **kwargs))
             if len(pending) >= window:
                 yield pending.popleft().result()
         while pending:

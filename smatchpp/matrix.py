@@ -1,6 +1,6 @@
 """All-pairs scores and exact top-k search over collections of graphs.
 
-Every graph is read and standardized once; pairs are scored in blocks (by a
+Every graph is read and standardized once; pairs are scored in chunks (by a
 process pool when ``workers > 1``, the graphs shipped once per worker) and
 streamed back in a fixed order, so results never depend on the worker count.
 
@@ -40,9 +40,9 @@ from .solvers.bounds import star_bound
 from .solvers.portfolio import BIG_PAIRS
 from .standardize import TripleGraph
 
-__all__ = ["LabelIndex", "label_bound_matrix", "f1_bound", "PairResult", "PairBlock", "score_pairs", "block_sizes",
-           "pair_blocks", "Hit", "QueryResult", "top_k", "iter_top_k",
-           "top_k_block", "search"]
+__all__ = ["LabelIndex", "label_bound_matrix", "f1_bound", "PairResult", "PairChunk", "score_pairs", "chunk_sizes",
+           "pair_chunks", "Hit", "QueryResult", "top_k", "iter_top_k",
+           "top_k_chunk", "search"]
 
 
 def _indicators(graphs: Sequence[TripleGraph], vocabulary: dict,
@@ -64,8 +64,8 @@ def _indicators(graphs: Sequence[TripleGraph], vocabulary: dict,
 
 class LabelIndex:
     """A collection's label indicator rows, built once: the columns of the label bounds of
-    any graphs against it (:meth:`bounds`).  A worker that searches one corpus block after
-    block builds it once (1,562 graphs: 11 ms a build)."""
+    any graphs against it (:meth:`bounds`).  A worker that searches one corpus chunk after
+    chunk builds it once (1,562 graphs: 11 ms a build)."""
 
     def __init__(self, graphs: Sequence[TripleGraph]) -> None:
         from scipy.sparse import csr_matrix
@@ -120,15 +120,15 @@ class PairResult:
 
 
 @dataclass(frozen=True, eq=False)
-class PairBlock:
-    """The results of a block of pairs, one numpy array per field of :class:`PairResult`.
+class PairChunk:
+    """The results of a chunk of pairs, one numpy array per field of :class:`PairResult`.
 
-    A block travels from a worker to the client as these few arrays.  With a
+    A chunk travels from a worker to the client as these few arrays.  With a
     list of one object per pair as each task's result, 2 Dask workers took
     11.3 s instead of 7.4 s to score 124,750 pairs (measured before
-    :func:`~smatchpp.distributed.map_blocks` scattered its shared objects as
+    :func:`~smatchpp.distributed.map_chunks` scattered its shared objects as
     one future each).  Iterating gives the :class:`PairResult` of each pair,
-    in block order.
+    in chunk order.
     """
 
     i: np.ndarray
@@ -140,11 +140,11 @@ class PairBlock:
     status: np.ndarray
 
     @classmethod
-    def of(cls, results: Sequence[PairResult]) -> "PairBlock":
+    def of(cls, results: Sequence[PairResult]) -> "PairChunk":
         return cls.of_rows([(r.i, r.j, r.matched, r.upper, r.test, r.gold, r.status) for r in results])
 
     @classmethod
-    def of_rows(cls, rows: Sequence[tuple]) -> "PairBlock":
+    def of_rows(cls, rows: Sequence[tuple]) -> "PairChunk":
         """From ``(i, j, matched, upper, test, gold, status)`` tuples; no rows give empty
         arrays of the right dtypes (``test`` and ``gold`` keep theirs: counts or weights)."""
         i, j, matched, upper, test, gold, status = zip(*rows) if rows else ((),) * 7
@@ -193,38 +193,38 @@ def _prepared_matcher(config: Config, graphs_a, graphs_b):
     return matcher
 
 
-def score_block(scorer: Scorer, graphs_a, graphs_b, block) -> PairBlock:
-    """Score the index pairs ``(i, j)`` of ``block`` (the process pool's and Dask's task)."""
+def score_chunk(scorer: Scorer, graphs_a, graphs_b, chunk) -> PairChunk:
+    """Score the index pairs ``(i, j)`` of ``chunk`` (the process pool's and Dask's task)."""
     rows = []
-    for i, j in (tuple(map(int, p)) for p in block):
+    for i, j in (tuple(map(int, p)) for p in chunk):
         s = scorer.score_pair(graphs_a[i], graphs_b[j])
         rows.append((i, j, s.matched, s.upper, s.test_weight, s.gold_weight, s.status))
-    return PairBlock.of_rows(rows)
+    return PairChunk.of_rows(rows)
 
 
-def _score_block(block: np.ndarray) -> PairBlock:
+def _score_chunk(chunk: np.ndarray) -> PairChunk:
     assert _GRAPHS is not None and _SCORER is not None
-    return score_block(_SCORER, *_GRAPHS, block)
+    return score_chunk(_SCORER, *_GRAPHS, chunk)
 
 
-def block_sizes(total: int, block: int, workers: int = 1) -> Iterator[int]:
-    """Sizes of the blocks that cover ``total`` pairs: ``block`` at a time, and with
+def chunk_sizes(total: int, chunk: int, workers: int = 1) -> Iterator[int]:
+    """Sizes of the chunks that cover ``total`` pairs: ``chunk`` at a time, and with
     several workers a shrinking tail (what is left over twice the workers: a quarter
     with 2; down to 64 pairs), so that the workers finish together instead of one
-    waiting on another's last block."""
+    waiting on another's last chunk."""
     left = total
     while left > 0:
-        size = block if workers <= 1 else min(block, max(-(-left // (2 * workers)), min(block, 64)))
+        size = chunk if workers <= 1 else min(chunk, max(-(-left // (2 * workers)), min(chunk, 64)))
         size = min(size, left)
         yield size
         left -= size
 
 
-def pair_blocks(n_a: int, n_b: int | None, block: int, workers: int = 1) -> Iterator[np.ndarray]:
-    """Index pairs in row-major order, in blocks of :func:`block_sizes`; ``n_b=None``:
+def pair_chunks(n_a: int, n_b: int | None, chunk: int, workers: int = 1) -> Iterator[np.ndarray]:
+    """Index pairs in row-major order, in chunks of :func:`chunk_sizes`; ``n_b=None``:
     ``i < j`` of one collection."""
     total = n_a * (n_a - 1) // 2 if n_b is None else n_a * n_b
-    sizes = block_sizes(total, block, workers)
+    sizes = chunk_sizes(total, chunk, workers)
     want = next(sizes, 0)
     buffer: list[np.ndarray] = []
     size = 0
@@ -243,16 +243,16 @@ def pair_blocks(n_a: int, n_b: int | None, block: int, workers: int = 1) -> Iter
 
 
 def score_pairs(graphs_a: Sequence[TripleGraph], graphs_b: Sequence[TripleGraph],
-                blocks: Iterator[np.ndarray], config: Config | None = None,
-                workers: int = 1) -> Iterator[PairBlock]:
-    """Score blocks of index pairs ``(i, j)``; yields one :class:`PairBlock` per block, in block order."""
+                chunks: Iterator[np.ndarray], config: Config | None = None,
+                workers: int = 1) -> Iterator[PairChunk]:
+    """Score chunks of index pairs ``(i, j)``; yields one :class:`PairChunk` per chunk, in chunk order."""
     config = config or Config()
     if workers <= 1:
         scorer = Scorer(config)
-        for b in blocks:
-            yield score_block(scorer, graphs_a, graphs_b, b)
+        for b in chunks:
+            yield score_chunk(scorer, graphs_a, graphs_b, b)
         return
-    yield from _pooled(_score_block, blocks, config, graphs_a, graphs_b, workers)
+    yield from _pooled(_score_chunk, chunks, config, graphs_a, graphs_b, workers)
 
 
 def _pooled(func, tasks: Iterable, config: Config, graphs_a, graphs_b, workers: int) -> Iterator:
@@ -356,7 +356,7 @@ def iter_top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k:
         yield result
 
 
-def top_k_block(queries: Sequence[int], config: Config, query_graphs: Sequence[TripleGraph],
+def top_k_chunk(queries: Sequence[int], config: Config, query_graphs: Sequence[TripleGraph],
                 corpus: Sequence[TripleGraph], matcher=None, *, k: int) -> list[QueryResult]:
     """:func:`top_k` of the query indices ``queries`` (a task of the process pool and of Dask;
     ``matcher``: prepared by the client, :func:`_prepared_matcher`)."""
@@ -388,16 +388,16 @@ def _corpus_index(corpus: Sequence[TripleGraph]) -> LabelIndex:
     return held[1]
 
 
-def _search_block(task: tuple[list[int], int]) -> list[QueryResult]:
+def _search_chunk(task: tuple[list[int], int]) -> list[QueryResult]:
     assert _GRAPHS is not None and _SCORER is not None
     queries, k = task
-    return top_k_block(queries, _SCORER.config, *_GRAPHS, _SCORER.matcher, k=k)
+    return top_k_chunk(queries, _SCORER.config, *_GRAPHS, _SCORER.matcher, k=k)
 
 
 def search(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
            config: Config | None = None, workers: int = 1) -> Iterator[QueryResult]:
     """:func:`top_k` of every query, in query order; with ``workers > 1`` by a process pool,
-    blocks of queries at a time (the graphs shipped once per worker).  The results do not
+    chunks of queries at a time (the graphs shipped once per worker).  The results do not
     depend on the number of workers."""
     config = config or Config()
     if workers <= 1 or len(queries) < 2:
@@ -405,10 +405,10 @@ def search(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int
         return
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
-    size = max(len(queries) // (8 * workers), 1)  # eight blocks a worker: they finish together
-    blocks = [(list(range(start, min(start + size, len(queries)))), k)
+    size = max(len(queries) // (8 * workers), 1)  # eight chunks a worker: they finish together
+    chunks = [(list(range(start, min(start + size, len(queries)))), k)
               for start in range(0, len(queries), size)]
-    for results in _pooled(_search_block, blocks, config, queries, corpus, workers):
+    for results in _pooled(_search_chunk, chunks, config, queries, corpus, workers):
         yield from results
 
 

@@ -47,7 +47,7 @@ def test_signature_that_disagrees_with_an_option_exits_2(tmp_path):
 
 @pytest.mark.parametrize("args, fragment", [
     (["matrix", "{bad}", "-o", "{tmp}/m.csv", "--on-error", "empty"], "must end in .npz or .parquet"),
-    (["matrix", "{bad}", "-o", "{tmp}/m.npz", "--block", "0", "--on-error", "empty"], "--block must be at least 1"),
+    (["matrix", "{bad}", "-o", "{tmp}/m.npz", "--chunk", "0", "--on-error", "empty"], "--chunk must be at least 1"),
     (["matrix", "{bad}", "-o", "{tmp}/m.npz"], "graph 1: role :ARG0 of 'b' has no target"),
     (["search", "{bad}", "{bad}", "--out", "{bad}", "--on-error", "empty"], "refusing to overwrite"),
     (["search", "{bad}", "{bad}", "--top", "0", "--on-error", "empty"], "--top must be at least 1"),

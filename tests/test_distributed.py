@@ -12,16 +12,16 @@ distributed = pytest.importorskip("distributed", reason="the dask extra is not i
 
 from smatchpp.api import Scorer  # noqa: E402
 from smatchpp.config import Config  # noqa: E402
-from smatchpp.distributed import connect, map_blocks, score_pair_block, top_k_block  # noqa: E402
-from smatchpp.matrix import pair_blocks, score_pairs, top_k  # noqa: E402
+from smatchpp.distributed import connect, map_chunks, score_pair_chunk, top_k_chunk  # noqa: E402
+from smatchpp.matrix import pair_chunks, score_pairs, top_k  # noqa: E402
 from smatchpp.read import read_text  # noqa: E402
 from test_matrix import GRAPHS, TEXTS  # noqa: E402
 
 
 def _local_matrix():
     return [(r.i, r.j, r.matched, r.upper, r.status)
-            for block in score_pairs(GRAPHS, GRAPHS, pair_blocks(len(GRAPHS), None, 7))
-            for r in block]
+            for chunk in score_pairs(GRAPHS, GRAPHS, pair_chunks(len(GRAPHS), None, 7))
+            for r in chunk]
 
 
 @pytest.fixture(scope="module", params=[1, 2], ids=["1 worker", "2 workers"])
@@ -30,16 +30,16 @@ def client(request):
         yield c
 
 
-@pytest.mark.parametrize("block", [1, 5])
-def test_dask_matrix_equals_local(client, block):
+@pytest.mark.parametrize("chunk", [1, 5])
+def test_dask_matrix_equals_local(client, chunk):
     got = [(r.i, r.j, r.matched, r.upper, r.status)
-           for results in map_blocks(client, score_pair_block, pair_blocks(len(GRAPHS), None, block),
+           for results in map_chunks(client, score_pair_chunk, pair_chunks(len(GRAPHS), None, chunk),
                                      Config(), GRAPHS, GRAPHS)
            for r in results]
     assert got == _local_matrix()
 
 
-def _dependencies(block, config, *shared):
+def _dependencies(chunk, config, *shared):
     worker = distributed.get_worker()
     return [len(worker.state.tasks[worker.get_current_task()].dependencies)]
 
@@ -47,19 +47,19 @@ def _dependencies(block, config, *shared):
 def test_shared_objects_are_one_dependency_each(client):
     """A list of graphs is scattered as one object: a task depends on each shared object once,
     not on every graph (thousands of dependencies per task made big matrices slow)."""
-    got = list(map_blocks(client, _dependencies, [[(0, 1)], [(1, 2)]], Config(), GRAPHS, GRAPHS[:], None))
+    got = list(map_chunks(client, _dependencies, [[(0, 1)], [(1, 2)]], Config(), GRAPHS, GRAPHS[:], None))
     assert got == [[3], [3]]
 
 
-def _same_object(block, config, a, b):
+def _same_object(chunk, config, a, b):
     return [a is b]
 
 
 def test_an_object_shared_twice_is_shipped_once(client):
     """Rows and columns of a matrix of a collection against itself: one future, one object."""
-    assert list(map_blocks(client, _dependencies, [[(0, 1)]], Config(), GRAPHS, GRAPHS, None)) == [[2]]
-    assert list(map_blocks(client, _same_object, [[(0, 1)]], Config(), GRAPHS, GRAPHS)) == [[True]]
-    assert list(map_blocks(client, _same_object, [[(0, 1)]], Config(), GRAPHS, GRAPHS[:])) == [[False]]
+    assert list(map_chunks(client, _dependencies, [[(0, 1)]], Config(), GRAPHS, GRAPHS, None)) == [[2]]
+    assert list(map_chunks(client, _same_object, [[(0, 1)]], Config(), GRAPHS, GRAPHS)) == [[True]]
+    assert list(map_chunks(client, _same_object, [[(0, 1)]], Config(), GRAPHS, GRAPHS[:])) == [[False]]
 
 
 def test_dask_score_equals_local(client):
@@ -67,16 +67,16 @@ def test_dask_score_equals_local(client):
     b = read_text("\n\n".join(reversed(TEXTS)))
     scorer = Scorer()
     local = [(p.index, p.matched, p.upper, p.status) for p in scorer.iter_scores(a, b)]
-    for block in (1, 3):
+    for chunk in (1, 3):
         remote = [(p.index, p.matched, p.upper, p.status)
-                  for p in scorer.iter_scores(a, b, dask=client, block=block)]
+                  for p in scorer.iter_scores(a, b, dask=client, chunk=chunk)]
         assert remote == local
 
 
 def test_dask_search_equals_local(client):
     local = top_k(GRAPHS, GRAPHS, 3)
-    remote = [r for block in map_blocks(client, top_k_block, ([q] for q in range(len(GRAPHS))),
-                                        Config(), GRAPHS, GRAPHS, k=3) for r in block]
+    remote = [r for chunk in map_chunks(client, top_k_chunk, ([q] for q in range(len(GRAPHS))),
+                                        Config(), GRAPHS, GRAPHS, k=3) for r in chunk]
     assert [(r.query, [h.index for h in r.hits], r.solved, r.bounded, r.pruned) for r in remote] == \
         [(r.query, [h.index for h in r.hits], r.solved, r.bounded, r.pruned) for r in local]
 
@@ -138,7 +138,7 @@ def test_separate_scheduler_and_worker_processes():
 
             assert "profile" not in list(c.run(callbacks).values())[0]
             got = [(r.i, r.j, r.matched, r.upper, r.status)
-                   for results in map_blocks(c, score_pair_block, pair_blocks(len(GRAPHS), None, 4),
+                   for results in map_chunks(c, score_pair_chunk, pair_chunks(len(GRAPHS), None, 4),
                                              Config(), GRAPHS, GRAPHS)
                    for r in results]
         assert got == _local_matrix()  # two threads in one worker: thread-safe solvers
@@ -156,7 +156,7 @@ def test_dask_s2match_ships_the_table_not_the_vectors(client, tmp_path, monkeypa
     """Workers score S2Match from the client's prepared table: the vectors are gone by then."""
     import shutil
 
-    from smatchpp.distributed import score_item_block
+    from smatchpp.distributed import score_item_chunk
     from test_s2match import VECTORS
 
     cache = tmp_path / "cache"
@@ -174,8 +174,8 @@ def test_dask_s2match_ships_the_table_not_the_vectors(client, tmp_path, monkeypa
     vectors.unlink()  # a worker that tried to load the vectors would fail now
     shutil.rmtree(cache, ignore_errors=True)
     remote = [(s.matched, s.upper, s.status)
-              for block in map_blocks(client, score_item_block, ([i] for i in items), config,
+              for chunk in map_chunks(client, score_item_chunk, ([i] for i in items), config,
                                       scorer.matcher)
-              for s in block]
+              for s in chunk]
     assert remote == local
     assert any(m != int(m) for m, _, _ in local)  # soft matches happened

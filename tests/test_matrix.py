@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from smatchpp.api import Scorer, parse_graph
 from smatchpp.compile import ExactMatcher
 from smatchpp.config import Config
-from smatchpp.matrix import block_sizes, label_bound_matrix, pair_blocks, score_pairs, search, top_k
+from smatchpp.matrix import chunk_sizes, label_bound_matrix, pair_chunks, score_pairs, search, top_k
 from strategies import triple_graphs
 
 # a small collection with exact duplicates (ties) and an empty-ish variety
@@ -39,34 +39,34 @@ def test_label_bound_matrix_is_the_matchers_bound_and_bounds_the_optimum(ga, gb)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-@pytest.mark.parametrize("block", [1, 3, 100])
+@pytest.mark.parametrize("chunk", [1, 3, 100])
 @pytest.mark.parametrize("square", [True, False])
-def test_pair_blocks_cover_every_pair_once_in_order(block, square, workers):
-    blocks = list(pair_blocks(5, None if square else 4, block, workers))
-    pairs = np.concatenate(blocks)
+def test_pair_chunks_cover_every_pair_once_in_order(chunk, square, workers):
+    chunks = list(pair_chunks(5, None if square else 4, chunk, workers))
+    pairs = np.concatenate(chunks)
     expected = [(i, j) for i in range(5) for j in (range(i + 1, 5) if square else range(4))]
     assert [tuple(p) for p in pairs.tolist()] == expected
-    assert [len(b) for b in blocks] == list(block_sizes(len(expected), block, workers))
+    assert [len(b) for b in chunks] == list(chunk_sizes(len(expected), chunk, workers))
 
 
-@pytest.mark.parametrize("total, block, workers", [(124_750, 3898, 2), (1000, 256, 4), (7, 3, 2), (0, 5, 2)])
-def test_block_sizes_cover_the_total_and_shrink_only_in_the_tail(total, block, workers):
-    sizes = list(block_sizes(total, block, workers))
-    assert sum(sizes) == total and all(0 < s <= block for s in sizes)
-    assert sizes == sorted(sizes, reverse=True)  # full blocks first, then the tail shrinks
+@pytest.mark.parametrize("total, chunk, workers", [(124_750, 3898, 2), (1000, 256, 4), (7, 3, 2), (0, 5, 2)])
+def test_chunk_sizes_cover_the_total_and_shrink_only_in_the_tail(total, chunk, workers):
+    sizes = list(chunk_sizes(total, chunk, workers))
+    assert sum(sizes) == total and all(0 < s <= chunk for s in sizes)
+    assert sizes == sorted(sizes, reverse=True)  # full chunks first, then the tail shrinks
     left = total
-    for s in sizes:  # a block short of full takes at most a quarter of what is left (64 pairs at least)
-        assert s == block or s <= max(-(-left // (2 * workers)), 64)
+    for s in sizes:  # a chunk short of full takes at most a quarter of what is left (64 pairs at least)
+        assert s == chunk or s <= max(-(-left // (2 * workers)), 64)
         left -= s
-    assert list(block_sizes(total, block, 1)) == [block] * (total // block) + ([total % block] if total % block else [])
-    if total == 124_750:  # the tail: the last blocks of a 2-worker run are about 64 pairs
-        assert sizes[:28] == [block] * 28 and sizes[-1] <= 64 and len(sizes) < 50
+    assert list(chunk_sizes(total, chunk, 1)) == [chunk] * (total // chunk) + ([total % chunk] if total % chunk else [])
+    if total == 124_750:  # the tail: the last chunks of a 2-worker run are about 64 pairs
+        assert sizes[:28] == [chunk] * 28 and sizes[-1] <= 64 and len(sizes) < 50
 
 
-@pytest.mark.parametrize("workers, block", [(1, 5), (2, 2), (2, 50)])
-def test_matrix_equals_score_on_the_same_pairs(workers, block):
+@pytest.mark.parametrize("workers, chunk", [(1, 5), (2, 2), (2, 50)])
+def test_matrix_equals_score_on_the_same_pairs(workers, chunk):
     scorer = Scorer()
-    got = [r for results in score_pairs(GRAPHS, GRAPHS, pair_blocks(len(GRAPHS), None, block),
+    got = [r for results in score_pairs(GRAPHS, GRAPHS, pair_chunks(len(GRAPHS), None, chunk),
                                         workers=workers) for r in results]
     assert len(got) == len(GRAPHS) * (len(GRAPHS) - 1) // 2
     for r in got:
@@ -161,7 +161,7 @@ def test_matrix_cli_writes_what_score_computes(tmp_path: Path):
     path = tmp_path / "g.amr"
     path.write_text("\n\n".join(TEXTS) + "\n")
     out = tmp_path / "m.npz"
-    run = _run("matrix", str(path), "-o", str(out), "--all", "--workers", "2", "--block", "3")
+    run = _run("matrix", str(path), "-o", str(out), "--all", "--workers", "2", "--chunk", "3")
     assert run.returncode == 0, run.stderr
     data = np.load(out)
     scorer = Scorer()
@@ -198,7 +198,7 @@ def test_matrix_parquet_streams_the_same_pairs(tmp_path: Path):
     path = tmp_path / "g.amr"
     path.write_text("\n\n".join(TEXTS) + "\n")
     out = tmp_path / "m.parquet"
-    run = _run("matrix", str(path), "-o", str(out), "--block", "4")
+    run = _run("matrix", str(path), "-o", str(out), "--chunk", "4")
     assert run.returncode == 0, run.stderr
     table = pq.read_table(out).to_pydict()
     scorer = Scorer()
@@ -207,17 +207,17 @@ def test_matrix_parquet_streams_the_same_pairs(tmp_path: Path):
         assert i < j and m == scorer.score_pair(GRAPHS[i], GRAPHS[j]).matched
 
 
-def test_parquet_sink_groups_blocks_and_flushes_the_rest_on_close(tmp_path: Path, monkeypatch):
-    """Blocks are written in row groups of at least ROW_GROUP rows, in order; the rest at close."""
+def test_parquet_sink_groups_chunks_and_flushes_the_rest_on_close(tmp_path: Path, monkeypatch):
+    """Chunks are written in row groups of at least ROW_GROUP rows, in order; the rest at close."""
     pq = pytest.importorskip("pyarrow.parquet", reason="Parquet output needs the matrix extra (pyarrow)")
     from smatchpp.cli.matrix import _Parquet
-    from smatchpp.matrix import PairBlock, PairResult
+    from smatchpp.matrix import PairChunk, PairResult
 
     monkeypatch.setattr(_Parquet, "ROW_GROUP", 5)
     sink = _Parquet(str(tmp_path / "m.parquet"))
     pairs = [(i, j) for i in range(7) for j in range(i + 1, 7)][:19]
-    for start in range(0, len(pairs), 4):  # blocks of 4, 4, 4, 4, 3
-        sink.add(PairBlock.of([PairResult(i, j, 1.0, 2.0, 3, 4, "optimal" if j % 2 else "time_limit")
+    for start in range(0, len(pairs), 4):  # chunks of 4, 4, 4, 4, 3
+        sink.add(PairChunk.of([PairResult(i, j, 1.0, 2.0, 3, 4, "optimal" if j % 2 else "time_limit")
                                for i, j in pairs[start:start + 4]]))
     sink.close(False, "sig")
     f = pq.ParquetFile(tmp_path / "m.parquet")
@@ -242,8 +242,8 @@ def test_matrix_parquet_of_a_single_graph_is_a_file_with_no_rows(tmp_path: Path)
                                   "gold_triples", "f1", "status"]
 
 
-def test_matrix_cli_with_dask_and_the_default_block_writes_the_local_numbers(tmp_path: Path):
-    """`matrix --dask` in a fresh process (its block size chosen from the cluster) = the local run."""
+def test_matrix_cli_with_dask_and_the_default_chunk_writes_the_local_numbers(tmp_path: Path):
+    """`matrix --dask` in a fresh process (its chunk size chosen from the cluster) = the local run."""
     pytest.importorskip("distributed", reason="the dask extra is not installed")
     path = tmp_path / "g.amr"
     path.write_text("\n\n".join(TEXTS) + "\n")
@@ -259,17 +259,17 @@ def test_matrix_cli_with_dask_and_the_default_block_writes_the_local_numbers(tmp
     assert runs["dask"]["matched"][4, 5] == scorer.score_pair(GRAPHS[4], GRAPHS[5]).matched
 
 
-@pytest.mark.parametrize("total, threads, block", [(10, 2, 256), (124_750, 2, 3898), (10**8, 4, 8192),
+@pytest.mark.parametrize("total, threads, chunk", [(10, 2, 256), (124_750, 2, 3898), (10**8, 4, 8192),
                                                   (124_750, 1, 7796)])
-def test_default_block(total, threads, block):
-    from smatchpp.cli.matrix import default_block
+def test_default_chunk(total, threads, chunk):
+    from smatchpp.cli.matrix import default_chunk
 
     class Client:
         def nthreads(self):
             return {f"w{k}": 1 for k in range(threads)}
 
-    assert default_block(total, None, threads) == block  # the process pool: its workers
-    assert default_block(total, Client()) == block  # Dask: the cluster's threads
+    assert default_chunk(total, None, threads) == chunk  # the process pool: its workers
+    assert default_chunk(total, Client()) == chunk  # Dask: the cluster's threads
 
 
 def test_matrix_and_search_warn_about_a_file_with_no_graph(tmp_path: Path):
@@ -353,11 +353,11 @@ def test_a_worker_builds_the_corpus_label_index_once(monkeypatch):
     expected = top_k(GRAPHS, GRAPHS, 2)
     built.clear()
     corpus = list(GRAPHS)
-    got = [r for q in range(len(GRAPHS)) for r in matrix.top_k_block([q], Config(), GRAPHS, corpus, k=2)]
+    got = [r for q in range(len(GRAPHS)) for r in matrix.top_k_chunk([q], Config(), GRAPHS, corpus, k=2)]
     assert len(built) == 1 and built[0] is corpus
     assert [(r.query, [h.index for h in r.hits], r.solved, r.bounded, r.pruned) for r in got] == \
         [(r.query, [h.index for h in r.hits], r.solved, r.bounded, r.pruned) for r in expected]
-    matrix.top_k_block([0], Config(), GRAPHS, list(GRAPHS), k=2)
+    matrix.top_k_chunk([0], Config(), GRAPHS, list(GRAPHS), k=2)
     assert len(built) == 2
 
 

@@ -267,15 +267,15 @@ def test_cli_matcher_errors(pair_files, tmp_path):
 
 
 def test_matrix_and_search_under_soft_and_weighted_matchers(vectors_file, cache):
-    from smatchpp.matrix import pair_blocks, score_pairs, top_k
+    from smatchpp.matrix import pair_chunks, score_pairs, top_k
 
     graphs = [parse_graph(s) for s in ("(d / dog)", "(p / puppy :ARG0-of (r / run-01))",
                                         "(c / cat)", "(f / fox :mod (b / big))")]
     config = Config(match="s2match", vectors=str(vectors_file))
-    one = [r for block in score_pairs(graphs, graphs, pair_blocks(4, 4, 3), config, workers=1)
-           for r in block]
-    two = [r for block in score_pairs(graphs, graphs, pair_blocks(4, 4, 3), config, workers=2)
-           for r in block]
+    one = [r for chunk in score_pairs(graphs, graphs, pair_chunks(4, 4, 3), config, workers=1)
+           for r in chunk]
+    two = [r for chunk in score_pairs(graphs, graphs, pair_chunks(4, 4, 3), config, workers=2)
+           for r in chunk]
     assert [(r.i, r.j, r.matched) for r in one] == [(r.i, r.j, r.matched) for r in two]
     scorer = Scorer(config)
     for r in one:

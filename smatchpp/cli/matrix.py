@@ -4,7 +4,7 @@ Without FILE2 the matrix is of FILE against itself: only ``i < j`` is solved,
 the lower triangle mirrors it (P and R swap) and the diagonal is self-match
 (1, or 0 for an empty graph).  OUT is ``.npz`` (dense arrays: ``f1`` and, with
 ``--all``, ``precision``, ``recall``, ``matched``, ``upper``, ``certified``) or
-``.parquet`` (one row per solved pair, streamed as blocks finish).  Pairs that a
+``.parquet`` (one row per solved pair, streamed as chunks finish).  Pairs that a
 limit left uncertified also go to ``OUT.intervals.jsonl``.
 
 With ``--aspects smatchpp18`` (npz only) every aspect of smatchpp 1.8's set gets its
@@ -29,7 +29,7 @@ from dataclasses import replace as dataclass_replace
 import numpy as np
 
 from ..exceptions import UsageError
-from ..matrix import PairBlock, pair_blocks, score_pairs
+from ..matrix import PairChunk, pair_chunks, score_pairs
 from ..read import read_file
 from ..presets import Options
 from ..standardize import EMPTY, standardize
@@ -57,7 +57,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     from .common import add_aspect_options
 
     add_aspect_options(p, "also compute one matrix per aspect of")
-    p.add_argument("--block", type=int, default=None, metavar="PAIRS",
+    p.add_argument("--chunk", type=int, default=None, metavar="PAIRS",
                    help="pairs per task sent to a worker (default: about a 16th of a worker's share, "
                         "256 to 8192); results do not depend on it")
     add_metric_options(p, ("A", "-o", "A.npz"))
@@ -103,8 +103,8 @@ def run(args: argparse.Namespace) -> int:
     inputs = [args.test] + ([args.gold] if args.gold else [])
     one_stdin(args.test, args.gold)
     check_outputs({"--output": out, "intervals": intervals}, inputs)
-    if args.block is not None and args.block < 1:
-        raise UsageError(f"--block must be at least 1, got {args.block}")
+    if args.chunk is not None and args.chunk < 1:
+        raise UsageError(f"--chunk must be at least 1, got {args.chunk}")
     workers = workers_from_args(args)
     aspect_rows: dict = {}
     aspect_cols: dict = {}
@@ -137,16 +137,16 @@ def run(args: argparse.Namespace) -> int:
     bar = _bar(total * (1 + len(sinks)), not args.quiet)
     with interrupts(), open_output(intervals) as uncertified, dask_client(args, workers) as client:
         try:
-            block = args.block or default_block(total, client, workers)
+            chunk = args.chunk or default_chunk(total, client, workers)
             for name, target, a, b in [(None, sink, rows, cols)] + [
                     (k, sinks[k], aspect_rows[k], aspect_cols[k]) for k in sinks]:
-                blocks = pair_blocks(n, None if square else m, block, _slots(client, workers))
+                chunks = pair_chunks(n, None if square else m, chunk, _slots(client, workers))
                 if client is None:
-                    stream = score_pairs(a, b, blocks, solve_config, workers)
+                    stream = score_pairs(a, b, chunks, solve_config, workers)
                 else:
-                    from ..distributed import map_blocks, score_pair_block
+                    from ..distributed import map_chunks, score_pair_chunk
                     from ..matrix import _prepared_matcher
-                    stream = map_blocks(client, score_pair_block, blocks, solve_config, a, b,
+                    stream = map_chunks(client, score_pair_chunk, chunks, solve_config, a, b,
                                         _prepared_matcher(solve_config, a, b))
                 for results in stream:
                     target.add(results)
@@ -183,21 +183,21 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def default_block(total: int, client, workers: int = 1) -> int:
+def default_chunk(total: int, client, workers: int = 1) -> int:
     """Pairs per task: about a 16th of each worker's share, 256 to 8192 (a sentence pair
-    takes about 0.06 ms, so at most about half a second of work a block).
+    takes about 0.06 ms, so at most about half a second of work a chunk).
 
-    Every block costs the client a round trip: a Dask task milliseconds to schedule and
+    Every chunk costs the client a round trip: a Dask task milliseconds to schedule and
     ship, a pool task about 0.6 ms of the client's CPU, which shares the cores with the
-    workers. Measured on the first 500 Little Prince graphs, 2 Dask workers: blocks of
+    workers. Measured on the first 500 Little Prince graphs, 2 Dask workers: chunks of
     256 pairs 10.4 s, of 1024 9.1 s, of 3898 (this default there) 8.0 s; 2 pool
-    workers: 4.99, 4.84 and 4.81 s (the client's CPU 0.82 s with blocks of 256, 0.53 s
+    workers: 4.99, 4.84 and 4.81 s (the client's CPU 0.82 s with chunks of 256, 0.53 s
     with 4096)."""
     return int(min(max(total // (16 * _slots(client, workers)), 256), 8192))
 
 
 def _slots(client, workers: int) -> int:
-    """How many blocks run at once: the Dask cluster's threads, else the pool's workers."""
+    """How many chunks run at once: the Dask cluster's threads, else the pool's workers."""
     return max(sum(client.nthreads().values()) if client is not None else workers, 1)
 
 
@@ -236,7 +236,7 @@ class _Dense:
                         self.arrays[k][i, i] = v
                 self.certified_mask[i, i] = True
 
-    def add(self, results: PairBlock) -> None:
+    def add(self, results: PairChunk) -> None:
         if not len(results):
             return
         i, j, matched, upper = results.i, results.j, results.matched, results.upper
@@ -288,11 +288,11 @@ def _savez(path: str, arrays: dict, level: int = 1) -> None:
 
 
 class _Parquet:
-    """Rows ``(i, j, id_i, id_j, matched, upper, test, gold, f1, status)`` streamed as blocks
+    """Rows ``(i, j, id_i, id_j, matched, upper, test, gold, f1, status)`` streamed as chunks
     finish; the schema's metadata holds the ``signature``.
 
-    Blocks are written in row groups of at least :attr:`ROW_GROUP` rows: the writer
-    keeps every row group's metadata until it closes: with one group per block of 256
+    Chunks are written in row groups of at least :attr:`ROW_GROUP` rows: the writer
+    keeps every row group's metadata until it closes: with one group per chunk of 256
     pairs the client grew from 109 to 163 MB between 800 and 1,562 graphs.
     """
 
@@ -313,7 +313,7 @@ class _Parquet:
         self.pending: list = []
         self.rows = 0
 
-    def add(self, results: PairBlock) -> None:
+    def add(self, results: PairChunk) -> None:
         if not len(results):
             return
         self.pending.append(self._table(results))
@@ -334,7 +334,7 @@ class _Parquet:
             self.writer = pq.ParquetWriter(self.path, table.schema)
         self.writer.write_table(table, row_group_size=max(len(table), 1))
 
-    def _table(self, results: PairBlock):
+    def _table(self, results: PairChunk):
         import pyarrow as pa
 
         def named(ids, index):
@@ -350,7 +350,7 @@ class _Parquet:
     def close(self, everything: bool, signature: str) -> None:
         self.signature = signature
         if self.writer is None and not self.pending:  # no pair at all: still a file, with no rows
-            self.pending.append(self._table(PairBlock.of([])))
+            self.pending.append(self._table(PairChunk.of([])))
         self._flush()
         if self.writer is not None:
             self.writer.close()

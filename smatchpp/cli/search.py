@@ -101,9 +101,9 @@ def _results(client, queries, corpus, k: int, config, workers: int):
     if client is None:
         yield from search(queries, corpus, k, config, workers)
         return
-    from ..distributed import map_blocks, top_k_block
+    from ..distributed import map_chunks, top_k_chunk
     from ..matrix import _prepared_matcher
-    blocks = ([q] for q in range(len(queries)))
-    for block in map_blocks(client, top_k_block, blocks, config, queries, corpus,
+    chunks = ([q] for q in range(len(queries)))
+    for chunk in map_chunks(client, top_k_chunk, chunks, config, queries, corpus,
                             _prepared_matcher(config, queries, corpus), k=k):
-        yield from block
+        yield from chunk
