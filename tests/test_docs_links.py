@@ -52,3 +52,13 @@ def test_the_readme_links_every_docs_page():
 
 def test_the_readme_is_at_most_150_lines():
     assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 150
+
+
+def test_the_readme_shows_the_real_output_of_its_score_run(tmp_path):
+    from clirun import GOLD, PRED, run
+
+    command = "$ smatchpp score examples/pred.amr examples/gold.amr\n"
+    shown = (ROOT / "README.md").read_text(encoding="utf-8").split(command)[1].split("```")[0]
+    done = run("score", PRED, GOLD, "--quiet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == shown
