@@ -62,3 +62,16 @@ def test_the_readme_shows_the_real_output_of_its_score_run(tmp_path):
     done = run("score", PRED, GOLD, "--quiet", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == shown
+
+
+def test_the_readme_tables_name_every_registered_preset_matcher_and_metric():
+    from smatchpp.matchers import MATCHERS
+    from smatchpp.metrics import METRICS
+    from smatchpp.presets import PRESETS
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for option, names in (("--preset", PRESETS), ("--match", MATCHERS), ("--metric", [*METRICS, "smatch"])):
+        table = text.split(f"| `{option}` |")[1].split("\n\n")[0]
+        rows = set(re.findall(r"^\| ([^|]*)\|", table, re.M))
+        listed = {name for row in rows for name in re.findall(r"`([^`]+)`", row)}
+        assert set(names) <= listed, (option, sorted(set(names) - listed))
