@@ -349,8 +349,8 @@ def one_stdin(*paths: str | None) -> None:
 
 def read_inputs(args: argparse.Namespace,
                 names: Sequence[str] = ("test", "gold")) -> tuple[list[Entry], ...]:
-    """Read the inputs named by ``names`` (``-`` is stdin, for one of them); each must be
-    parallel to the last one (the gold).
+    """Read the inputs named by ``names`` (``-`` is stdin, for one of them); each must
+    pair up graph by graph with the last one (the gold).
 
     Different graph counts raise :class:`InputMismatchError` naming the graphs that look
     wrong; ids that disagree and inputs without graphs are warnings (see
