@@ -173,13 +173,17 @@ def read_bytes(data: bytes, path: str = "<bytes>", fmt: Format = "penman") -> li
                 bad[number] = (f"not valid UTF-8: byte 0x{raw[exc.start]:02x} at "
                                f"column {exc.start + 1} (convert the file to UTF-8, e.g. with iconv)")
         text = data.decode("utf-8", errors="replace")
-    lines = _NEWLINE.split(text)
-    return _read_lines(lines, path, fmt, bad)
+    return _read_lines(_split_lines(text), path, fmt, bad)
 
 
 def read_text(text: str, path: str = "<string>", fmt: Format = "penman") -> list[Entry]:
     """Read graphs from a string; see the module docstring."""
-    return _read_lines(_NEWLINE.split(text), path, fmt, {})
+    return _read_lines(_split_lines(text), path, fmt, {})
+
+
+def _split_lines(text: str) -> list[str]:
+    """The lines of ``text``, ended by ``\\r\\n``, ``\\r`` or ``\\n``."""
+    return _NEWLINE.split(text) if "\r" in text else text.split("\n")
 
 
 def from_penman(graph, path: str = "<penman.Graph>") -> RawGraph:
@@ -227,19 +231,20 @@ def _read_lines(lines: list[str], path: str, fmt: Format, bad: dict[int, str]) -
     """Entries of ``lines`` (1-based line ``k`` is ``lines[k - 1]``); ``bad``: line -> decoding error."""
     if lines and lines[0].startswith(_BOM):
         lines[0] = lines[0][len(_BOM):]
-    parse = _parse_tsv if fmt == "tsv" else _parse_penman
     entries = []
-    for index, (line, block) in enumerate(_blocks(lines)):
-        comments = [x for x in block if _is_comment(x)]
-        metadata = _metadata(comments)
+    for index, (line, block, comment) in enumerate(_blocks(lines)):
+        metadata = _metadata([x for x, c in zip(block, comment) if c])
         # errors without a precise position point at the graph, not at its comments
-        graph_line = line + next(k for k, x in enumerate(block) if not _is_comment(x))
+        graph_line = line + comment.index(False)
         # a bad byte in a comment only blurs the metadata (U+FFFD); in the graph it is an error
-        undecodable = [line + k for k, x in enumerate(block) if line + k in bad and not _is_comment(x)]
+        undecodable = [line + k for k, c in enumerate(comment) if line + k in bad and not c] if bad else None
         try:
             if undecodable:
                 raise ReadError(bad[undecodable[0]], line=undecodable[0])
-            graph = parse(block, line)
+            if fmt == "tsv":
+                graph = _parse_tsv(block, line)
+            else:
+                graph = _parse_penman(block, line, comment, dict(metadata))
         except ReadError as exc:
             where = exc.line or graph_line
             message = exc.message + _format_hint(block, fmt)
@@ -277,8 +282,9 @@ def _metadata(comments: list[str]) -> dict[str, str]:
     return out
 
 
-def _blocks(lines: Sequence[str]) -> Iterator[tuple[int, list[str]]]:
-    """Yield (1-based first line, lines) per graph; comment-only blocks are not graphs.
+def _blocks(lines: Sequence[str]) -> Iterator[tuple[int, list[str], list[bool]]]:
+    """Yield (1-based first line, lines, which lines are comments) per graph; comment-only
+    blocks are not graphs.
 
     Like smatch, comment lines never start a graph of their own: a block made of
     comments only (a file header) is dropped.
@@ -291,11 +297,85 @@ def _blocks(lines: Sequence[str]) -> Iterator[tuple[int, list[str]]]:
                 start = number
             block.append(line)
             continue
-        if block and not all(_is_comment(b) for b in block):
-            yield start, block
-        block = []
-    if block and not all(_is_comment(b) for b in block):
-        yield start, block
+        if block:
+            comment = [b.lstrip().startswith("#") for b in block]  # _is_comment, inlined
+            if not all(comment):
+                yield start, block, comment
+            block = []
+    if block:
+        comment = [_is_comment(b) for b in block]
+        if not all(comment):
+            yield start, block, comment
+
+
+# The fast path: one regular expression over a whole graph, matching whole steps of the grammar
+# instead of single tokens.  Its pieces are penman's token patterns (``PENMAN_RE``): a symbol and
+# a role end where penman's would (the look-ahead keeps the regex from backtracking into them), a
+# string does not span lines (penman lexes line by line), and whitespace is penman's, not
+# Unicode's.  The last branch catches any other character; then, or on any other surprise (a
+# comment or an alignment in the graph, a variable defined twice, text after the graph), the fast
+# path gives up and the careful parser below reads the graph, with its error messages.
+_SYMBOL_CHARS = r'[^ \t\r\n\v\f"()/:~]'
+_FAST_PENMAN = re.compile(r"""
+    [ \t\r\n\v\f]*  # whitespace goes with the step after it (faster than findall skipping it)
+  (?:
+    \( [ \t\r\n\v\f]* ({s}+) [ \t\r\n\v\f]* / [ \t\r\n\v\f]*
+        ({s}+|"[^"\\\n]*(?:\\.[^"\\\n]*)*")                    # 1, 2: (var / concept
+  | (:{s}*)(?!{s}) [ \t\r\n\v\f]*
+        (?:({s}+|"[^"\\\n]*(?:\\.[^"\\\n]*)*")|(?=\())         # 3, 4: :role target, :role (node
+  | (\))                                                       # 5: the end of a node
+  | [^ \t\r\n\v\f]                                             # anything else
+  )""".format(s=_SYMBOL_CHARS), re.VERBOSE)
+_ASCII_SPACE = " \t\r\n\v\f"
+
+
+def _fast_penman(lines: list[str], comment: list[bool]) -> tuple[str, tuple, tuple] | None:
+    """The top, triples and variables of a well-formed graph written without comments among its
+    tokens and without alignments; ``None`` for anything else (the careful parser decides).
+    ``comment``: which lines are comments (penman skips them only if ``#`` follows ASCII
+    whitespace; a comment line indented otherwise goes to the careful parser)."""
+    graph = []
+    for line, is_comment in zip(lines, comment):
+        if not is_comment:
+            graph.append(line)
+        elif line.lstrip(_ASCII_SPACE)[:1] != "#":
+            return None
+    text = "\n".join(graph)
+    if "#" in text or "~" in text:
+        return None
+    nodes: dict[str, list[tuple[str, str, str]]] = {}  # variable -> its instance, then its branches
+    stack: list[tuple[list, str]] = []  # the nodes above the current one
+    current: list | None = None  # the current node's triples (None before the top and after it)
+    var_now = ""  # its variable
+    pending = None  # the role whose node comes next
+    for var, concept, role, target, end in _FAST_PENMAN.findall(text):
+        if role:
+            if current is None or pending is not None:
+                return None
+            if target:
+                current.append((var_now, role, target))
+            else:
+                pending = role
+        elif var:
+            if var in nodes:
+                return None
+            if pending is not None:
+                current.append((var_now, pending, var))
+                pending = None
+                stack.append((current, var_now))
+            elif nodes:  # a second top, or a node where a role's target should be
+                return None
+            current = nodes[var] = [(var, ":instance", concept)]
+            var_now = var
+        elif end:
+            if current is None or pending is not None:
+                return None
+            current, var_now = stack.pop() if stack else (None, "")
+        else:
+            return None
+    if current is not None or not nodes:
+        return None
+    return next(iter(nodes)), tuple([t for ts in nodes.values() for t in ts]), tuple(nodes)
 
 
 def _lex(lines: list[str]) -> tuple[list[str], list[str], list[int], list[int]]:
@@ -316,7 +396,21 @@ def _lex(lines: list[str]) -> tuple[list[str], list[str], list[int], list[int]]:
     return types, texts, numbers, columns
 
 
-def _parse_penman(lines: list[str], first_line: int) -> RawGraph:
+def _parse_penman(lines: list[str], first_line: int, comment: list[bool] | None = None,
+                  metadata: dict[str, str] | None = None) -> RawGraph:
+    """One PENMAN graph: by the fast path when it can, else by :func:`_careful_penman`.
+    ``comment``: which lines are comments; ``metadata``: theirs (both computed when not given)."""
+    if comment is None:
+        comment = [_is_comment(x) for x in lines]
+    fast = _fast_penman(lines, comment)
+    if fast is None:
+        return _careful_penman(lines, first_line)
+    if metadata is None:
+        metadata = _metadata([x for x, c in zip(lines, comment) if c])
+    return RawGraph(*fast, metadata)
+
+
+def _careful_penman(lines: list[str], first_line: int) -> RawGraph:
     """One PENMAN graph, read with a loop and an explicit stack (any depth).
 
     The tokens are penman's (its lexer pattern), and the grammar is the one of

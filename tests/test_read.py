@@ -677,3 +677,86 @@ def test_penman_content_read_as_tsv_suggests_penman():
     entry = read_text("(a / dog)\n", "x.tsv", fmt="tsv")[0]
     assert "did you mean --input-format penman?" in entry.error.message
     assert "did you mean" not in read_text("(a / dog\n", "x.amr")[0].error.message
+
+
+# ---------------------------------------------------------------------------
+# the fast path (one regex over a well-formed graph) reads exactly what the careful parser reads
+
+from smatchpp import read as read_module  # noqa: E402
+
+
+def _careful_only(read):
+    """``read()`` with the fast path switched off: every graph goes through the careful parser."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(read_module, "_fast_penman", lambda lines, comment: None)
+        return read()
+
+
+def _summary(entries):
+    return [(e.index, e.path, e.line, e.graph, str(e.error), e.metadata) for e in entries]
+
+
+def _fast_taken(text: str) -> bool:
+    lines = text.split("\n")
+    return read_module._fast_penman(lines, [read_module._is_comment(x) for x in lines]) is not None
+
+
+@settings(max_examples=150)
+@given(penman_specs(max_vars=10, max_extra=4, max_constants=4), st.data())
+def test_fast_path_equals_careful_parser_on_random_graphs(spec, data):
+    text = render_penman(spec)
+    # the same tokens with other whitespace between them, and comment lines before and after
+    tokens = re.findall(r'"[^"]*"|[()/]|[^\s()"/]+', text)
+    spaces = data.draw(st.lists(st.sampled_from(["", " ", "\n", "\t", "\n  ", "\x0b", "\xa0"]),
+                                min_size=len(tokens), max_size=len(tokens)))
+    spaced = "".join(t + s for t, s in zip(tokens, spaces)).replace("\n\n", "\n")
+    for variant in (text, "# ::id x ::snt a b\n" + spaced + "\n# after\n  # indented"):
+        fast = read_text(variant, "r.amr")
+        assert _summary(fast) == _summary(_careful_only(lambda: read_text(variant, "r.amr")))
+    assert _fast_taken(text)  # a plain graph does take the fast path
+
+
+_FAST_SOUP = st.lists(st.sampled_from(["(", ")", "a", "b", "c", "/", ":r", ":s", ":", '"q"', '"', '"x\\"y"',
+                                       "~1", "a~e.2", "#", "# c", "\n", "\n# ::id i\n", "\n\n", "\xa0",
+                                       "\xa0#", "a#b", ":r-of", "\t", "\r"]),
+                      min_size=1, max_size=16)
+
+
+@settings(max_examples=400)
+@given(_FAST_SOUP)
+def test_fast_path_equals_careful_parser_on_token_soup(tokens):
+    text = " ".join(tokens)
+    assert _summary(read_text(text, "s.amr")) == \
+        _summary(_careful_only(lambda: read_text(text, "s.amr")))
+
+
+@pytest.mark.parametrize("text", [
+    '(a / b :r "x\\"y\nz")',            # a string does not span lines, even after an escape
+    '(a / b :r "x\ny")', '(a / "b\nc")',
+    '(a / b\n\xa0# not a comment to penman\n)',  # only ASCII whitespace may precede a comment
+    '(a / b\n \t# a comment\n :r c)',
+    '(a / b :r\xa0c)', '(a / b :r\x0bc)', '(a / b :r(c / d))', '(a / b :r)', '(a / b :r :s c)',
+    '(a / b :r c d)', '(a / b) (c / d)', '(a / b))', '(a / b :r (a / c))', '(a / b :r c~1)',
+    '(a/b:r"c":s(d/e))', '(a / "b" :r "")', '( / b)', '(a b)', '(a / b :r (c))', '(a / b # c\n)',
+])
+def test_fast_path_equals_careful_parser_on_edge_cases(text):
+    assert _summary(read_text(text, "e.amr")) == _summary(_careful_only(lambda: read_text(text, "e.amr")))
+
+
+def _shared_graph_files():
+    from conftest import SHARED
+
+    data = SHARED / "data"
+    return sorted(p for p in data.rglob("*") if p.suffix == ".amr" or p.name.startswith("amr-"))
+
+
+def test_fast_path_equals_careful_parser_on_shared_data():
+    files = _shared_graph_files()
+    if not files:
+        pytest.skip("../shared/data is not there")
+    graphs = 0
+    for path in files:
+        fast = read_file(path)
+        assert _summary(fast) == _summary(_careful_only(lambda: read_file(path))), path
+        graphs += len(fast)
+    assert graphs > 80000
