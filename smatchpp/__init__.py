@@ -7,17 +7,41 @@ The pipeline, one module per step::
 >>> import smatchpp
 >>> smatchpp.score_pair("(d / dog :ARG0-of (b / bark-01))", "(b / dog :ARG0-of (d / bark-01))").f1
 1.0
+
+The names of the Smatch API (``Scorer``, ``score_pair``, ``Problem``, ...) are imported on first
+use (PEP 562), so that ``import smatchpp`` and the metrics without an alignment do not load the
+solvers; the light modules (reading, standardizing, scores, errors) are imported at once.
 """
 
+from __future__ import annotations
+
+import importlib
+
 from .version import __version__
-from .api import Config, Scorer, compile_strings, parse_graph, score_corpus, score_files, score_pair  # noqa: E402
-from .exceptions import InputMismatchError, ReadError, SmatchppError  # noqa: E402
-from .problem import Problem  # noqa: E402
-from .read import read_file, read_text  # noqa: E402
-from .score import PRF, CorpusScore, PairScore  # noqa: E402
-from .standardize import TripleGraph, standardize  # noqa: E402
+from .exceptions import InputMismatchError, ReadError, SmatchppError
+from .read import read_file, read_text
+from .score import PRF, CorpusScore, PairScore
+# eager: importing the submodule ``smatchpp.standardize`` later would otherwise shadow the function
+from .standardize import TripleGraph, standardize
 
 __all__ = ["__version__", "Config", "Scorer", "score_pair", "score_corpus", "score_files",
            "parse_graph", "compile_strings", "ReadError", "InputMismatchError", "SmatchppError",
            "Problem", "read_file", "read_text", "CorpusScore", "PairScore", "PRF", "TripleGraph",
            "standardize"]
+
+#: name -> the module that defines it, imported when the name is first used
+_LAZY = {"Config": "api", "Scorer": "api", "compile_strings": "api", "parse_graph": "api",
+         "score_corpus": "api", "score_files": "api", "score_pair": "api", "Problem": "problem"}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'smatchpp' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -43,7 +43,6 @@ import json
 import math
 from typing import Any, Callable, Mapping, Sequence
 
-from .aspects import aspect_notes, aspect_title
 from .metrics.base import MetricIntervals
 from .significance import BootstrapCI, Comparison
 
@@ -59,6 +58,19 @@ SHORT = {"precision": "P", "recall": "R", "f1": "F1"}
 
 # ---------------------------------------------------------------------------
 # numbers
+
+def _aspect_title(name: str) -> str:
+    # imported on use: smatchpp.aspects imports the compiler, which a metric's report never needs
+    from .aspects import aspect_title
+
+    return aspect_title(name)
+
+
+def _aspect_notes(scores: Mapping[str, Any]) -> list[str]:
+    from .aspects import aspect_notes
+
+    return aspect_notes(scores)
+
 
 def _missing(x: float | None) -> bool:
     return x is None or not math.isfinite(x)
@@ -300,7 +312,7 @@ def aspects_block(summary: Mapping[str, Any], fmt: str = "text") -> str:
     lines = [head.ljust(width)
              + f"{'P':>6s}  {'R':>6s}  {'F1':>6s}  {'matched':>7s}  {'test':>6s}  {'gold':>6s}"]
     for name, c in summary["scores"].items():
-        lines.append(f"{aspect_title(name).ljust(width)}{pct(c['precision'], 6)}  {pct(c['recall'], 6)}  "
+        lines.append(f"{_aspect_title(name).ljust(width)}{pct(c['precision'], 6)}  {pct(c['recall'], 6)}  "
                      f"{pct(c['f1'], 6)}  {count(c['matched']):>7}  {c['test']:>6}  {c['gold']:>6}"
                      + _aspect_flags(c))
     lines += [f"note: {note}" for note in _aspect_note_list(summary)]
@@ -322,13 +334,13 @@ def _aspect_flags(c: Mapping[str, Any]) -> str:
 
 
 def _aspect_note_list(summary: Mapping[str, Any]) -> list[str]:
-    return list(summary.get("notes", aspect_notes(summary["scores"])))
+    return list(summary.get("notes", _aspect_notes(summary["scores"])))
 
 
 def _aspects_table(summary: Mapping[str, Any]):
     rows = []
     for name, c in summary["scores"].items():
-        rows.append([aspect_title(name), pct(c["precision"]), pct(c["recall"]), pct(c["f1"]),
+        rows.append([_aspect_title(name), pct(c["precision"]), pct(c["recall"]), pct(c["f1"]),
                      count(c["matched"]), str(c["test"]), str(c["gold"]), _aspect_flags(c).strip()])
     return (_aspects_head(summary),
             ["aspect", "P", "R", "F1", "matched", "test", "gold", "note"], rows)
@@ -340,7 +352,7 @@ def aspect_interval_lines(intervals: Mapping[str, Any]) -> list[str]:
     lines = [f"aspects: {100 * intervals['level']:g}% bootstrap intervals of F1 ({intervals['resamples']} "
              f"resamples, seed {intervals['seed']}, the main score's resampled pairs)"]
     for name, ci in intervals["f1"].items():
-        lines.append(f"  {aspect_title(name):28s} micro {_span(ci['micro_f1'])}  macro {_span(ci['macro_f1'])}")
+        lines.append(f"  {_aspect_title(name):28s} micro {_span(ci['micro_f1'])}  macro {_span(ci['macro_f1'])}")
     return lines
 
 
@@ -349,7 +361,7 @@ def _span(lo_hi) -> str:
 
 
 def _aspect_intervals_table(intervals: Mapping[str, Any]):
-    rows = [[aspect_title(name), _span(ci["micro_f1"]), _span(ci["macro_f1"])]
+    rows = [[_aspect_title(name), _span(ci["micro_f1"]), _span(ci["macro_f1"])]
             for name, ci in intervals["f1"].items()]
     return (f"aspects: {100 * intervals['level']:g}% bootstrap intervals of F1 ({intervals['resamples']} "
             f"resamples, seed {intervals['seed']})", ["aspect", "micro F1", "macro F1"], rows)

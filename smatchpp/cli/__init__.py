@@ -17,30 +17,39 @@ and ``run(args) -> int``.  Exit codes are listed in :mod:`smatchpp.cli.common`.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from typing import Sequence
 
 from .. import __version__
-from . import compare, explain, gap, matrix, score, search
 from .common import EXIT_PIPE, EXIT_USAGE, exit_code, user_warnings
 from .usage import Parser, smatch_syntax
 from ..text import printable
 
-__all__ = ["main", "build_parser", "COMMANDS"]
+__all__ = ["main", "build_parser", "command", "COMMANDS"]
 
-COMMANDS = {"score": score, "gap": gap, "matrix": matrix, "search": search, "compare": compare,
-            "explain": explain}
+#: command -> the module (in this package) that defines it, imported only when it is needed
+COMMANDS = {"score": "score", "gap": "gap", "matrix": "matrix", "search": "search", "compare": "compare",
+            "explain": "explain"}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command(name: str):
+    """The module of the command ``name``."""
+    return importlib.import_module(f".{COMMANDS[name]}", __name__)
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of the command ``only`` (the one being run: the other
+    commands' modules, and what they import, are then not loaded)."""
     parser = Parser(
         prog="smatchpp", description="Exact, certified Smatch.",
         epilog="exit codes: 0 ok, 2 unreadable input or bad usage, 1 internal error (a bug), "
                "130 interrupted (finished pairs are kept), 141 output pipe closed")
     parser.add_argument("--version", action="version", version=f"smatchpp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, module in COMMANDS.items():
+    for name in COMMANDS if only is None else (only,):
+        module = command(name)
         module.add_parser(sub).set_defaults(run=module.run,
                                             uses_stdout=getattr(module, "uses_stdout", None))
     return parser
@@ -48,7 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``smatchpp`` console script; returns the exit code."""
-    args = build_parser().parse_args(smatch_syntax(sys.argv[1:] if argv is None else argv))
+    argv = smatch_syntax(sys.argv[1:] if argv is None else argv)
+    # a command first: only its parser is built (anything else, e.g. --help or a misspelt
+    # command, gets the whole parser and its messages)
+    only = argv[0] if argv and argv[0] in COMMANDS else None
+    args = build_parser(only).parse_args(argv)
     closed = sys.stdout is None or sys.stdout.closed  # started with stdout closed (``>&-``)
     if closed and (args.uses_stdout is None or args.uses_stdout(args)):
         if sys.stderr is not None:

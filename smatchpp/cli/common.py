@@ -28,7 +28,6 @@ from contextlib import contextmanager
 from dataclasses import fields
 from typing import IO, Any, Iterator, Sequence
 
-from ..api import default_workers
 from ..config import CONDITIONAL_FIELDS, MAX_RESAMPLES, Config, SignatureError
 from ..exceptions import InputMismatchError, ReadError, SmatchppError, SmatchppWarning, UsageError
 from ..pairing import check_pairing
@@ -331,6 +330,8 @@ def _given_option(name: str, value: Any) -> str:
 
 def workers_from_args(args: argparse.Namespace) -> int:
     """``--workers``, capped at the available cores unless ``--force-workers``."""
+    from ..api import default_workers  # here: the metrics' commands do not load the Smatch API
+
     cores = default_workers()
     if args.workers is None:
         return cores

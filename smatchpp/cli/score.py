@@ -22,20 +22,24 @@ import argparse
 import json
 import sys
 
-from ..api import Scorer, read_errors
+from typing import TYPE_CHECKING
+
 from .. import present
-from ..aspects import MODES
 from ..score import CorpusScore
-from ..significance import BootstrapCI, PairStats, bootstrap
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, _seconds,
                      add_aspect_options, add_bootstrap_options, add_dask_option, add_scoring_options, dask_client,
                      check_outputs, config_from_args, emit, interrupts, open_output, plural,
                      read_inputs, report_unreadable, warn, warn_unreadable, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_score
 
+if TYPE_CHECKING:
+    from ..significance import BootstrapCI
+
 __all__ = ["add_parser", "run", "format_text", "format_stats", "warn_nothing_scored"]
 
-ASPECT_MODES = ("none",) + MODES
+#: ``none`` and :data:`smatchpp.aspects.MODES` (written out: building the parser must not import
+#: the aspects, which import the compiler; a test keeps them equal)
+ASPECT_MODES = ("none", "separate", "joint")
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -136,6 +140,10 @@ def run(args: argparse.Namespace) -> int:
     metric = metric_from_args(args)
     if metric is not None:
         return run_score(args, metric)
+    # imported here: a --metric run never loads the Smatch API (solvers, HiGHS, numba)
+    from ..api import Scorer, read_errors
+    from ..significance import PairStats, bootstrap
+
     config = config_from_args(args)
     check_outputs({"--pairs-out": args.pairs_out}, [args.test, args.gold])
     workers = workers_from_args(args)

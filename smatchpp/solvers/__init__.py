@@ -9,21 +9,35 @@
 
 from __future__ import annotations
 
-from .base import SolveResult, Solver, Status
-from .cbc import CbcSolver
-from .compressed import Compressing
-from .highs import HighsSolver
-from .hillclimber import HillClimber
-from .portfolio import Portfolio
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .base import Solver
 
 __all__ = ["SolveResult", "Solver", "Status", "get_solver", "SOLVERS",
            "Portfolio", "HighsSolver", "CbcSolver", "HillClimber"]
 
 SOLVERS = ("exact", "highs", "cbc", "hillclimber")
 
+#: the solver classes by module, imported on first use (PEP 562): the names in :data:`SOLVERS`
+#: are needed to build the command line, HiGHS and numba only to solve
+_LAZY = {"SolveResult": "base", "Solver": "base", "Status": "base", "CbcSolver": "cbc",
+         "Compressing": "compressed", "HighsSolver": "highs", "HillClimber": "hillclimber",
+         "Portfolio": "portfolio"}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 def get_solver(name: str, seed: int = 1, restarts: int = 4, compression: bool = True,
-               work_limit: int | None = None) -> Solver:
+               work_limit: int | None = None) -> "Solver":
     """The solver called ``name`` (one of :data:`SOLVERS`).
 
     With ``compression`` the problem is first reduced exactly and the MIP
@@ -32,13 +46,22 @@ def get_solver(name: str, seed: int = 1, restarts: int = 4, compression: bool = 
     ``work_limit`` caps every LP's iterations and every MIP's branch-and-bound
     nodes, a budget that stops at the same place on every machine.
     """
+    from .compressed import Compressing
+    from .portfolio import Portfolio
+
     if name == "exact":
         return Portfolio(seed=seed, compression=compression, work_limit=work_limit)
     if name == "hillclimber":
+        from .hillclimber import HillClimber
+
         return HillClimber(seed=seed, restarts=restarts)
     if name == "highs":
-        inner: Solver = HighsSolver(symmetry=compression, work_limit=work_limit)
+        from .highs import HighsSolver
+
+        inner: "Solver" = HighsSolver(symmetry=compression, work_limit=work_limit)
     elif name == "cbc":
+        from .cbc import CbcSolver
+
         inner = CbcSolver(symmetry=compression, work_limit=work_limit)
     else:
         raise ValueError(f"unknown solver {name!r}; choose from {', '.join(SOLVERS)}")
