@@ -77,12 +77,13 @@ def rematch_motifs(raw: RawGraph, verbatlas: Mapping[str, Any] | None = None) ->
     """The set of REMATCH motifs of ``raw`` (see the module doc); ``verbatlas`` maps a
     normalized concept to its entry (``{'label': ...}``)."""
     concept: dict[str, str] = {}
-    for s, r, t in raw.triples:
+    triples = raw.triples
+    for s, r, t in triples:
         if r == ":instance":
             concept[s] = smatch_concept(t)
-    attrs: dict[str, list[tuple[str, str]]] = {v: [] for v in concept}
+    attrs: dict[str, list[tuple[str, str]]] = {}  # variables without attributes are not listed
     relations = []
-    for s, r, t in raw.triples:
+    for s, r, t in triples:
         if r == ":instance":
             continue
         name = r[1:] if r.startswith(":") else r
@@ -95,18 +96,27 @@ def rematch_motifs(raw: RawGraph, verbatlas: Mapping[str, Any] | None = None) ->
         if t in concept:
             relations.append((s, name, t))
         elif t != "top":  # rematch.py line 90 drops the value top as written
-            attrs[s].append((smatch_label(name), smatch_constant(t)))
+            attrs.setdefault(s, []).append((smatch_label(name), smatch_constant(t)))
     # the TOP attribute (value top) is always dropped again: it is never added
     motifs: set = set()
     instance: dict[str, list[tuple]] = {}
     for v, c in concept.items():
         if verbatlas is not None and c in verbatlas:
             c = verbatlas[c]["label"]
-        motifs.update(attrs[v])
-        instance[v] = [(c, a) for a in attrs[v]] if attrs[v] else [(c,)]
-        motifs.update(instance[v])
+        attributes = attrs.get(v)
+        if attributes:
+            motifs.update(attributes)
+            instance[v] = [(c, a) for a in attributes]
+            motifs.update(instance[v])
+        else:
+            motifs.add((c,))
+            instance[v] = [(c,)]
     for s, name, t in relations:
-        motifs.update((x, name, y) for x in instance[s] for y in instance[t])
+        xs, ys = instance[s], instance[t]
+        if len(xs) == 1 and len(ys) == 1:  # most nodes: no attributes, one instance motif
+            motifs.add((xs[0], name, ys[0]))
+        else:
+            motifs.update([(x, name, y) for x in xs for y in ys])
     return frozenset(motifs)
 
 

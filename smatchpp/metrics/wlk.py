@@ -114,7 +114,7 @@ def wl_graph(raw: RawGraph, label_keyed: bool = False) -> WLGraph:
     WLGraph(labels=('thing', 'big', 'a b'), edges=((1, ':consist', 0), (0, ':op1', 2), (0, ':mod', 1)))
     """
     raw_triples = raw.triples
-    clean = {x: _clean(x) for triple in raw_triples for x in triple}
+    clean = {x: _clean(x) for x in {x for triple in raw_triples for x in triple}}  # each once
     # a quoted constant that reads like a variable stays a constant: variables are what
     # the graph defines, before cleaning
     variables = {s for s, r, _ in raw_triples if r == ":instance"}
@@ -166,13 +166,14 @@ def wl_labels(graph: WLGraph, iterations: int, label_keyed: bool = False) -> lis
     n = len(graph.labels)
     out_edges: list[list[tuple[str, int]]] = [[] for _ in range(n)]
     for s, r, t in graph.edges:
+        r += "_"
         out_edges[s].append((r, t))
         out_edges[t].append((r, s))  # in-edges: no direction marker
     labels = graph.labels
     result = [labels]
     for _ in range(iterations):
-        new = [_JOIN.join(sorted([labels[i]] + [r + "_" + labels[j] for r, j in out_edges[i]]))
-               for i in range(n)]
+        new = [_JOIN.join(sorted([label] + [r + labels[j] for r, j in edges]))
+               for label, edges in zip(labels, out_edges)]
         if label_keyed:
             last = dict(zip(labels, new))  # the last node of each label wins
             new = [last[label] for label in labels]
