@@ -329,9 +329,10 @@ _FAST_PENMAN = re.compile(r"""
 _ASCII_SPACE = " \t\r\n\v\f"
 
 
-def _fast_penman(lines: list[str], comment: list[bool]) -> tuple[str, tuple, tuple] | None:
-    """The top, triples and variables of a well-formed graph written without comments among its
-    tokens and without alignments; ``None`` for anything else (the careful parser decides).
+def _fast_penman(lines: list[str], comment: list[bool]) -> tuple[str, tuple, tuple, frozenset] | None:
+    """The top, triples, variables and inline branches (:attr:`RawGraph.inline`) of a well-formed
+    graph written without comments among its tokens and without alignments; ``None`` for
+    anything else (the careful parser decides).
     ``comment``: which lines are comments (penman skips them only if ``#`` follows ASCII
     whitespace; a comment line indented otherwise goes to the careful parser)."""
     graph = []
@@ -348,6 +349,7 @@ def _fast_penman(lines: list[str], comment: list[bool]) -> tuple[str, tuple, tup
     current: list | None = None  # the current node's triples (None before the top and after it)
     var_now = ""  # its variable
     pending = None  # the role whose node comes next
+    inline: list[tuple[str, int]] = []  # (variable, its k-th triple) written as ``:role (x / ...)``
     for var, concept, role, target, end in _FAST_PENMAN.findall(text):
         if role:
             if current is None or pending is not None:
@@ -360,6 +362,7 @@ def _fast_penman(lines: list[str], comment: list[bool]) -> tuple[str, tuple, tup
             if var in nodes:
                 return None
             if pending is not None:
+                inline.append((var_now, len(current)))
                 current.append((var_now, pending, var))
                 pending = None
                 stack.append((current, var_now))
@@ -375,7 +378,13 @@ def _fast_penman(lines: list[str], comment: list[bool]) -> tuple[str, tuple, tup
             return None
     if current is not None or not nodes:
         return None
-    return next(iter(nodes)), tuple([t for ts in nodes.values() for t in ts]), tuple(nodes)
+    start: dict[str, int] = {}  # where each node's triples begin
+    offset = 0
+    for v, ts in nodes.items():
+        start[v] = offset
+        offset += len(ts)
+    return (next(iter(nodes)), tuple([t for ts in nodes.values() for t in ts]), tuple(nodes),
+            frozenset([start[v] + k for v, k in inline]))
 
 
 def _lex(lines: list[str]) -> tuple[list[str], list[str], list[int], list[int]]:
@@ -407,7 +416,8 @@ def _parse_penman(lines: list[str], first_line: int, comment: list[bool] | None 
         return _careful_penman(lines, first_line)
     if metadata is None:
         metadata = _metadata([x for x, c in zip(lines, comment) if c])
-    return RawGraph(*fast, metadata)
+    top, triples, variables, inline = fast
+    return RawGraph(top, triples, variables, metadata, inline)
 
 
 def _careful_penman(lines: list[str], first_line: int) -> RawGraph:

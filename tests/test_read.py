@@ -693,7 +693,9 @@ def _careful_only(read):
 
 
 def _summary(entries):
-    return [(e.index, e.path, e.line, e.graph, str(e.error), e.metadata) for e in entries]
+    # RawGraph's equality leaves out ``inline``: compared here on its own
+    return [(e.index, e.path, e.line, e.graph, e.graph and e.graph.inline, str(e.error), e.metadata)
+            for e in entries]
 
 
 def _fast_taken(text: str) -> bool:
