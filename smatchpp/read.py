@@ -270,6 +270,9 @@ def _format_hint(block: list[str], fmt: Format) -> str:
 
 
 _META = re.compile(r"::(\S+)(?:[ \t]+(.*?))?(?=[ \t]+::\S|$)")
+# the same on a line with one "::" (most lines: "# ::id x", "# ::snt ..."), where the value can
+# only end at the end of the line: no lazy match testing for the next key at every character
+_ONE_META = re.compile(r"::(\S+)(?:[ \t]+(.*))?$")
 
 
 def _metadata(comments: list[str]) -> dict[str, str]:
@@ -277,7 +280,13 @@ def _metadata(comments: list[str]) -> dict[str, str]:
     (two graphs without a blank line between them keep the first one's id)."""
     out: dict[str, str] = {}
     for line in comments:
-        for key, value in _META.findall(line.strip()):
+        line = line.strip()
+        if line.count("::") == 1 and ":::" not in line:
+            m = _ONE_META.search(line)
+            if m is not None:
+                out.setdefault(m[1], (m[2] or "").strip())
+            continue
+        for key, value in _META.findall(line):
             out.setdefault(key, value.strip())
     return out
 

@@ -745,11 +745,31 @@ def test_fast_path_equals_careful_parser_on_edge_cases(text):
     assert _summary(read_text(text, "e.amr")) == _summary(_careful_only(lambda: read_text(text, "e.amr")))
 
 
+def _metadata_by_one_regex(comments):
+    """The metadata rule as one regex over every line (what ``_metadata``'s shortcut must equal)."""
+    out = {}
+    for line in comments:
+        for key, value in read_module._META.findall(line.strip()):
+            out.setdefault(key, value.strip())
+    return out
+
+
+@settings(max_examples=400)
+@given(st.lists(st.lists(st.sampled_from(["#", " ", "\t", "::", ":", "a", "id", "snt", "x y", "\xa0", "\x0b",
+                                          "\u3000"]), max_size=10).map("".join), min_size=1, max_size=3))
+def test_metadata_shortcut_equals_the_regex(lines):
+    assert read_module._metadata(lines) == _metadata_by_one_regex(lines)
+
+
 def _shared_graph_files():
     from conftest import SHARED
 
     data = SHARED / "data"
     return sorted(p for p in data.rglob("*") if p.suffix == ".amr" or p.name.startswith("amr-"))
+
+
+def _split_text_lines(path):
+    return read_module._split_lines(Path(path).read_bytes().decode("utf-8", errors="replace"))
 
 
 def test_fast_path_equals_careful_parser_on_shared_data():
@@ -760,5 +780,8 @@ def test_fast_path_equals_careful_parser_on_shared_data():
     for path in files:
         fast = read_file(path)
         assert _summary(fast) == _summary(_careful_only(lambda: read_file(path))), path
+        comments = [x for x in _split_text_lines(path) if read_module._is_comment(x)]
+        assert [read_module._metadata([x]) for x in comments] == \
+            [_metadata_by_one_regex([x]) for x in comments], path
         graphs += len(fast)
     assert graphs > 80000
