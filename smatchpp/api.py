@@ -12,9 +12,7 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import sys
 import time
 from dataclasses import replace
@@ -23,6 +21,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence
 from .presets import Options, get_preset
 from .compile import TripleMatcher, compile_pair, make_matcher
 from .config import Config
+from .executor import Work, stream
 from .exceptions import InputMismatchError, ReadError
 from .pairing import check_pairing
 from .problem import Problem
@@ -36,7 +35,7 @@ if TYPE_CHECKING:
     import penman
 
 __all__ = ["Config", "Scorer", "score_pair", "score_corpus", "score_files",
-           "parse_graph", "compile_strings", "OnError"]
+           "parse_graph", "compile_strings", "OnError", "iter_score_rows"]
 
 OnError = Literal["raise", "empty", "skip"]
 
@@ -201,24 +200,8 @@ class Scorer:
         processes at once; the pairs already yielded are complete.  With ``dask``
         (a ``distributed.Client``) the pairs run on its cluster, ``chunk`` per task.
         """
-        began = time.time()
-        mismatch = check_pairing(entries_a, entries_b).mismatch
-        if mismatch is not None:
-            raise InputMismatchError(mismatch)
-        items = [self._item(ea, eb) for ea, eb in zip(entries_a, entries_b)]
-        self._prepare(items)
-        if self.config.total_time_limit is not None:  # standardizing the graphs counts too
-            parallel = workers if dask is None else sum(dask.nthreads().values())
-            self.schedule = Schedule(began + self.config.total_time_limit, len(items), parallel)
-        bar = _progress(len(items), progress)
-        try:
-            scores = self._map(items, workers) if dask is None else self._map_dask(items, dask, chunk)
-            for score in scores:
-                bar.update(1)
-                yield score
-        finally:
-            bar.close()
-            self.schedule = None  # the deadline belongs to this run only
+        for row in iter_score_rows([(self, entries_a, entries_b)], workers, progress, dask, chunk):
+            yield row[0]
 
     def _prepare(self, items: list[tuple]) -> None:
         """Let a soft matcher compute, once, the similarities the whole corpus needs.
@@ -254,41 +237,83 @@ class Scorer:
             yield from scores
 
     def _map(self, items: list[tuple], workers: int) -> Iterator[PairScore]:
-        if workers <= 1 or len(items) < 2:
-            for item in items:
-                yield self._score_item(item)
-            return
-        chunk = max(1, min(64, len(items) // (workers * 8)))
-        # workers ignore SIGINT: the parent decides, and terminates them at once
-        pool = multiprocessing.get_context("fork" if _can_fork() else "spawn").Pool(
-            min(workers, len(items)), initializer=_init_worker,
-            initargs=(self.config, self.matcher, self.schedule))
-        try:
-            yield from pool.imap(_worker_score, items, chunksize=chunk)
-            pool.close()
-        finally:
-            pool.terminate()
-            pool.join()
+        """Each item's score (items of :meth:`_item`), in order, by ``workers`` processes."""
+        for row in _map_jobs([self], [items], workers):
+            yield row[0]
 
 
-_WORKER: Scorer | None = None
+def iter_score_rows(jobs: Sequence[tuple[Scorer, Sequence[Entry], Sequence[Entry]]],
+                    workers: int = 1, progress: bool = False, dask=None,
+                    chunk: int = 64) -> Iterator[tuple[PairScore, ...]]:
+    """Score several pairings of parallel files at once, pair by pair (``compare``: two
+    systems against one gold; ``gap``: the exact and the heuristic solver on one pair of
+    files).
+
+    ``jobs`` are ``(scorer, entries_a, entries_b)``, all of the same length.  Yields, in
+    index order, the tuple of every job's score of that pair, as soon as all of them are
+    done, so that an interrupted run keeps whole rows.  Each score is the one
+    :meth:`Scorer.iter_scores` gives (pairs are scored independently).
+    """
+    began = time.time()
+    items = []
+    for scorer, entries_a, entries_b in jobs:
+        mismatch = check_pairing(entries_a, entries_b).mismatch
+        if mismatch is not None:
+            raise InputMismatchError(mismatch)
+        items.append([scorer._item(ea, eb) for ea, eb in zip(entries_a, entries_b)])
+        scorer._prepare(items[-1])
+    scorers = [scorer for scorer, _, _ in jobs]
+    for scorer, job_items in zip(scorers, items):
+        if scorer.config.total_time_limit is not None:  # standardizing the graphs counts too
+            parallel = workers if dask is None else sum(dask.nthreads().values())
+            scorer.schedule = Schedule(began + scorer.config.total_time_limit, len(job_items), parallel)
+    bar = _progress(len(items[0]) if items else 0, progress)
+    try:
+        if dask is None:
+            rows = _map_jobs(scorers, items, workers)
+        else:
+            rows = zip(*(s._map_dask(job_items, dask, chunk) for s, job_items in zip(scorers, items)))
+        for row in rows:
+            bar.update(1)
+            yield row
+    finally:
+        bar.close()
+        for scorer in scorers:
+            scorer.schedule = None  # the deadline belongs to this run only
 
 
-def _init_worker(config: Config, matcher: TripleMatcher, schedule: Schedule | None = None) -> None:
-    global _WORKER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _WORKER = Scorer(config, matcher)
-    _WORKER.schedule = schedule
+def _map_jobs(scorers: Sequence[Scorer], items: Sequence[list[tuple]],
+              workers: int) -> Iterator[tuple[PairScore, ...]]:
+    """Row ``k``: every scorer's score of its ``k``-th item; one pool for all of them."""
+    jobs = len(scorers)
+    tasks = [(j, job_items[k]) for k in range(len(items[0]) if items else 0)
+             for j, job_items in enumerate(items)]
+    chunk = max(1, min(64, len(tasks) // (workers * 8)))
+    work = Work(run=_worker_score, local=lambda task: scorers[task[0]]._score_item(task[1]),
+                setup=_init_worker, args=([(s.config, s.matcher, s.schedule) for s in scorers],))
+    row: list[PairScore] = []
+    for score in stream(work, tasks, workers, chunk):
+        row.append(score)
+        if len(row) == jobs:
+            yield tuple(row)
+            row = []
 
 
-def _can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
+_WORKERS: list[Scorer] = []
 
 
-def _worker_score(item: tuple) -> PairScore:
-    assert _WORKER is not None
-    return _WORKER._score_item(item)
+def _init_worker(scorers: list[tuple]) -> None:
+    """A pool worker's scorers: ``(config, matcher, schedule)`` of every job."""
+    _WORKERS[:] = []
+    for config, matcher, schedule in scorers:
+        scorer = Scorer(config, matcher)
+        scorer.schedule = schedule
+        _WORKERS.append(scorer)
+
+
+def _worker_score(task: tuple) -> PairScore:
+    job, item = task
+    return _WORKERS[job]._score_item(item)
 
 
 class _NoBar:

@@ -23,8 +23,6 @@ cannot enter the top ``k``.
 from __future__ import annotations
 
 import heapq
-import multiprocessing
-import signal
 import threading
 import time
 from dataclasses import dataclass, field
@@ -35,6 +33,7 @@ import numpy as np
 from .api import Scorer
 from .compile import label_multiset, make_matcher
 from .config import Config
+from .executor import Work, stream
 from .presets import get_preset
 from .solvers.bounds import star_bound
 from .solvers.portfolio import BIG_PAIRS
@@ -176,8 +175,6 @@ _SCORER: Scorer | None = None
 
 def _init(config: Config, graphs_a, graphs_b, matcher=None) -> None:
     global _GRAPHS, _SCORER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _GRAPHS, _SCORER = (graphs_a, graphs_b), Scorer(config, matcher)
 
 
@@ -252,23 +249,23 @@ def score_pairs(graphs_a: Sequence[TripleGraph], graphs_b: Sequence[TripleGraph]
         for b in chunks:
             yield score_chunk(scorer, graphs_a, graphs_b, b)
         return
-    yield from _pooled(_score_chunk, chunks, config, graphs_a, graphs_b, workers)
+    scorer = None
+
+    def local(chunk):
+        nonlocal scorer
+        scorer = scorer or Scorer(config)
+        return score_chunk(scorer, graphs_a, graphs_b, chunk)
+    yield from _pooled(_score_chunk, chunks, config, graphs_a, graphs_b, workers, local)
 
 
-def _pooled(func, tasks: Iterable, config: Config, graphs_a, graphs_b, workers: int) -> Iterator:
+def _pooled(func, tasks: Iterable, config: Config, graphs_a, graphs_b, workers: int,
+            local) -> Iterator:
     """``func(task)`` for every task, by a process pool of ``workers`` that hold the graphs
-    and a :class:`Scorer` (:func:`_init`; shipped once per worker); results in task order."""
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
-                                      else "spawn")
+    and a :class:`Scorer` (:func:`_init`; shipped once per worker); results in task order.
+    ``local(task)``: the same in this process (no pool for fewer than two tasks)."""
     matcher = _prepared_matcher(config, graphs_a, graphs_b)
-    pool = ctx.Pool(workers, initializer=_init, initargs=(config, graphs_a, graphs_b, matcher))
-    try:
-        yield from pool.imap(func, tasks)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
-
+    work = Work(run=func, local=local, setup=_init, args=(config, graphs_a, graphs_b, matcher))
+    yield from stream(work, tasks, workers)
 
 
 @dataclass(frozen=True)
@@ -408,7 +405,11 @@ def search(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int
     size = max(len(queries) // (8 * workers), 1)  # eight chunks a worker: they finish together
     chunks = [(list(range(start, min(start + size, len(queries)))), k)
               for start in range(0, len(queries), size)]
-    for results in _pooled(_search_chunk, chunks, config, queries, corpus, workers):
+
+    def local(task):
+        queries_of_chunk, k_ = task
+        return top_k_chunk(queries_of_chunk, config, queries, corpus, k=k_)
+    for results in _pooled(_search_chunk, chunks, config, queries, corpus, workers, local):
         yield from results
 
 

@@ -550,6 +550,10 @@ def gap_report(s: Mapping[str, Any], fmt: str = "text", why_above: Callable[[str
     head = [s["signature"],
             f"pairs: {s['pairs']}, exact certified optimal: {s['exact_certified']}, "
             f"exact micro F1 {pct(s['exact_f1'])}"]
+    if s.get("interrupted"):
+        head.insert(1, f"interrupted: {s['interrupted']['finished']} of "
+                       f"{plural(s['interrupted']['total'], 'pair')} finished; "
+                       "the report below covers those only")
     lines = list(head)
     for key, t in s["tools"].items():
         lost = t["lost_triples"]

@@ -23,7 +23,7 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from .common import EXIT_PIPE, EXIT_USAGE, exit_code, user_warnings
+from .common import EXIT_PIPE, EXIT_USAGE, exit_code, interrupts, user_warnings
 from .usage import Parser, smatch_syntax
 from ..text import printable
 
@@ -75,7 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.close(devnull)
         sys.stdout = open(1, "w", closefd=False)
     try:
-        with user_warnings():
+        # SIGTERM ends every command as Ctrl-C does: what finished is written, exit 130
+        with user_warnings(), interrupts():
             return args.run(args)
     except BaseException as exc:  # noqa: BLE001 - every ending gets its exit code
         if isinstance(exc, SystemExit):

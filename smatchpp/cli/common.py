@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 import traceback
 import warnings as pywarnings
@@ -29,6 +28,7 @@ from dataclasses import fields
 from typing import IO, Any, Iterator, Sequence
 
 from ..config import CONDITIONAL_FIELDS, MAX_RESAMPLES, Config, SignatureError
+from ..executor import EXIT_INTERRUPTED, INTERRUPTS, Interrupted, interrupts
 from ..exceptions import InputMismatchError, ReadError, SmatchppError, SmatchppWarning, UsageError
 from ..pairing import check_pairing
 from ..present import plural
@@ -38,11 +38,11 @@ from ..text import printable
 __all__ = ["add_scoring_options", "add_setting_options", "add_bootstrap_options", "config_from_args",
            "resample_count",
            "read_inputs", "workers_from_args",
-           "one_stdin", "check_outputs", "open_output", "emit", "exit_code", "Interrupted", "interrupts", "warn",
-           "user_warnings",
+           "one_stdin", "check_outputs", "open_output", "emit", "exit_code", "Interrupted", "INTERRUPTS",
+           "interrupts", "warn", "user_warnings",
            "plural", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "EXIT_INTERRUPTED", "EXIT_PIPE"]
 
-EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 130, 141
+EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_PIPE = 0, 1, 2, 141
 
 #: where to report a bug (printed with internal errors)
 REPORT_BUGS = ("this is a bug in smatchpp; please report it on the smatchpp issue tracker "
@@ -475,25 +475,9 @@ def user_warnings() -> Iterator[None]:
         pywarnings.showwarning = previous
 
 
-class Interrupted(Exception):
-    """SIGTERM, turned into an exception like Ctrl-C's KeyboardInterrupt."""
-
-
-@contextmanager
-def interrupts() -> Iterator[None]:
-    """Turn SIGTERM into :class:`Interrupted` for the duration (Ctrl-C raises KeyboardInterrupt)."""
-    def handler(signum, frame):
-        raise Interrupted(signal.Signals(signum).name)
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def exit_code(exc: BaseException) -> tuple[int, str]:
     """The exit code and message for an exception that ends a command."""
-    if isinstance(exc, (KeyboardInterrupt, Interrupted)):
+    if isinstance(exc, INTERRUPTS):
         return EXIT_INTERRUPTED, "smatchpp: interrupted"
     if isinstance(exc, BrokenPipeError):
         return EXIT_PIPE, ""

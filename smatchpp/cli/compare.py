@@ -14,20 +14,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Iterable, Iterator
 
 import numpy as np
 
 from .. import present
-from ..api import Scorer, read_errors
+from ..api import Scorer, iter_score_rows, read_errors
 from ..aspects import AspectCount, aspect_title
 from ..config import Config
 from ..score import CorpusScore
 from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairStats, compare,
                             paired_stats)
-from .common import (EXIT_OK, EXIT_USAGE, resample_count, add_aspect_options, add_bootstrap_options, add_dask_option,
-                     add_setting_options, check_outputs, config_from_args, dask_client, open_output,
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, resample_count, add_aspect_options,
+                     add_bootstrap_options, add_dask_option, add_setting_options, check_outputs,
+                     config_from_args, dask_client, open_output,
                      plural, read_inputs, warn, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_compare
 from .common import report_unreadable, warn_unreadable
@@ -124,33 +126,56 @@ def run(args: argparse.Namespace) -> int:
     if report_unreadable(errors, config.on_error):
         return EXIT_USAGE
     scorer = Scorer(config)
-    with dask_client(args, workers) as client:
-        corpus1, corpus2 = (
-            CorpusScore(list(scorer.iter_scores(entries, entries_gold, workers=workers,
-                                                progress=not args.quiet, dask=client)), scorer.signature)
-            for entries in (entries_1, entries_2))
-    results, dropped = comparisons(corpus1, corpus2, config)
-    if args.pairs_out:
-        with open_output(args.pairs_out) as out:
-            for p1, p2 in zip(corpus1.pairs, corpus2.pairs):
-                out.write(json.dumps(_pair_row(p1, p2)) + "\n")
+    rows: list[tuple] = []
+    interrupted = False
+    # both systems' scores of a pair come together, and each row is written as it is done,
+    # so that an interrupted run keeps (and compares) every finished pair
+    with dask_client(args, workers) as client, \
+            open_output(args.pairs_out) if args.pairs_out else nullcontext() as out:
+        try:
+            for p1, p2 in iter_score_rows([(scorer, entries_1, entries_gold),
+                                           (scorer, entries_2, entries_gold)],
+                                          workers, not args.quiet, client):
+                rows.append((p1, p2))
+                if out is not None:
+                    out.write(json.dumps(_pair_row(p1, p2)) + "\n")
+                    out.flush()
+        except INTERRUPTS:
+            interrupted = True
+    total = len(entries_gold)
+    corpus1, corpus2 = (CorpusScore([row[k] for row in rows], scorer.signature) for k in (0, 1))
+    if interrupted:
+        print(f"smatchpp: interrupted: {len(rows)} of {plural(total, 'pair')} finished"
+              + (f", written to {args.pairs_out}" if args.pairs_out and args.pairs_out != "-" else "")
+              + "; comparing those", file=sys.stderr)
+    if interrupted and not rows:
+        return EXIT_INTERRUPTED
+    try:
+        results, dropped = comparisons(corpus1, corpus2, config)
+    except INTERRUPTS:
+        print("smatchpp: interrupted again: no comparison", file=sys.stderr)
+        return EXIT_INTERRUPTED
     summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
     certified = [sum(p.status == "optimal" for p in c.scored) for c in (corpus1, corpus2)]
     summary = {"signature": scorer.signature, "sys1": args.sys1, "sys2": args.sys2,
                "gold": args.gold, "pairs": results[0].pairs, "left_out": dropped,
                "certified_optimal": {"sys1": certified[0], "sys2": certified[1]},
                "comparisons": [c.to_json() for c in results]}
+    if interrupted:
+        summary["interrupted"] = {"finished": len(rows), "total": total}
     if len(results) > 1:
         summary["aspects"] = config.aspects
-    header = [scorer.signature,
-              f"sys1: {args.sys1}  sys2: {args.sys2}  gold: {args.gold}",
-              f"pairs: {results[0].pairs} compared"
-              + (f", {len(dropped)} left out (skipped in either system)" if dropped else "")
-              + f"; certified optimal: sys1 {certified[0]}, sys2 {certified[1]}"]
+    header = [scorer.signature, f"sys1: {args.sys1}  sys2: {args.sys2}  gold: {args.gold}"]
+    if interrupted:
+        header.append(f"interrupted: {len(rows)} of {plural(total, 'pair')} finished; "
+                      "the comparison below covers those only")
+    header.append(f"pairs: {results[0].pairs} compared"
+                  + (f", {len(dropped)} left out (skipped in either system)" if dropped else "")
+                  + f"; certified optimal: sys1 {certified[0]}, sys2 {certified[1]}")
     print(present.compare_report(summary, results, args.format, header=header, mode=config.aspects),
           file=summary_out)
     if dropped:
         warn(f"{plural(len(dropped), 'pair')} left out of the comparison (skipped in either system)")
     warn_unreadable(errors, config.on_error)
-    return EXIT_OK
+    return EXIT_INTERRUPTED if interrupted else EXIT_OK
 

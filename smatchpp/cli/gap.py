@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from .. import present
-from ..api import Scorer, read_errors
+from ..api import Scorer, iter_score_rows, read_errors
 from ..audit import (GapReport, check_plotting, check_smatch_python, gap_report, plot_histogram,
                      run_smatch104)
 from ..exceptions import SmatchppError, UsageError
 from ..read import STDIN
-from .common import (EXIT_OK, EXIT_USAGE, add_scoring_options, check_outputs, config_from_args, emit,
+from ..score import CorpusScore
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_scoring_options, check_outputs, config_from_args, emit,
                      open_output, plural, read_inputs, workers_from_args)
 from .common import report_unreadable, warn_unreadable
 from .score import warn_nothing_scored
@@ -53,8 +55,9 @@ def _why_above(key: str) -> str:
     return duplicates
 
 
-def format_gap(report: GapReport, fmt: str = "text") -> str:
-    """The gap report in ``fmt`` (:func:`smatchpp.present.gap_report`).
+def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = None) -> str:
+    """The gap report in ``fmt`` (:func:`smatchpp.present.gap_report`; ``interrupted``:
+    ``{"finished": N, "total": M}`` when an interrupt stopped the run).
 
     >>> from smatchpp.api import score_corpus
     >>> from smatchpp.audit import gap_report
@@ -64,7 +67,10 @@ def format_gap(report: GapReport, fmt: str = "text") -> str:
     a tool: F1 75.00 (25.00 points below exact), 1 pair below the optimum, 1 triple lost
       gap histogram (triples: pairs): 1: 1
     """
-    return present.gap_report(report.to_json(), fmt, _why_above)
+    summary = report.to_json()
+    if interrupted:
+        summary["interrupted"] = interrupted
+    return present.gap_report(summary, fmt, _why_above)
 
 
 
@@ -84,19 +90,36 @@ def run(args: argparse.Namespace) -> int:
     errors = read_errors(entries_a, entries_b)
     if report_unreadable(errors, config.on_error):
         return EXIT_USAGE
-    exact = Scorer(config).score_corpus(entries_a, entries_b, workers=workers, progress=not args.quiet)
+    exact_scorer = Scorer(config)
     climber = Scorer(config.replace(solver="hillclimber", compression="none"))
-    heuristic_run = climber.score_corpus(entries_a, entries_b, workers=workers)
-    by_index = {p.index: p.matched for p in heuristic_run.pairs}
+    rows: list[tuple] = []
+    interrupted = False
+    try:  # the exact and the heuristic score of a pair come together: an interrupt keeps whole pairs
+        for row in iter_score_rows([(exact_scorer, entries_a, entries_b), (climber, entries_a, entries_b)],
+                                   workers, not args.quiet):
+            rows.append(row)
+    except INTERRUPTS:
+        interrupted = True
+    total = len(entries_a)
+    exact = CorpusScore([e for e, _ in rows], exact_scorer.signature)
+    by_index = {h.index: h.matched for _, h in rows}
     heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in exact.scored]}
     labels = {HILLCLIMBER: f"hillclimber (ours, {config.restarts} restarts, seed {config.seed})"}
-    if args.smatch_python:
-        smatch = run_smatch104(args.smatch_python, args.test, args.gold, config.restarts)
-        if len(smatch) != len(entries_a):
-            raise SmatchppError(f"smatch 1.0.4 found {plural(len(smatch), 'pair')} in the inputs, "
-                                f"smatchpp {len(entries_a)}: the pairs cannot be matched up")
-        heuristic[SMATCH104] = [smatch[p.index] for p in exact.scored]
-        labels[SMATCH104] = f"smatch 1.0.4 ({config.restarts} restarts)"
+    if args.smatch_python and not interrupted:
+        try:
+            smatch = run_smatch104(args.smatch_python, args.test, args.gold, config.restarts)
+        except INTERRUPTS:
+            interrupted = True
+        else:
+            if len(smatch) != len(entries_a):
+                raise SmatchppError(f"smatch 1.0.4 found {plural(len(smatch), 'pair')} in the inputs, "
+                                    f"smatchpp {len(entries_a)}: the pairs cannot be matched up")
+            heuristic[SMATCH104] = [smatch[p.index] for p in exact.scored]
+            labels[SMATCH104] = f"smatch 1.0.4 ({config.restarts} restarts)"
+    if interrupted:
+        print(f"smatchpp: interrupted: {len(rows)} of {plural(total, 'pair')} finished"
+              + ("; smatch 1.0.4 not run" if args.smatch_python and SMATCH104 not in heuristic else "")
+              + "; the report covers those only", file=sys.stderr)
     report = gap_report(exact, heuristic, labels)
     if args.pairs_out:
         with open_output(args.pairs_out) as out:
@@ -110,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
                 out.write(json.dumps(row) + "\n")
     if args.plot:
         plot_histogram(report, args.plot)
-    emit(format_gap(report, args.format))
+    emit(format_gap(report, args.format,
+                    {"finished": len(rows), "total": total} if interrupted else None))
     warn_unreadable(errors, config.on_error)
     warn_nothing_scored(exact)
-    return EXIT_OK
+    return EXIT_INTERRUPTED if interrupted else EXIT_OK

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from .. import present
 from ..score import CorpusScore
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, _seconds,
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, _seconds,
                      add_aspect_options, add_bootstrap_options, add_dask_option, add_scoring_options, dask_client,
                      check_outputs, config_from_args, emit, interrupts, open_output, plural,
                      read_inputs, report_unreadable, warn, warn_unreadable, workers_from_args)
@@ -104,6 +104,16 @@ def format_text(corpus: CorpusScore, total: int | None = None, fmt: str = "text"
                                 preset_note=_preset_note(summary["signature"]))
 
 
+def _without_intervals(text: str, fmt: str) -> str:
+    """The summary ``text`` marked as having no bootstrap intervals (an interrupt stopped them)."""
+    note = "bootstrap: interrupted, no intervals"
+    if fmt == "json":
+        summary = json.loads(text)
+        summary.setdefault("interrupted", {})["bootstrap"] = "interrupted: no intervals"
+        return present.emit_json(summary)
+    return text + ("\n% " if fmt == "latex" else "\n\n" if fmt == "markdown" else "\n") + note
+
+
 def format_stats(corpus: CorpusScore) -> str:
     """Per pair and total problem sizes before/after compression, with time and stage."""
     keys = ("vars_a", "vars_b", "pairs_before", "pairs_after", "edges_before", "edges_after",
@@ -167,24 +177,35 @@ def run(args: argparse.Namespace) -> int:
                         out.flush()
             else:
                 pairs.extend(stream)
-        except (KeyboardInterrupt, Interrupted):
+        except INTERRUPTS:
             interrupted = True
     corpus = CorpusScore(pairs, scorer.signature)
     if args.stats:
         print(format_stats(corpus), file=sys.stderr)
     total = len(entries_a)
     intervals = None
-    if config.bootstrap:
-        intervals = bootstrap(PairStats.from_pairs(corpus.scored), config.bootstrap,
-                              config.bootstrap_seed)
-    aspect_intervals = aspect_bootstrap(corpus, config) if config.bootstrap else {}
-    emit(format_text(corpus, total if interrupted else None, args.format, intervals, aspect_intervals),
-         summary_out)
+    aspect_intervals: dict = {}
+    # an interrupt, during the scoring or during the bootstrap: the summary goes out without
+    # intervals (resampling after an interrupt could take long: the user asked to stop)
+    bootstrap_cut = bool(config.bootstrap) and interrupted
+    if config.bootstrap and not interrupted:
+        try:
+            intervals = bootstrap(PairStats.from_pairs(corpus.scored), config.bootstrap,
+                                  config.bootstrap_seed)
+            aspect_intervals = aspect_bootstrap(corpus, config)
+        except INTERRUPTS:
+            intervals, aspect_intervals, bootstrap_cut = None, {}, True
+    text = format_text(corpus, total if interrupted or bootstrap_cut else None, args.format, intervals,
+                       aspect_intervals)
+    if bootstrap_cut:
+        text = _without_intervals(text, args.format)
+    emit(text, summary_out)
     warn_unreadable(errors, config.on_error)
     warn_nothing_scored(corpus)
-    if interrupted:
+    if interrupted or bootstrap_cut:
         print(f"smatchpp: interrupted: {len(pairs)} of {plural(total, 'pair')} finished"
-              + (f", written to {args.pairs_out}" if args.pairs_out and args.pairs_out != "-" else ""),
+              + (f", written to {args.pairs_out}" if args.pairs_out and args.pairs_out != "-" else "")
+              + ("; no bootstrap intervals" if bootstrap_cut else ""),
               file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_OK

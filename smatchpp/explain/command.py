@@ -23,9 +23,10 @@ import time
 
 from ..api import Scorer
 from ..exceptions import UsageError
+from ..executor import EXIT_INTERRUPTED, INTERRUPTS
 from ..score import CorpusScore
 from .html import MAX_DRAW, write_report
-from .model import explain_entries
+from .model import iter_explanations
 from .select import OURS, GapFile, parse_pairs, select
 from .terminal import render, supports_color
 
@@ -101,8 +102,17 @@ def run_explain(args: argparse.Namespace, config, entries_a, entries_b, workers:
         gap_file = GapFile(args.gap_file, len(entries_a), ids)
     gaps = _gap_tools(args, gap_file)
     began = time.perf_counter()
-    explanations = explain_entries(entries_a, entries_b, config, indices, workers,
-                                   progress=not getattr(args, "quiet", False))
+    explanations = []
+    interrupted = False
+    try:  # an interrupt keeps the pairs explained so far, and the report shows them
+        for e in iter_explanations(entries_a, entries_b, config, indices, workers,
+                                   progress=not getattr(args, "quiet", False)):
+            explanations.append(e)
+    except INTERRUPTS:
+        interrupted = True
+    wanted = len(entries_a) if indices is None else len(indices)
+    stopped = (f"interrupted: {len(explanations)} of {wanted} pairs explained"
+               if interrupted else "")
     explained = time.perf_counter()
     chosen = select(explanations, worst=args.worst, gaps=gaps,
                     columns=gap_file.columns if gap_file else None)
@@ -122,9 +132,10 @@ def run_explain(args: argparse.Namespace, config, entries_a, entries_b, workers:
                below,
                f"the {args.worst} with the lowest F1, lowest first" if args.worst else ""]
         note = "; ".join(x for x in how if x)
+        note = "; ".join(x for x in (("Chosen: " + note) if note else "", stopped.capitalize()) if x)
         write_report(args.html, chosen, title=args.title or f"smatchpp explain: {args.test} vs {args.gold}",
                      signature=Scorer(config).signature,
-                     note=("Chosen: " + note) if note else "", max_draw=args.max_draw, extra=extra,
+                     note=note, max_draw=args.max_draw, extra=extra,
                      corpus=CorpusScore([e.score for e in explanations], Scorer(config).signature))
         written = time.perf_counter()
         print(f"wrote {args.html}: {len(chosen)} pairs (explained {len(explanations)} in "
@@ -133,4 +144,8 @@ def run_explain(args: argparse.Namespace, config, entries_a, entries_b, workers:
         color = args.color == "always" or (args.color == "auto" and supports_color(sys.stdout))
         shown = [e for e in chosen if args.pair is None or e.index == args.pair]
         print("\n\n".join(render(e, color) for e in shown))
+    if interrupted:
+        print(f"smatchpp: {stopped}" + (f", written to {args.html}" if args.html else ""),
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
     return 0

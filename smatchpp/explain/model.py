@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -34,8 +34,8 @@ from ..score import PairScore, prf
 from ..solvers.hillclimber import HillClimber
 from ..standardize import EMPTY, TripleGraph, standardize
 
-__all__ = ["Explanation", "explain_pair", "explain_entries", "hc_label", "concept_similarity",
-           "soft_pairs"]
+__all__ = ["Explanation", "explain_pair", "explain_entries", "iter_explanations", "hc_label",
+           "concept_similarity", "soft_pairs"]
 
 
 def hc_label(seed: int, restarts: int) -> str:
@@ -299,7 +299,16 @@ def explain_entries(entries_a: Sequence[Entry], entries_b: Sequence[Entry], conf
     is left out).  The order of the result follows ``indices``; it does not
     depend on ``workers``.
     """
+    return list(iter_explanations(entries_a, entries_b, config, indices, workers, progress))
+
+
+def iter_explanations(entries_a: Sequence[Entry], entries_b: Sequence[Entry], config=None,
+                      indices: Sequence[int] | None = None, workers: int = 1,
+                      progress: bool = False) -> Iterator[Explanation]:
+    """:func:`explain_entries`, each explanation as soon as it and those before it are done
+    (an interrupt keeps them; the workers end at once)."""
     from ..api import Config, Scorer, _progress
+    from ..executor import Work, stream
 
     scorer = Scorer(config or Config())
     chosen = range(len(entries_a)) if indices is None else indices
@@ -315,22 +324,15 @@ def explain_entries(entries_a: Sequence[Entry], entries_b: Sequence[Entry], conf
         meta.update(ea.metadata)
         items.append((ea.index, ea.id or eb.id, ea.graph or EMPTY, eb.graph or EMPTY, meta))
     bar = _progress(len(items), progress)
-    out: list[Explanation] = []
-    if workers <= 1 or len(items) < 2:
-        for item in items:
-            out.append(_explain_item(scorer, item))
+    chunk = max(1, min(32, len(items) // (max(workers, 1) * 8)))
+    work = Work(run=_worker_explain, local=lambda item: _explain_item(scorer, item),
+                setup=_init_worker, args=(scorer.config,))
+    try:
+        for e in stream(work, items, workers, chunk):
             bar.update(1)
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        chunk = max(1, min(32, len(items) // (workers * 8)))
-        with ProcessPoolExecutor(workers, initializer=_init_worker,
-                                 initargs=(scorer.config,)) as pool:
-            for e in pool.map(_worker_explain, items, chunksize=chunk):
-                out.append(e)
-                bar.update(1)
-    bar.close()
-    return out
+            yield e
+    finally:
+        bar.close()
 
 
 def _explain_item(scorer, item: tuple) -> Explanation:

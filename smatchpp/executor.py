@@ -1,0 +1,144 @@
+"""One way to run work items: in this process or in a pool of worker processes.
+
+Every command that scores many things (``score``, ``compare``, ``gap``,
+``explain``, ``matrix``, ``search``) hands :func:`stream` a :class:`Work`, which
+says how to set a worker process up and how to run one task there, and an
+iterable of tasks.  Results come back in task order, each as soon as it and
+every task before it are done, so a caller can write them out as they come
+and an interrupted run keeps every finished result.  (Dask runs its tasks
+through :func:`smatchpp.distributed.map_blocks`, which streams in the same order.)
+
+Interrupts.  The parent decides: :func:`interrupts` turns SIGTERM into
+:class:`Interrupted` (Ctrl-C is Python's ``KeyboardInterrupt``); when either
+ends the iteration, the pool's workers are terminated at once, and the caller
+summarizes what it has.  A worker ignores SIGINT (a terminal sends Ctrl-C to
+the whole process group: the parent alone must act on it) and dies by SIGTERM.
+Between ``fork`` and the worker's own set-up, a child still has the parent's
+handlers, so a SIGTERM there (``Pool.terminate`` of a pool that is still
+starting) would raise :class:`Interrupted` inside the child and print its
+traceback, or leave it holding one of the pool's locks.  The pool is therefore
+created with SIGINT and SIGTERM blocked (:func:`signal.pthread_sigmask`); a
+worker unblocks them only after setting its own dispositions, and a signal
+that arrived meanwhile is delivered then, to the right handler.  No pool is
+started for fewer than two tasks, and a pool that finished its work is closed
+and joined, not terminated.
+
+>>> work = Work(run=abs, local=abs)
+>>> list(stream(work, [-3, 1, -2], workers=1))
+[3, 1, 2]
+>>> list(stream(work, [], workers=2))
+[]
+>>> list(stream(work, [-3, 1, -2], workers=2))
+[3, 1, 2]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import chain, islice
+from typing import Any, Callable, Iterable, Iterator
+
+__all__ = ["Work", "stream", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts", "start_method"]
+
+#: the signals a worker must not see before it has set its own handlers
+_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+class Interrupted(Exception):
+    """SIGTERM, turned into an exception like Ctrl-C's KeyboardInterrupt."""
+
+
+#: what a caller catches to keep its finished results
+INTERRUPTS = (KeyboardInterrupt, Interrupted)
+#: the exit code of an interrupted command (128 + SIGINT, as shells report Ctrl-C)
+EXIT_INTERRUPTED = 130
+
+
+@contextmanager
+def interrupts() -> Iterator[None]:
+    """Turn SIGTERM into :class:`Interrupted` for the duration (Ctrl-C raises KeyboardInterrupt)."""
+    def handler(signum, frame):
+        raise Interrupted(signal.Signals(signum).name)
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@dataclass(frozen=True)
+class Work:
+    """How to run one kind of task.
+
+    ``run(task)`` runs in a worker process after ``setup(*args)`` ran there once
+    (both module-level functions, so that they pickle; ``args`` go to every worker
+    once).  ``local(task)`` runs a task in this process, when no pool is used.
+    """
+
+    run: Callable[[Any], Any]
+    local: Callable[[Any], Any]
+    setup: Callable[..., None] | None = None
+    args: tuple = ()
+
+
+def start_method() -> str:
+    """``fork`` where the platform has it (workers share the parent's memory), else ``spawn``."""
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def stream(work: Work, tasks: Iterable, workers: int = 1, chunksize: int = 1) -> Iterator:
+    """``work``'s result of every task, in task order, as each is done.
+
+    With ``workers > 1`` and at least two tasks, by a pool of at most ``workers``
+    processes (never more than there are tasks); otherwise in this process.
+    Stopping the iteration, an exception or an interrupt while it waits
+    terminates the workers at once; results already yielded are complete.
+    """
+    tasks = iter(tasks)
+    head = list(islice(tasks, max(workers, 2)))
+    if workers <= 1 or len(head) < 2:
+        for task in chain(head, tasks):
+            yield work.local(task)
+        return
+    pool = _start_pool(work, min(workers, len(head)))
+    finished = False
+    try:
+        yield from pool.imap(work.run, chain(head, tasks), chunksize=chunksize)
+        pool.close()
+        pool.join()
+        finished = True
+    finally:
+        if not finished:
+            pool.terminate()
+            pool.join()
+
+
+def _start_pool(work: Work, processes: int):
+    """A pool whose workers start with SIGINT and SIGTERM blocked (see the module docstring).
+
+    The pool's own threads, started here too, keep them blocked: the signals then
+    go to the main thread, which is the one that must act on them.
+    """
+    ctx = multiprocessing.get_context(start_method())
+    mask = getattr(signal, "pthread_sigmask", None)
+    previous = mask(signal.SIG_BLOCK, _SIGNALS) if mask else None
+    try:
+        return ctx.Pool(processes, initializer=_start_worker,
+                        initargs=(work.setup, work.args, previous))
+    finally:
+        if mask:
+            mask(signal.SIG_SETMASK, previous)
+
+
+def _start_worker(setup: Callable[..., None] | None, args: tuple, unblocked) -> None:
+    """A worker's first step: its own signal dispositions, then the signals unblocked
+    (``unblocked``: the parent's mask before the pool), then the work's set-up."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if unblocked is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
+    if setup is not None:
+        setup(*args)
