@@ -10,6 +10,7 @@ leave exactly the N finished pairs in the pairs file, in index order.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import signal
@@ -72,17 +73,37 @@ def _lines(path):
         return []
 
 
-def _signal_once_written(argv, written, sig, cwd):
-    """Start ``argv``; once the file ``written`` has a line, send ``sig``.  Returns the exit
-    code, stdout, stderr and the seconds from the signal to the end."""
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (its pool's workers), from Linux's /proc."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(p) for p in handle.read().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its parent does not count)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _signal_when(argv, ready, sig, cwd):
+    """Start ``argv``; once ``ready(proc)`` holds, send ``sig``.  Returns the exit code,
+    stdout, stderr, the seconds from the signal to the end, and the processes that the
+    child had started and that still run after it ended (orphaned workers)."""
     proc = subprocess.Popen(argv, cwd=cwd, env=child_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
     try:
         deadline = time.monotonic() + 300
-        while not _lines(written) and proc.poll() is None and time.monotonic() < deadline:
+        while not ready(proc) and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert proc.poll() is None, ("finished before it could be interrupted", proc.communicate())
-        assert _lines(written), f"no line in {written.name} within 300 s"
+        assert ready(proc), "not ready to be interrupted within 300 s"
+        workers = _children(proc.pid)
         sent = time.monotonic()
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=120)
@@ -91,55 +112,144 @@ def _signal_once_written(argv, written, sig, cwd):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    return proc.returncode, out, err, took
+    gone_by = time.monotonic() + 10  # a functional check: orphans would live on for minutes
+    while any(_alive(p) for p in workers) and time.monotonic() < gone_by:
+        time.sleep(0.1)
+    return proc.returncode, out, err, took, [p for p in workers if _alive(p)]
 
 
-@pytest.mark.parametrize("sig, workers", [(signal.SIGINT, "2"), (signal.SIGTERM, "2"),
-                                          (signal.SIGINT, "1")],
-                         ids=["SIGINT-2-workers", "SIGTERM-2-workers", "SIGINT-1-worker"])
-def test_interrupt_keeps_finished_pairs_and_exits_130(slow_input, tmp_path, sig, workers):
-    folder, total = slow_input
-    pairs = tmp_path / "pairs.jsonl"
-    code, out, err, took = _signal_once_written(
-        smatchpp_argv("score", folder / "a.amr", folder / "b.amr", "--solver", "hillclimber",
-                      "--restarts", "100000", "--workers", workers, "--force-workers", "--quiet",
-                      "--pairs-out", pairs), pairs, sig, tmp_path)
+def _signal_once_written(argv, written, sig, cwd):
+    """:func:`_signal_when` the file ``written`` has a line."""
+    return _signal_when(argv, lambda proc: bool(_lines(written)), sig, cwd)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time ``pid`` has used (user and system), from Linux's /proc."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _working(settle: float = 2.0, busy: float = 8.0):
+    """Ready once the child scores (for commands that write nothing before they end): it
+    runs pool workers (it has read its input), and ``settle`` seconds have passed since,
+    for the two tiny pairs to finish; or, scoring in its own process, it has used ``busy``
+    seconds of CPU (starting and the tiny pairs take about 2).  Only an interrupt before
+    any pair finished can come of a slow start, and the tests accept that too."""
+    since: list[float] = []
+
+    def ready(proc) -> bool:
+        if not since and _children(proc.pid):
+            since.append(time.monotonic())
+        return (bool(since) and time.monotonic() - since[0] >= settle
+                or _cpu_seconds(proc.pid) >= busy)
+    return ready
+
+
+SLOW = ("--restarts", "100000", "--force-workers", "--quiet")
+SIGNALS = [(signal.SIGINT, "2"), (signal.SIGTERM, "2"), (signal.SIGTERM, "1")]
+SIGNAL_IDS = ["SIGINT-2-workers", "SIGTERM-2-workers", "SIGTERM-1-worker"]
+
+
+def _ended_by_interrupt(code, out, err, took, orphans, what="pairs finished"):
+    """The common contract: exit 130 soon after the signal, no traceback, no worker left;
+    returns N and M of ``interrupted: N of M``."""
     assert code == 130, err
     assert took < PROMPT, f"took {took:.1f} s after the signal: it waited for running pairs"
     assert "Traceback" not in err
-    found = re.search(r"interrupted: (\d+) of (\d+) pairs finished", err)
+    assert not orphans, "workers outlived the command"
+    found = re.search(rf"interrupted: (\d+) of (\d+) {what}", err)
     assert found, err
-    n, m = int(found.group(1)), int(found.group(2))
+    return int(found.group(1)), int(found.group(2))
+
+
+@pytest.mark.parametrize("sig, workers", SIGNALS, ids=SIGNAL_IDS)
+def test_interrupted_compare_keeps_and_compares_finished_pairs(slow_input, tmp_path, sig, workers):
+    """``compare`` scores both systems' pair together and writes the row at once: an interrupt
+    keeps the finished rows and compares exactly those."""
+    folder, total = slow_input
+    pairs = tmp_path / "pairs.jsonl"
+    a, b = folder / "a.amr", folder / "b.amr"
+    result = _signal_once_written(
+        smatchpp_argv("compare", a, a, b, "--solver", "hillclimber", "--workers", workers, *SLOW,
+                      "--pairs-out", pairs), pairs, sig, tmp_path)
+    n, m = _ended_by_interrupt(*result)
+    out = result[1]
     assert m == total and 1 <= n < total
-    assert f"interrupted: {n} of {total} pairs finished; the scores below cover those only" in out
-    assert f"pairs: {n} scored: {n}" in out
+    assert f"interrupted: {n} of {total} pairs finished; the comparison below covers those only" in out
+    assert f"pairs: {n} compared" in out
     rows = [json.loads(line) for line in _lines(pairs)]
     assert [r["index"] for r in rows] == list(range(n))
-    assert all(0 <= r["matched"] <= r["upper"] <= r["test_triples"] for r in rows)
+    assert all(r["f1_difference"] == 0 and r["sys1"]["matched"] == r["sys2"]["matched"] for r in rows)
 
 
-@pytest.mark.parametrize("sig, workers", [(signal.SIGINT, "2"), (signal.SIGTERM, "2"),
-                                          (signal.SIGTERM, "1")],
-                         ids=["SIGINT-2-workers", "SIGTERM-2-workers", "SIGTERM-1-worker"])
-def test_interrupted_search_keeps_finished_queries_and_exits_130(slow_input, tmp_path, sig, workers):
-    """``search`` writes each query's line as it finishes; a signal ends it at once, with the
-    finished queries written (in order) and counted."""
+@pytest.mark.parametrize("sig, workers", SIGNALS, ids=SIGNAL_IDS)
+def test_interrupted_gap_reports_finished_pairs(slow_input, tmp_path, sig, workers):
+    """``gap`` runs the exact and the heuristic solver on a pair together: an interrupt reports
+    and writes the pairs that both finished."""
     folder, total = slow_input
-    hits = tmp_path / "hits.jsonl"
-    code, out, err, took = _signal_once_written(
-        smatchpp_argv("search", folder / "a.amr", folder / "b.amr", "--top", "1", "--solver",
-                      "hillclimber", "--restarts", "100000", "--workers", workers, "--force-workers",
-                      "--quiet", "--out", hits), hits, sig, tmp_path)
-    assert code == 130, err
-    assert took < PROMPT, f"took {took:.1f} s after the signal: it waited for running queries"
-    assert "Traceback" not in err
-    found = re.search(r"interrupted: (\d+) of (\d+) queries finished", err)
-    assert found, err
-    n, m = int(found.group(1)), int(found.group(2))
-    assert m == total and 1 <= n < total
-    rows = [json.loads(line) for line in _lines(hits)]
-    assert [r["query"] for r in rows] == list(range(n))
-    assert rows[0]["hits"][0]["index"] == 0 and rows[0]["hits"][0]["f1"] == 1.0
+    pairs = tmp_path / "gap.jsonl"
+    result = _signal_when(smatchpp_argv("gap", folder / "a.amr", folder / "b.amr", "--workers", workers,
+                                        *SLOW, "--pairs-out", pairs),
+                          _working(), sig, tmp_path)
+    n, m = _ended_by_interrupt(*result)
+    out = result[1]
+    assert m == total and n < total
+    assert f"interrupted: {n} of {total} pairs finished; the report below covers those only" in out
+    assert f"pairs: {n}, exact certified optimal: {n}," in out
+    rows = [json.loads(line) for line in _lines(pairs)]
+    assert [r["index"] for r in rows] == list(range(n))
+    assert all(r["gap_hillclimber"] == r["exact"] - r["hillclimber"] for r in rows)
+
+
+@pytest.mark.parametrize("sig, workers", SIGNALS, ids=SIGNAL_IDS)
+def test_interrupted_explain_reports_explained_pairs(slow_input, tmp_path, sig, workers):
+    """``explain`` writes its report (and ``--json``) of the pairs explained so far."""
+    folder, total = slow_input
+    report, rows_file = tmp_path / "report.html", tmp_path / "explained.jsonl"
+    result = _signal_when(smatchpp_argv("explain", folder / "a.amr", folder / "b.amr", "--workers",
+                                        workers, *SLOW, "--html", report, "--json", rows_file),
+                          _working(), sig, tmp_path)
+    n, m = _ended_by_interrupt(*result, what="pairs explained")
+    assert m == total and n < total
+    assert f"Interrupted: {n} of {total} pairs explained" in report.read_text()
+    assert [json.loads(line)["index"] for line in _lines(rows_file)] == list(range(n))
+
+
+def test_interrupt_during_bootstrap_keeps_the_summary(tmp_path):
+    """Ctrl-C once every pair is scored, while ``--bootstrap`` resamples: the summary is
+    printed without intervals, marked, and the pairs file is whole."""
+    pairs = tmp_path / "pairs.jsonl"
+    graphs = "\n\n".join(["(d / dog)", "(b / bark-01 :ARG0 (d / dog))"] * 1000) + "\n"
+    (tmp_path / "a.amr").write_text(graphs)
+    written = _lines_counter(pairs, 2000)
+    # about a minute of resampling (2,000 pairs, 2 million resamples); the signal comes
+    # once the last pair is written, and a second later, when the bootstrap runs
+    result = _signal_when(smatchpp_argv("score", "a.amr", "a.amr", "--workers", "1", "--quiet",
+                                        "--pairs-out", pairs, "--bootstrap", "2000000"),
+                          written, signal.SIGINT, tmp_path)
+    out, err = result[1:3]
+    n, m = _ended_by_interrupt(*result)
+    assert n == m == 2000
+    assert "pairs: 2000 scored: 2000 certified optimal: 2000" in out
+    assert "micro  P 100.00  R 100.00  F1 100.00" in out
+    assert out.rstrip().endswith("bootstrap: interrupted, no intervals")
+    assert "the bootstrap was interrupted" in err
+    assert len(_lines(pairs)) == 2000
+
+
+def _lines_counter(path, count: int, settle: float = 1.0):
+    """Ready ``settle`` seconds after ``path`` has ``count`` lines."""
+    since: list[float] = []
+
+    def ready(proc) -> bool:
+        if not since and len(_lines(path)) >= count:
+            since.append(time.monotonic())
+        return bool(since) and time.monotonic() - since[0] >= settle
+    return ready
 
 
 def test_closed_stdout_exits_141_quietly(tmp_path):
