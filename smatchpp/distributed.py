@@ -37,7 +37,8 @@ from typing import Any, Callable, Iterable, Iterator
 from .config import Config
 from .exceptions import UsageError
 
-__all__ = ["connect", "map_chunks", "score_pair_chunk", "score_item_chunk", "top_k_chunk", "warm_up",
+__all__ = ["connect", "check_scheduler", "scheduler_address", "SCHEMES", "DEFAULT_TIMEOUT", "map_chunks",
+           "score_pair_chunk", "score_item_chunk", "top_k_chunk", "warm_up",
            "dask_setup"]
 
 _LOCAL = threading.local()
@@ -51,12 +52,113 @@ def _import():
     return distributed
 
 
+#: the protocols of a scheduler's address (Dask's ``inproc://`` works only inside one process)
+SCHEMES = ("tcp", "tls", "ws", "wss")
+#: seconds to wait for a scheduler to answer (``--dask-timeout``)
+DEFAULT_TIMEOUT = 10.0
+
+
+def scheduler_address(address: str) -> tuple[str, str, int]:
+    """``(address, host, port)`` of a scheduler's ``SCHEME://HOST:PORT`` or ``HOST:PORT``
+    (scheme ``tcp``); raises :class:`UsageError` for anything else.
+
+    >>> scheduler_address("127.0.0.1:8786")
+    ('tcp://127.0.0.1:8786', '127.0.0.1', 8786)
+    >>> scheduler_address("tls://[::1]:8786")[1:]
+    ('::1', 8786)
+    >>> scheduler_address("http://127.0.0.1:80")
+    Traceback (most recent call last):
+    smatchpp.exceptions.UsageError: --dask http://127.0.0.1:80: not a scheduler address: the protocol must be one of tcp, tls, ws, wss (e.g. tcp://HOST:8786, or HOST:8786)
+    """
+    scheme, sep, rest = address.strip().partition("://")
+    if not sep:
+        scheme, rest = "tcp", address.strip()
+    host, colon, port = rest.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):  # an IPv6 address
+        host = host[1:-1]
+    problem = ""
+    if scheme.lower() not in SCHEMES:
+        problem = "the protocol must be one of " + ", ".join(SCHEMES)
+    elif not colon or not host or not port.isdigit() or not 0 < int(port) < 65536 \
+            or any(c in host for c in "/?#@ "):
+        problem = "expected HOST:PORT with a port from 1 to 65535"
+    if problem:
+        raise UsageError(f"--dask {address}: not a scheduler address: {problem} "
+                         "(e.g. tcp://HOST:8786, or HOST:8786)")
+    return f"{scheme.lower()}://{rest}", host, int(port)
+
+
+def check_scheduler(address: str, timeout: float = DEFAULT_TIMEOUT) -> str:
+    """The address of a Dask scheduler that answers at ``address`` within ``timeout``
+    seconds; otherwise :class:`UsageError` saying what was found there.
+
+    Dask's client alone can wait much longer than its own timeout: on a port where
+    something accepts connections and never answers (and on a plain HTTP server) it
+    waited minutes, and a server that answers something else made it read a length
+    of 3 EiB and fail with a MemoryError.  So a socket is opened first (a closed port
+    fails at once), then the scheduler is asked who it is, both within ``timeout``.
+    """
+    import socket
+
+    address, host, port = scheduler_address(address)
+    where = f"--dask {address}"
+    waited = f"within {timeout:g} s (--dask-timeout)"
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except socket.timeout:
+        raise UsageError(f"{where}: no connection {waited}") from None
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot connect: {exc.strerror or exc}") from None
+    answer: list = []
+    probe = threading.Thread(target=_identify, args=(address, timeout, answer), daemon=True)
+    probe.start()
+    probe.join(timeout + 1)  # the probe has its own timeout; this one is a safety net
+    if not answer or isinstance(answer[0], TimeoutError):
+        raise UsageError(f"{where}: something listens there, but no Dask scheduler answered "
+                         f"{waited}")
+    info = answer[0]
+    if not isinstance(info, dict) or info.get("type") != "Scheduler":
+        detail = f": {type(info).__name__}" if isinstance(info, BaseException) else ""
+        raise UsageError(f"{where}: what answered there is not a Dask scheduler{detail}")
+    return address
+
+
+def _identify(address: str, timeout: float, answer: list) -> None:
+    """Ask the server at ``address`` for its identity (in a thread, with its own event
+    loop); ``answer`` gets the reply, or the exception."""
+    import asyncio
+
+    from distributed.comm import connect as open_comm
+
+    async def identity():
+        comm = await open_comm(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer.append(asyncio.run(asyncio.wait_for(identity(), timeout)))
+    except asyncio.TimeoutError:
+        answer.append(TimeoutError())
+    except BaseException as exc:  # noqa: BLE001 - e.g. MemoryError: a length read from non-Dask bytes
+        answer.append(exc)
+
+
 @contextmanager
-def connect(address: str | None, workers: int = 1, processes: bool = True) -> Iterator[Any]:
-    """A client of the scheduler at ``address``, or of a new local cluster of ``workers``."""
+def connect(address: str | None, workers: int = 1, processes: bool = True,
+            timeout: float = DEFAULT_TIMEOUT) -> Iterator[Any]:
+    """A client of the scheduler at ``address`` (checked by :func:`check_scheduler` within
+    ``timeout`` seconds), or of a new local cluster of ``workers``."""
     distributed = _import()
     if address:
-        client = distributed.Client(address)
+        address = check_scheduler(address, timeout)
+        try:
+            client = distributed.Client(address, timeout=timeout)
+        except (OSError, TimeoutError) as exc:
+            raise UsageError(f"--dask {address}: cannot connect within {timeout:g} s "
+                             f"(--dask-timeout): {exc}") from None
         try:
             yield client
         finally:

@@ -170,10 +170,26 @@ def name_inputs(p: argparse.ArgumentParser, test: str, gold: str, gold_optional:
                 action.nargs, action.default = "?", None
 
 
+def _dask_address(text: str) -> str:
+    """An argparse type: a scheduler's address (checked before any file is read)."""
+    from ..distributed import scheduler_address
+
+    try:
+        return scheduler_address(text)[0]
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace(f"--dask {text}: ", f"{text!r}: ", 1)) from None
+
+
 def add_dask_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--dask", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help="run on Dask: connect to the scheduler at ADDRESS, or without one start a "
-                        "local cluster of --workers processes (needs the dask extra)")
+    p.add_argument("--dask", nargs="?", const="", default=None, metavar="ADDRESS", type=_dask_address,
+                   help="run on Dask: connect to the scheduler at ADDRESS (tcp://HOST:PORT, tls://, "
+                        "ws://, wss://, or HOST:PORT), or without one start a local cluster of "
+                        "--workers processes (needs the dask extra)")
+    from ..distributed import DEFAULT_TIMEOUT
+
+    p.add_argument("--dask-timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help="how long to wait for the scheduler at --dask ADDRESS to answer "
+                        f"(default {DEFAULT_TIMEOUT:g})")
 
 
 def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None = None) -> None:
@@ -452,7 +468,7 @@ def dask_client(args: argparse.Namespace, workers: int) -> Iterator[Any]:
         return
     from ..distributed import connect
 
-    with connect(args.dask or None, workers) as client:
+    with connect(args.dask or None, workers, timeout=args.dask_timeout) as client:
         yield client
 
 
