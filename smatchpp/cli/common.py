@@ -174,6 +174,8 @@ def _dask_address(text: str) -> str:
     """An argparse type: a scheduler's address (checked before any file is read)."""
     from ..distributed import scheduler_address
 
+    if not text:  # --dask "": a local cluster, as --dask alone
+        return text
     try:
         return scheduler_address(text)[0]
     except UsageError as exc:
