@@ -41,7 +41,8 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["Work", "stream", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts", "start_method"]
+__all__ = ["Work", "stream", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts", "deferred_interrupts",
+           "start_method"]
 
 #: the signals a worker must not see before it has set its own handlers
 _SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -67,6 +68,20 @@ def interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def deferred_interrupts() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back for the duration (a signal that comes meanwhile is
+    delivered at the end): for a step that must happen whole, such as recording a finished
+    result in memory and in the output file, so that the summary and the file agree."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    previous = mask(signal.SIG_BLOCK, _SIGNALS) if mask else None
+    try:
+        yield
+    finally:
+        if mask:
+            mask(signal.SIG_SETMASK, previous)
 
 
 @dataclass(frozen=True)

@@ -280,10 +280,10 @@ def test_interrupt_during_bootstrap_keeps_the_summary(tmp_path):
     graphs = "\n\n".join(["(d / dog)", "(b / bark-01 :ARG0 (d / dog))"] * 1000) + "\n"
     (tmp_path / "a.amr").write_text(graphs)
     written = _lines_counter(pairs, 2000)
-    # about a minute of resampling (2,000 pairs, 2 million resamples); the signal comes
+    # about half a minute of resampling (2,000 pairs, a million resamples); the signal comes
     # once the last pair is written, and a second later, when the bootstrap runs
     result = _signal_when(smatchpp_argv("score", "a.amr", "a.amr", "--workers", "1", "--quiet",
-                                        "--pairs-out", pairs, "--bootstrap", "2000000"),
+                                        "--pairs-out", pairs, "--bootstrap", "1000000"),
                           written, signal.SIGINT, tmp_path)
     out, err = result[1:3]
     n, m = _ended_by_interrupt(*result)

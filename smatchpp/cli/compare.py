@@ -24,6 +24,7 @@ from .. import present
 from ..api import Scorer, iter_score_rows, read_errors
 from ..aspects import AspectCount, aspect_title
 from ..config import Config
+from ..executor import deferred_interrupts
 from ..score import CorpusScore
 from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairStats, compare,
                             paired_stats)
@@ -136,10 +137,11 @@ def run(args: argparse.Namespace) -> int:
             for p1, p2 in iter_score_rows([(scorer, entries_1, entries_gold),
                                            (scorer, entries_2, entries_gold)],
                                           workers, not args.quiet, client):
-                rows.append((p1, p2))
-                if out is not None:
-                    out.write(json.dumps(_pair_row(p1, p2)) + "\n")
-                    out.flush()
+                with deferred_interrupts():  # the pair is in both the file and the comparison
+                    rows.append((p1, p2))
+                    if out is not None:
+                        out.write(json.dumps(_pair_row(p1, p2)) + "\n")
+                        out.flush()
         except INTERRUPTS:
             interrupted = True
     total = len(entries_gold)

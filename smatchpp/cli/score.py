@@ -24,6 +24,7 @@ import sys
 
 from typing import TYPE_CHECKING
 
+from ..executor import deferred_interrupts
 from .. import present
 from ..score import CorpusScore
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, _seconds,
@@ -172,9 +173,10 @@ def run(args: argparse.Namespace) -> int:
             if args.pairs_out:
                 with open_output(args.pairs_out) as out:
                     for pair in stream:
-                        pairs.append(pair)
-                        out.write(json.dumps(pair.to_json(args.alignments)) + "\n")
-                        out.flush()
+                        with deferred_interrupts():  # the pair is in both the file and the summary
+                            pairs.append(pair)
+                            out.write(json.dumps(pair.to_json(args.alignments)) + "\n")
+                            out.flush()
             else:
                 pairs.extend(stream)
         except INTERRUPTS:
