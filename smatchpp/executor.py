@@ -6,7 +6,7 @@ says how to set a worker process up and how to run one task there, and an
 iterable of tasks.  Results come back in task order, each as soon as it and
 every task before it are done, so a caller can write them out as they come
 and an interrupted run keeps every finished result.  (Dask runs its tasks
-through :func:`smatchpp.distributed.map_blocks`, which streams in the same order.)
+through :func:`smatchpp.distributed.map_chunks`, which streams in the same order.)
 
 Interrupts.  The parent decides: :func:`interrupts` turns SIGTERM into
 :class:`Interrupted` (Ctrl-C is Python's ``KeyboardInterrupt``); when either
