@@ -202,17 +202,22 @@ def _drop_empty(header: Sequence[str], rows: Sequence[Sequence[str]]):
 # ---------------------------------------------------------------------------
 # score
 
+def _json_report(summary: Mapping[str, Any], total: int | None, bootstrap) -> str:
+    """A corpus summary as JSON, with the interruption and the bootstrap intervals if any."""
+    out = dict(summary)
+    if total is not None:
+        out["interrupted"] = {"finished": summary["pairs"], "total": total}
+    if bootstrap is not None:
+        out["bootstrap"] = bootstrap.to_json()
+    return emit_json(out)
+
+
 def score_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | None = None,
                  bootstrap: BootstrapCI | None = None, preset_note: str = "") -> str:
     """The summary of ``score`` (``summary``: :meth:`CorpusScore.summary`; ``total``: pairs in the
     input when the run was interrupted; ``preset_note``: the preset's warning, if any)."""
     if fmt == "json":
-        out = dict(summary)
-        if total is not None:
-            out["interrupted"] = {"finished": summary["pairs"], "total": total}
-        if bootstrap is not None:
-            out["bootstrap"] = bootstrap.to_json()
-        return emit_json(out)
+        return _json_report(summary, total, bootstrap)
     s = summary
     notes = _score_notes(s, total, preset_note)
     uncertified = s["scored"] - s["optimal"]
@@ -413,12 +418,7 @@ def metric_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int |
                   bootstrap: MetricIntervals | None = None) -> str:
     """The summary of ``score --metric NAME`` (``summary``: :meth:`MetricCorpus.summary`)."""
     if fmt == "json":
-        out = dict(summary)
-        if total is not None:
-            out["interrupted"] = {"finished": summary["pairs"], "total": total}
-        if bootstrap is not None:
-            out["bootstrap"] = bootstrap.to_json()
-        return emit_json(out)
+        return _json_report(summary, total, bootstrap)
     s = summary
     lines = [s["signature"]]
     if s.get("note"):
