@@ -351,3 +351,14 @@ def test_highs_options_are_never_ignored():
     _set(h, "output_flag", False)
     with pytest.raises(RuntimeError, match="no_such_option"):
         _set(h, "no_such_option", 1.0)
+
+
+def test_solvers_are_a_registry_of_factories():
+    """SOLVERS maps each name to a factory (like MATCHERS); an unknown name lists the known ones."""
+    from smatchpp.solvers import SOLVERS, get_solver
+
+    assert list(SOLVERS) == ["exact", "highs", "cbc", "hillclimber"]
+    assert all(callable(make) for make in SOLVERS.values())
+    assert type(get_solver("hillclimber", seed=3, restarts=2)).__name__ == "HillClimber"
+    with pytest.raises(ValueError, match="unknown solver 'x'; choose from exact, highs, cbc, hillclimber"):
+        get_solver("x")

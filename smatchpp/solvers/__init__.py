@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from .base import Solver
@@ -18,7 +18,37 @@ if TYPE_CHECKING:
 __all__ = ["SolveResult", "Solver", "Status", "get_solver", "SOLVERS",
            "Portfolio", "HighsSolver", "CbcSolver", "HillClimber"]
 
-SOLVERS = ("exact", "highs", "cbc", "hillclimber")
+def _exact(seed: int, restarts: int, compression: bool, work_limit: int | None) -> "Solver":
+    from .portfolio import Portfolio
+
+    return Portfolio(seed=seed, compression=compression, work_limit=work_limit)
+
+
+def _hillclimber(seed: int, restarts: int, compression: bool, work_limit: int | None) -> "Solver":
+    from .hillclimber import HillClimber
+
+    return HillClimber(seed=seed, restarts=restarts)  # a heuristic: it always sees the whole problem
+
+
+def _mip(module: str, cls: str) -> Callable[..., "Solver"]:
+    """A MIP solver (imported when first built), behind the exact compression unless it is off."""
+    def build(seed: int, restarts: int, compression: bool, work_limit: int | None) -> "Solver":
+        from .compressed import Compressing
+
+        inner = getattr(importlib.import_module(f".{module}", __name__), cls)(
+            symmetry=compression, work_limit=work_limit)
+        return Compressing(inner) if compression else inner
+    return build
+
+
+#: solver name -> factory ``(seed, restarts, compression, work_limit) -> Solver`` (``Config.solver``,
+#: ``--solver``; like :data:`smatchpp.matchers.MATCHERS`); a factory imports its solver when called
+SOLVERS: dict[str, Callable[[int, int, bool, "int | None"], "Solver"]] = {
+    "exact": _exact,
+    "highs": _mip("highs", "HighsSolver"),
+    "cbc": _mip("cbc", "CbcSolver"),
+    "hillclimber": _hillclimber,
+}
 
 #: the solver classes by module, imported on first use (PEP 562): the names in :data:`SOLVERS`
 #: are needed to build the command line, HiGHS and numba only to solve
@@ -45,24 +75,12 @@ def get_solver(name: str, seed: int = 1, restarts: int = 4, compression: bool = 
     sees the whole problem); without it the MIP is the plain model.
     ``work_limit`` caps every LP's iterations and every MIP's branch-and-bound
     nodes, a budget that stops at the same place on every machine.
+
+    >>> get_solver("gurobi")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown solver 'gurobi'; choose from exact, highs, cbc, hillclimber
     """
-    from .compressed import Compressing
-    from .portfolio import Portfolio
-
-    if name == "exact":
-        return Portfolio(seed=seed, compression=compression, work_limit=work_limit)
-    if name == "hillclimber":
-        from .hillclimber import HillClimber
-
-        return HillClimber(seed=seed, restarts=restarts)
-    if name == "highs":
-        from .highs import HighsSolver
-
-        inner: "Solver" = HighsSolver(symmetry=compression, work_limit=work_limit)
-    elif name == "cbc":
-        from .cbc import CbcSolver
-
-        inner = CbcSolver(symmetry=compression, work_limit=work_limit)
-    else:
+    if name not in SOLVERS:
         raise ValueError(f"unknown solver {name!r}; choose from {', '.join(SOLVERS)}")
-    return Compressing(inner) if compression else inner
+    return SOLVERS[name](seed, restarts, compression, work_limit)
