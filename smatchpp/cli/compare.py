@@ -29,7 +29,7 @@ from ..score import CorpusScore
 from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairStats, compare,
                             paired_stats)
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, resample_count, add_aspect_options,
-                     add_bootstrap_options, add_dask_option, add_setting_options, check_outputs,
+                     add_bootstrap_options, add_dask_option, add_setting, add_setting_options, check_outputs,
                      config_from_args, dask_client, open_output,
                      plural, read_inputs, warn, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_compare
@@ -46,8 +46,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("gold", help="reference graphs, parallel to both")
     add_setting_options(p)
     add_bootstrap_options(p, default=DEFAULT_RESAMPLES)
-    p.add_argument("--ar-trials", type=resample_count, default=None, metavar="R",
-                   help=f"approximate-randomization trials (default {DEFAULT_TRIALS})")
+    add_setting(p, "ar_trials")
     add_aspect_options(p, "also compare (each aspect with its own delta F1, interval and p-values)")
     add_dask_option(p)
     p.add_argument("--format", choices=present.FORMATS, default="text",

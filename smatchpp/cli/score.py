@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING
 
 from ..executor import deferred_interrupts
 from .. import present
+from ..config import ASPECT_MODES  # noqa: F401 (the modes --aspects-mode offers, and none)
 from ..score import CorpusScore
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, _seconds,
-                     add_aspect_options, add_bootstrap_options, add_dask_option, add_scoring_options, dask_client,
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS,
+                     add_aspect_options, add_bootstrap_options, add_dask_option, add_scoring_options, add_setting,
+                     dask_client,
                      check_outputs, config_from_args, emit, interrupts, open_output, plural,
                      read_inputs, report_unreadable, warn, warn_unreadable, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_score
@@ -38,9 +40,6 @@ if TYPE_CHECKING:
 
 __all__ = ["add_parser", "run", "format_text", "format_stats", "warn_nothing_scored"]
 
-#: ``none`` and :data:`smatchpp.aspects.MODES` (written out: building the parser must not import
-#: the aspects, which import the compiler; a test keeps them equal)
-ASPECT_MODES = ("none", "separate", "joint")
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -58,9 +57,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "- for stdout (the summary then goes to stderr)")
     p.add_argument("--alignments", action="store_true",
                    help="include each pair's variable alignment in --pairs-out")
-    p.add_argument("--total-time-limit", type=_seconds, default=None, metavar="SECONDS",
-                   help="wall-clock budget for all pairs together (from the end of reading): each "
-                        "pair gets its fair share of what is left, at most --time-limit if given")
+    add_setting(p, "total_time_limit")
     add_dask_option(p)
     p.add_argument("--stats", action="store_true",
                    help="print problem sizes before/after compression per pair and in total (stderr)")
