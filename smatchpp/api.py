@@ -102,10 +102,16 @@ class Scorer:
 
     @property
     def signature(self) -> str:
-        signature = self.config.signature()
-        if self.matcher.name != self.config.match:
-            signature = signature.replace(f"|match:{self.config.match}|", f"|match:{self.matcher.name}|")
-        return signature
+        return self.config.signature(match=self._match)
+
+    @property
+    def _match(self) -> str | None:
+        """The matcher's name when it is not the Config's (a matcher given to the Scorer)."""
+        return self.matcher.name if self.matcher.name != self.config.match else None
+
+    def corpus(self, pairs: Sequence[PairScore]) -> CorpusScore:
+        """The :class:`CorpusScore` of pairs this scorer scored (its Config and signature)."""
+        return CorpusScore(list(pairs), self.config, self._match)
 
     def _graph(self, g: "TripleGraph | str | penman.Graph") -> TripleGraph:
         if isinstance(g, TripleGraph):
@@ -188,8 +194,7 @@ class Scorer:
         the graph as empty, ``skip`` drops the pair (kept with status ``skipped``).
         Results do not depend on ``workers``.
         """
-        return CorpusScore(list(self.iter_scores(entries_a, entries_b, workers, progress)),
-                           self.signature)
+        return self.corpus(self.iter_scores(entries_a, entries_b, workers, progress))
 
     def iter_scores(self, entries_a: Sequence[Entry], entries_b: Sequence[Entry],
                     workers: int = 1, progress: bool = False, dask=None,

@@ -477,8 +477,15 @@ class Config:
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)
 
-    def signature(self) -> str:
-        """A sacreBLEU-style string that pins down the score, e.g. for a paper."""
+    def signature(self, match: str | None = None) -> str:
+        """A sacreBLEU-style string that pins down the score, e.g. for a paper.
+
+        ``match``: the name of the matcher that scored, when it is not a
+        registered one (a :class:`~smatchpp.api.Scorer` given its own matcher).
+
+        >>> Config().signature(match="my-matcher").split("|")[3]
+        'match:my-matcher'
+        """
         parts = [f"smatchpp:{__version__}", f"highs:{highs_version()}"]
         for f in fields(self):
             key = f.metadata.get("sig")
@@ -488,7 +495,7 @@ class Config:
             if show is not None and not show(self):
                 continue
             display = f.metadata.get("display")
-            value = getattr(self, f.name)
+            value = match if f.name == "match" and match is not None else getattr(self, f.name)
             parts.append(f"{key}:{display(value) if display else format_value(value)}")
         parts.append(f"deterministic:{'yes' if self.deterministic else 'no'}")
         return "|".join(parts)

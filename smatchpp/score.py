@@ -9,7 +9,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from .config import Config
 
 __all__ = ["prf", "PRF", "PairScore", "CorpusScore"]
 
@@ -130,10 +133,17 @@ def _num(x: float) -> float | int | None:
 
 @dataclass
 class CorpusScore:
-    """All pair scores of a corpus with micro and macro averages and their signature."""
+    """All pair scores of a corpus with micro and macro averages, the :class:`~smatchpp.config.Config`
+    they were scored with and its signature (``match``: the name of a matcher that is not
+    registered, which the signature then names)."""
 
     pairs: list[PairScore]
-    signature: str
+    config: "Config"
+    match: str | None = None
+    signature: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.signature = self.config.signature(match=self.match)
 
     @property
     def scored(self) -> list[PairScore]:
@@ -213,9 +223,9 @@ class CorpusScore:
             return {}
         from .aspects import aspect_notes, corpus_aspects
 
-        mode = next((t.partition(":")[2] for t in self.signature.split("|") if t.startswith("aspects:")), "")
-        aspect_set = next((t.partition(":")[2] for t in self.signature.split("|")
-                           if t.startswith("aspect-set:")), None)
+        config = self.config
+        mode = config.aspects if config.aspects != "none" else ""
+        aspect_set = config.aspect_set if mode and config.aspect_set != "damonte" else None
         scores = {name: count.to_json() for name, count in corpus_aspects(scored).items()}
         # the set is named when it is not Damonte's (whose outputs predate sets)
         named = {"set": aspect_set} if aspect_set else {}

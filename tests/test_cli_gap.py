@@ -138,6 +138,7 @@ def test_rounding_noise_of_fractional_scores_is_no_gap():
     hill-climber is never blamed on smatch 1.0.4's duplicate bug."""
     from smatchpp.audit import gap_report
     from smatchpp.cli.gap import HILLCLIMBER, format_gap
+    from smatchpp.config import Config
     from smatchpp.score import CorpusScore, PairScore
 
     optimum = [2.7, 3.1000000000000005, 1.5, 4.2]
@@ -145,7 +146,7 @@ def test_rounding_noise_of_fractional_scores_is_no_gap():
              for k, m in enumerate(optimum)]
     pairs.append(PairScore(4, None, 3.0, 3.5, 4, 4, "time_limit", "exact", tolerance=1e-6))
     climber = [2.7 + 7.1e-15, 3.1, 1.25, 4.2 - 3.6e-15, 3.25]
-    report = gap_report(CorpusScore(pairs, "sig"), {HILLCLIMBER: climber}, {HILLCLIMBER: "ours"})
+    report = gap_report(CorpusScore(pairs, Config()), {HILLCLIMBER: climber}, {HILLCLIMBER: "ours"})
     t = report.tools[HILLCLIMBER]
     assert t.gaps[:4] == [0.0, 0.0, 0.25, 0.0] and t.gaps[4] == pytest.approx(-0.25)
     assert (t.wrong_pairs, t.lost_triples) == (1, 0.25)

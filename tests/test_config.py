@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+import argparse
 from dataclasses import fields
+from pathlib import Path
 
 import pytest
 
+from clirun import run
 from smatchpp import __version__
 from smatchpp.api import Scorer, score_corpus
 from smatchpp.config import Config, SignatureError
@@ -173,3 +176,96 @@ def test_resampling_settings_are_signed_only_when_used():
     assert "|bootstrap:500|bootstrap-seed:12345|ar-trials:2000|" in sig
     assert "|bootstrap-seed:7|" in Config(bootstrap_seed=7).signature()  # not the default: shown
     assert Config.from_signature(sig) == Config(bootstrap=500, ar_trials=2000)
+
+
+# --- one declaration per setting: the options are made from the Config fields --------------------
+
+def _subparsers():
+    from smatchpp.cli import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return sub.choices
+
+
+#: the fields whose help does not state their default: a flag (keep-wiki), and values the
+#: option words in its own terms (stop for raise; --aspects gives a set and --aspects-mode a
+#: mode only when aspects are on)
+_DEFAULT_IN_WORDS = {"keep_wiki", "on_error", "aspects", "aspect_set"}
+
+
+def test_every_signed_field_has_exactly_one_option_with_its_default_in_help(tmp_path):
+    from smatchpp.cli.common import option_flag, setting_help
+    from smatchpp.config import format_value
+
+    commands = _subparsers()
+    # without white space: argparse wraps lines, also after a hyphen
+    help_of = {name: "".join(run(name, "--help", cwd=tmp_path).stdout.split())
+               for name in ("score", "compare")}
+    for f in fields(Config):
+        if "sig" not in f.metadata:
+            continue
+        flag = option_flag(f.name)
+        # the option exists exactly once, under that flag, on score or compare, and nowhere under
+        # another flag with the same destination
+        actions = [a for p in commands.values() for a in p._actions if flag in a.option_strings]
+        assert actions, f"{f.name} has no option {flag}"
+        assert {tuple(a.option_strings) for a in actions} == {(flag,)}, f.name
+        dests = {a.dest for a in actions}
+        assert len(dests) == 1
+        for p in commands.values():
+            assert sum(a.dest in dests for a in p._actions) <= 1, (f.name, p.prog)
+        # the help made from the declaration is what --help prints (in a fresh process)
+        text = " ".join(setting_help(f.name).split()).replace("%%", "%")
+        shown = [c for c, h in help_of.items() if flag in h]
+        assert shown and (f.name == "aspect_set"  # its help names the command's verb
+                          or any("".join(text.split()) in help_of[c] for c in shown)), f.name
+        if f.default is not None and f.name not in _DEFAULT_IN_WORDS:
+            declared = f.metadata["option"]["help"]
+            assert "{default}" in (declared() if callable(declared) else declared), f.name
+            assert f"default {format_value(f.default)}" in text or \
+                f"{format_value(f.default)} (default" in text, (f.name, text)
+
+
+def test_setting_defaults_are_declared_once():
+    """Config's defaults are the constants of the modules that use them."""
+    from smatchpp import matchers, problem, significance
+    from smatchpp.matchers import s2match
+
+    c = Config()
+    assert (c.cutoff, c.diffsense) == (s2match.DEFAULT_CUTOFF, s2match.DEFAULT_DIFFSENSE)
+    assert c.focus_weight == matchers.DEFAULT_FOCUS_WEIGHT
+    assert c.tolerance == problem.CERTIFY_TOLERANCE
+    assert c.bootstrap_seed == significance.DEFAULT_SEED
+    config_source = Path(__file__).parents[1].joinpath("smatchpp", "config.py").read_text()
+    cli_source = Path(__file__).parents[1].joinpath("smatchpp", "cli", "common.py").read_text()
+    for literal in ("12345", "1e-6", "const=1000", '"raise", "empty", "skip"'):
+        assert (literal in config_source) + (literal in cli_source) <= 1, literal
+    assert "default 0.5" not in cli_source and "default 1e-6" not in cli_source
+
+
+def test_corpus_score_carries_its_config(tmp_path):
+    """summary() reads the aspect mode from the Config, not from the signature string."""
+    from smatchpp.read import read_file
+
+    path = tmp_path / "g.amr"
+    path.write_text("(w / want-01 :ARG0 (b / boy))\n")
+    config = Config(aspects="joint", aspect_set="smatchpp18")
+    corpus = Scorer(config).score_corpus(read_file(str(path)), read_file(str(path)), workers=1)
+    assert corpus.config is config and corpus.signature == config.signature()
+    aspects = corpus.summary()["aspects"]
+    assert (aspects["mode"], aspects["set"]) == ("joint", "smatchpp18")
+
+
+def test_a_scorers_own_matcher_is_named_by_the_signature_not_patched_in():
+    from smatchpp.api import Scorer
+    from smatchpp.compile import ExactMatcher
+
+    class Mine(ExactMatcher):
+        name = "mine"
+
+    scorer = Scorer(Config(seed=7), matcher=Mine())
+    assert scorer.signature == Config(seed=7).signature(match="mine")
+    assert "|match:mine|" in scorer.signature and "|seed:7|" in scorer.signature
+    corpus = scorer.corpus([])
+    assert corpus.signature == scorer.signature and corpus.config == Config(seed=7)

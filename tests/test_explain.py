@@ -432,7 +432,7 @@ def test_index_summarizes_the_explained_pairs():
     pairs = [("(d / dog)", "(d / dog)"), ("(d / dog :mod (b / big))", "(c / cat)"),
              ("(w / want-01 :ARG0 (b / boy))", "(w / want-01 :ARG0 (g / girl) :ARG1 (b / boy))")]
     es = [explain_pair(a, b, index=k) for k, (a, b) in enumerate(pairs)]
-    corpus = CorpusScore([e.score for e in es], "sig")
+    corpus = CorpusScore([e.score for e in es], Config())
     page = render_report(es[:1], corpus=corpus)
     summary = re.sub(r"<[^>]+>", " ", page.split('<div id="summary">')[1].split("</div>")[0]).split()
     micro, macro = corpus.micro, corpus.macro

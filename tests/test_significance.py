@@ -50,7 +50,7 @@ def test_prf_arrays_is_score_prf_bit_for_bit(s):
     for m, t, g, *got in zip(s.matched, s.test, s.gold, *prf_arrays(s.matched, s.test, s.gold)):
         assert tuple(got) == prf(m, t, g)
     corpus = CorpusScore([PairScore(i, None, m, u, int(t), int(g), "optimal", "exact")
-                          for i, (m, u, t, g) in enumerate(zip(s.matched, s.upper, s.test, s.gold))], "")
+                          for i, (m, u, t, g) in enumerate(zip(s.matched, s.upper, s.test, s.gold))], Config())
     assert s.micro() == corpus.micro
     assert s.macro() == pytest.approx(corpus.macro, abs=1e-12)
 

@@ -28,7 +28,7 @@ from ..executor import deferred_interrupts
 from ..score import CorpusScore
 from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairStats, compare,
                             paired_stats)
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, resample_count, add_aspect_options,
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_aspect_options,
                      add_bootstrap_options, add_dask_option, add_setting, add_setting_options, check_outputs,
                      config_from_args, dask_client, open_output,
                      plural, read_inputs, warn, workers_from_args)
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
         except INTERRUPTS:
             interrupted = True
     total = len(entries_gold)
-    corpus1, corpus2 = (CorpusScore([row[k] for row in rows], scorer.signature) for k in (0, 1))
+    corpus1, corpus2 = (scorer.corpus([row[k] for row in rows]) for k in (0, 1))
     if interrupted:
         print(f"smatchpp: interrupted: {len(rows)} of {plural(total, 'pair')} finished"
               + (f", written to {args.pairs_out}" if args.pairs_out and args.pairs_out != "-" else "")

@@ -19,7 +19,6 @@ from ..audit import (GapReport, check_plotting, check_smatch_python, gap_report,
                      run_smatch104)
 from ..exceptions import SmatchppError, UsageError
 from ..read import STDIN
-from ..score import CorpusScore
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_scoring_options, check_outputs, config_from_args, emit,
                      open_output, plural, read_inputs, workers_from_args)
 from .common import report_unreadable, warn_unreadable
@@ -101,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     except INTERRUPTS:
         interrupted = True
     total = len(entries_a)
-    exact = CorpusScore([e for e, _ in rows], exact_scorer.signature)
+    exact = exact_scorer.corpus([e for e, _ in rows])
     by_index = {h.index: h.matched for _, h in rows}
     heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in exact.scored]}
     labels = {HILLCLIMBER: f"hillclimber (ours, {config.restarts} restarts, seed {config.seed})"}

@@ -5,10 +5,11 @@ object per line, flushed), so an interrupted run keeps every finished pair;
 the summary then covers those pairs and says ``interrupted: N of M pairs``.
 ``--bootstrap [N]`` adds seeded 95% intervals (:mod:`smatchpp.significance`).
 
+>>> from smatchpp.config import Config
 >>> from smatchpp.score import CorpusScore, PairScore
->>> corpus = CorpusScore([PairScore(0, "a", 3, 3, 4, 4, "optimal", "exact", "star_bound")], "sig")
->>> print(format_text(corpus))
-sig
+>>> corpus = CorpusScore([PairScore(0, "a", 3, 3, 4, 4, "optimal", "exact", "star_bound")], Config())
+>>> print(format_text(corpus))  # doctest: +ELLIPSIS
+smatchpp:...|preset:smatch|match:exact|...|deterministic:yes
 pairs: 1 scored: 1 certified optimal: 1
 micro  P 75.00  R 75.00  F1 75.00
 macro  P 75.00  R 75.00  F1 75.00
@@ -80,15 +81,11 @@ def aspect_bootstrap(corpus: CorpusScore, config) -> dict:
             "method": "percentile", "f1": found}
 
 
-def _preset_note(signature: str) -> str:
-    """The warning of the signature's preset (presets that are not Smatch have one)."""
-    from ..presets import PRESETS
+def _preset_note(config) -> str:
+    """The warning of the Config's preset (presets that are not Smatch have one)."""
+    from ..presets import get_preset
 
-    for token in signature.split("|"):
-        key, _, value = token.partition(":")
-        if key == "preset" and value in PRESETS:
-            return PRESETS[value].note
-    return ""
+    return get_preset(config.preset).note
 
 
 def format_text(corpus: CorpusScore, total: int | None = None, fmt: str = "text",
@@ -99,7 +96,7 @@ def format_text(corpus: CorpusScore, total: int | None = None, fmt: str = "text"
     if aspect_intervals:
         summary["aspects"]["bootstrap"] = aspect_intervals
     return present.score_report(summary, fmt, total=total, bootstrap=intervals,
-                                preset_note=_preset_note(summary["signature"]))
+                                preset_note=_preset_note(corpus.config))
 
 
 def _without_intervals(text: str, fmt: str) -> str:
@@ -178,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
                 pairs.extend(stream)
         except INTERRUPTS:
             interrupted = True
-    corpus = CorpusScore(pairs, scorer.signature)
+    corpus = scorer.corpus(pairs)
     if args.stats:
         print(format_stats(corpus), file=sys.stderr)
     total = len(entries_a)

@@ -24,7 +24,6 @@ import time
 from ..api import Scorer
 from ..exceptions import UsageError
 from ..executor import EXIT_INTERRUPTED, INTERRUPTS
-from ..score import CorpusScore
 from .html import MAX_DRAW, write_report
 from .model import iter_explanations
 from .select import OURS, GapFile, parse_pairs, select
@@ -136,7 +135,7 @@ def run_explain(args: argparse.Namespace, config, entries_a, entries_b, workers:
         write_report(args.html, chosen, title=args.title or f"smatchpp explain: {args.test} vs {args.gold}",
                      signature=Scorer(config).signature,
                      note=note, max_draw=args.max_draw, extra=extra,
-                     corpus=CorpusScore([e.score for e in explanations], Scorer(config).signature))
+                     corpus=Scorer(config).corpus([e.score for e in explanations]))
         written = time.perf_counter()
         print(f"wrote {args.html}: {len(chosen)} pairs (explained {len(explanations)} in "
               f"{explained - began:.1f} s, report in {written - explained:.1f} s)", file=sys.stderr)

@@ -33,6 +33,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import __version__
+from ..config import Config
 from ..present import pct
 from ..score import CorpusScore
 from .drawing import colour_css, draw
@@ -450,7 +451,8 @@ def render_report(explanations: Sequence[Explanation], title: str = "smatchpp ex
     kmax = max((max(int((e.alignment >= 0).sum()), int((e.hc_alignment >= 0).sum())) for e in es), default=0)
     meta = (f"{len(es)} pairs listed; {sum(e.status == 'optimal' for e in es)} certified optimal; "
             f"hill-climber below the best alignment on {gaps}. Hill-climber: {escape(hc_name)}.")
-    summary = _summary(corpus if corpus is not None else CorpusScore([e.score for e in es], signature))
+    # the summary counts the pairs' scores (the settings are the signature's, shown above it)
+    summary = _summary(corpus if corpus is not None else CorpusScore([e.score for e in es], Config()))
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
