@@ -179,3 +179,27 @@ def test_stability_averages_the_distance_matrices_of_its_samples(vectors):
     assert np.allclose(m.cost(fa, fb), np.mean(mats, axis=0), atol=1e-15)
     plan = m.plan(fa, fb)
     assert sum(mass * cost for _, _, mass, cost in plan) == pytest.approx(1 - m.pair_score(fa, fb), abs=1e-12)
+
+
+def test_cli_pairs_out_carries_the_transport_plan(tmp_path, vectors):
+    # K = 0: dog (1, 0) and cat (0, 1) as they are. A's two nodes carry 1/2 each, B's one
+    # node 1: dog sends its 1/2 to cat at cost |(1,0) - (0,1)| = sqrt 2, cat its 1/2 at cost 0
+    (tmp_path / "a.amr").write_text("(d / dog :ARG0 (c / cat))\n")
+    (tmp_path / "b.amr").write_text("(c / cat)\n")
+    r = run("score", "a.amr", "b.amr", "--metric", "wwlk", "--wwlk-vectors", vectors,
+            "--wwlk-iterations", "0", "--pairs-out", "pairs.jsonl", "--alignments", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    (pair,) = [json.loads(x) for x in (tmp_path / "pairs.jsonl").read_text().splitlines()]
+    assert pair["score"] == pytest.approx(1 - math.sqrt(2) / 2, abs=1e-12)
+    plan = sorted(pair["plan"], key=lambda f: f["a"])
+    assert [(f["a"], f["b"], f["a_label"], f["b_label"]) for f in plan] == [(0, 0, "dog", "cat"),
+                                                                            (1, 0, "cat", "cat")]
+    assert [f["mass"] for f in plan] == pytest.approx([0.5, 0.5], abs=1e-12)
+    assert [f["cost"] for f in plan] == pytest.approx([math.sqrt(2), 0.0], abs=1e-12)
+    # without --alignments the line has no plan; a metric without an explanation refuses it
+    plain = run("score", "a.amr", "b.amr", "--metric", "wwlk", "--wwlk-vectors", vectors,
+                "--wwlk-iterations", "0", "--pairs-out", "-", cwd=tmp_path)
+    assert "plan" not in json.loads(plain.stdout.splitlines()[0])
+    refused = run("score", "a.amr", "b.amr", "--metric", "jaccard", "--pairs-out", "p.jsonl",
+                  "--alignments", cwd=tmp_path)
+    assert refused.returncode == 2 and "--alignments does nothing under --metric jaccard" in refused.stderr

@@ -147,6 +147,8 @@ def metric_from_args(args: argparse.Namespace):
         stray = sorted(given & params)
     else:
         stray = sorted(given - {_dest(args.metric, f) for f, _, _ in METRICS[args.metric].params()})
+    if getattr(args, "alignments", False) and args.metric != ALIGNMENT and METRICS[args.metric].explains():
+        stray.remove("alignments")  # the metric's explanation (WWLK's transport plan)
     if stray:
         shown = ", ".join(_flag(args, d) for d in stray)
         raise UsageError(f"{shown} {'does' if len(stray) == 1 else 'do'} nothing under --metric "
@@ -202,12 +204,16 @@ def run_score(args: argparse.Namespace, metric) -> int:
                     if bad is not None and args.on_error == "skip":
                         pair = MetricPair(i, pair_id, None, str(bad))
                     else:
-                        stats = metric.stats(metric.features(graphs_a[i]), metric.features(graphs_b[i]))
+                        fa, fb = metric.features(graphs_a[i]), metric.features(graphs_b[i])
+                        stats = metric.stats(fa, fb)
                         pair = MetricPair(i, pair_id, tuple(float(x) for x in stats),
                                           str(bad) if bad is not None else None)
                     pairs.append(pair)
                     if handle is not None:
-                        handle.write(json.dumps(pair.to_json(metric)) + "\n")
+                        line = pair.to_json(metric)
+                        if getattr(args, "alignments", False) and pair.stats is not None:
+                            line.update(metric.explain(fa, fb) or {})
+                        handle.write(json.dumps(line) + "\n")
                         handle.flush()
         except (KeyboardInterrupt, Interrupted):
             interrupted = True

@@ -57,7 +57,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="write one JSON object per pair (in index order, as pairs finish); "
                         "- for stdout (the summary then goes to stderr)")
     p.add_argument("--alignments", action="store_true",
-                   help="include each pair's variable alignment in --pairs-out")
+                   help="include each pair's variable alignment in --pairs-out (--metric wwlk: its "
+                        "transport plan, key plan)")
     add_setting(p, "total_time_limit")
     add_dask_option(p)
     p.add_argument("--stats", action="store_true",

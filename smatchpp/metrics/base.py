@@ -14,6 +14,9 @@ design:
   scores.  A bootstrap resample is a row of indices into the pairs: its micro
   score is :meth:`Metric.scores` of the summed rows, so resampling works for
   every metric without re-scoring a graph (:func:`bootstrap_metric`).
+* :meth:`Metric.explain` may give a pair's explanation (WWLK: its transport plan), a
+  JSON-ready dict that ``score --metric NAME --pairs-out F --alignments`` adds to the
+  pair's line; ``None`` (the default) means the metric has none.
 * :meth:`Metric.upper_stats` may give a cheap upper bound of a pair's
   statistics (``search`` prunes with it); ``None`` means no bound.
 * Parameters are dataclass fields declared once with :func:`param`: their
@@ -106,6 +109,16 @@ class Metric(ABC):
     def upper_stats(self, a: Any, b: Any) -> Sequence[float] | None:
         """Statistics whose score bounds the pair's score from above, if cheap; else ``None``."""
         return None
+
+    def explain(self, a: Any, b: Any) -> dict[str, Any] | None:
+        """What explains the pair's score beyond its statistics (JSON-ready, keys that do not
+        clash with :meth:`MetricPair.to_json`'s), or ``None``: the default, no explanation."""
+        return None
+
+    @classmethod
+    def explains(cls) -> bool:
+        """Whether the metric overrides :meth:`explain`."""
+        return cls.explain is not Metric.explain
 
     def prepare(self, graphs: Iterable[RawGraph]) -> None:
         """Called once with every graph of a run before any feature is computed (a vocabulary,

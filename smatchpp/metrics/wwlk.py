@@ -167,6 +167,11 @@ def transport(cost: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, np.ndarr
     return g, float(dist), u, v
 
 
+def _label(f: "WWLKFeatures", i: int) -> str | None:
+    """Node ``i``'s label (``None`` for the zero node that stands for an empty graph)."""
+    return f.labels[i] if i < len(f.labels) else None
+
+
 def _rng(seed: int, sample: int, kind: str, label: str) -> np.random.Generator:
     digest = hashlib.sha256(f"{kind}\x00{label}".encode()).digest()
     return np.random.default_rng([seed, sample, int.from_bytes(digest[:8], "little")])
@@ -374,6 +379,14 @@ class WWLK(Metric):
         positive flow; the sum of ``mass * cost`` is the distance, ``1 - score``."""
         c, g, _, _, _ = self._solve(a, b)
         return [(int(i), int(j), float(g[i, j]), float(c[i, j])) for i, j in zip(*np.nonzero(g > 0))]
+
+    def explain(self, a: WWLKFeatures, b: WWLKFeatures) -> dict[str, Any]:
+        """``{"plan": [...]}``: every positive flow of the optimal plan as ``{"a", "b"}`` (node
+        indices: the graph's variables in the order written, then its constants),
+        ``{"a_label", "b_label"}``, ``mass`` and ``cost`` (``sum(mass * cost)`` is ``1 - score``);
+        ``score --metric wwlk --pairs-out F --alignments`` writes it."""
+        return {"plan": [{"a": i, "b": j, "a_label": _label(a, i), "b_label": _label(b, j),
+                          "mass": mass, "cost": cost} for i, j, mass, cost in self.plan(a, b)]}
 
     def certificate(self, a: WWLKFeatures, b: WWLKFeatures) -> dict[str, float]:
         """The optimality certificate of the plan: the primal cost, the dual objective
