@@ -212,6 +212,9 @@ class WWLK(Metric):
                         choices=("none",) + tuple(PRESETS))
     label_keyed: bool = param(False, "attach a constant equal to a concept of the graph to the last "
                                      "node with that concept, as the reference does (WLK's option)")
+    edge_weights: str = param(None, "TSV relation<TAB>weight file (smatchpp tune writes one): "
+                                    "the weight of every relation it lists, '*' for the others, "
+                                    "else --wwlk-relation-init's")
     _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -231,6 +234,10 @@ class WWLK(Metric):
                 raise ValueError(f"wwlk {key.replace('_', ' ')} must be a whole number >= 0, not {value!r}")
         if self.relation_init not in _INITS:
             raise ValueError(f"wwlk relation init must be one of {', '.join(_INITS)}, not {self.relation_init!r}")
+        if self.edge_weights is not None:
+            from ..matchers.levels import read_role_weights
+
+            self._cache["edge_weights"] = read_role_weights(self.edge_weights)
 
     # --- settings ---------------------------------------------------------------
 
@@ -239,9 +246,15 @@ class WWLK(Metric):
         packaged distribution's version) rather than by path."""
         from ..matchers.embeddings import vectors_identity
 
+        from ..matchers.levels import file_identity
+
         parts = super().signature(*args, **kwargs).split("|")
-        key = "wwlk-vectors:"
-        return "|".join(key + vectors_identity(self.vectors) if p.startswith(key) else p for p in parts)
+        key, weights = "wwlk-vectors:", "wwlk-edge-weights:"
+        parts = [key + vectors_identity(self.vectors) if p.startswith(key) else p for p in parts]
+        if self.edge_weights is not None:
+            parts = [weights + file_identity(self.edge_weights) if p.startswith(weights) else p
+                     for p in parts]
+        return "|".join(parts)
 
     def _vectors(self):
         if "vectors" not in self._cache:
@@ -284,7 +297,14 @@ class WWLK(Metric):
         """The weight of a relation label (drawn from the seed for the random inits:
         ``min_entropy`` takes the smallest of 10 draws from U(0.2, 0.35): the reference's rule,
         takes the smallest of its 10 draws for every label after the first: 199 of 199 with
-        seed 42)."""
+        seed 42); a relation that ``edge_weights`` lists (or its ``*``) has the file's weight."""
+        table = self._cache.get("edge_weights")
+        if table:
+            from ..matchers.levels import normalize_role
+
+            weight = table.get(normalize_role(relation), table.get("*"))
+            if weight is not None:
+                return weight
         if self.relation_init == "ones":
             return 1.0
         if self.relation_init == "constant":
@@ -311,9 +331,10 @@ class WWLK(Metric):
         g = wl_graph(raw, self.label_keyed)
         return edge_to_node(g) if self.edge_to_node else g
 
-    def embed(self, g: WLGraph, sample: int = 0) -> np.ndarray:
+    def embed(self, g: WLGraph, sample: int = 0, weight=None) -> np.ndarray:
         """The ``(n, D*(K+1))`` node matrix of one sample, rows L2-normalised (an empty
-        graph is one zero node)."""
+        graph is one zero node); ``weight(relation)`` replaces :meth:`relation_weight`
+        (:func:`smatchpp.metrics.tune.spsa` tries weights that way)."""
         n = len(g.labels)
         if n == 0:
             return np.zeros((1, self.dim() * (self.iterations + 1)))
@@ -322,7 +343,8 @@ class WWLK(Metric):
             # P[i, j]: the product of the weights of every edge i -> j
             prod: dict[tuple[int, int], float] = {}
             for s, r, t in g.edges:
-                prod[(s, t)] = prod.get((s, t), 1.0) * self.relation_weight(r, sample)
+                w = self.relation_weight(r, sample) if weight is None else weight(r)
+                prod[(s, t)] = prod.get((s, t), 1.0) * w
             m = np.zeros((n, n))
             count = np.zeros(n)
             for (s, t), w in prod.items():
