@@ -4,12 +4,13 @@
     smatchpp gap PRED.amr GOLD.amr [--smatch-python PYTHON] [--plot gaps.png]
     smatchpp compare SYS1.amr SYS2.amr GOLD.amr [--bootstrap N] [--ar-trials R] [--format json]
     smatchpp explain PRED.amr GOLD.amr [--html report.html] [--pair N] [--worst N] [--gaps]
+    smatchpp tune A.amr B.amr SCORES.txt --metric wwlk --out weights.tsv [--dev A B SCORES]
 
 :data:`COMMANDS` is the registry: a command is a module with ``add_parser(subparsers)``
 and ``run(args) -> int``.  Exit codes are listed in :mod:`smatchpp.cli.common`.
 
 >>> sorted(COMMANDS)
-['compare', 'explain', 'gap', 'matrix', 'score', 'search']
+['compare', 'explain', 'gap', 'matrix', 'score', 'search', 'tune']
 >>> build_parser().parse_args(["score", "a.amr", "b.amr"]).command
 'score'
 """
@@ -31,7 +32,7 @@ __all__ = ["main", "build_parser", "command", "COMMANDS"]
 
 #: command -> the module (in this package) that defines it, imported only when it is needed
 COMMANDS = {"score": "score", "gap": "gap", "matrix": "matrix", "search": "search", "compare": "compare",
-            "explain": "explain"}
+            "explain": "explain", "tune": "tune"}
 
 
 def command(name: str):

@@ -1,0 +1,139 @@
+"""``smatchpp tune``: fit a metric's parameters to human similarity scores.
+
+    smatchpp tune A.amr B.amr SCORES.txt --metric wwlk --out weights.tsv
+                  [--dev A.amr B.amr SCORES.txt] [--iterations 8750] [--check-every 350]
+                  [--seed 42] [--curve curve.tsv] [--plot curve.png] [--wwlk-... options]
+
+``--metric wwlk`` fits WWLK's edge weights (WWLK-θ) with the reference's SPSA
+(:mod:`smatchpp.metrics.tune`); the weights file it writes is what
+``--wwlk-edge-weights FILE`` reads.  SCORES has one number per line, one per pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..metrics.tune import SPSA, TuneResult, read_scores, spsa, write_weights
+from ..read import read_file
+from .common import EXIT_OK, EXIT_USAGE, UsageError, check_outputs, report_unreadable
+from .metric import add_metric_options, metric_from_args
+
+__all__ = ["add_parser", "run"]
+
+_SAMPLE = ("A", "B", "Y", "--out", "W")
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("tune", help="fit WWLK's edge weights to human scores (WWLK-theta, SPSA)")
+    p.add_argument("a", metavar="A.amr", help="the first graph of every training pair")
+    p.add_argument("b", metavar="B.amr", help="the second graph of every training pair")
+    p.add_argument("scores", metavar="SCORES.txt", help="the human score of every pair, one per line")
+    p.add_argument("--out", required=True, metavar="WEIGHTS.tsv",
+                   help="the fitted weights, relation<TAB>weight (--wwlk-edge-weights reads it)")
+    p.add_argument("--dev", nargs=3, metavar=("A.amr", "B.amr", "SCORES.txt"),
+                   help="pairs whose Pearson r selects the weights (default: the training pairs)")
+    d = SPSA()
+    p.add_argument("--iterations", type=int, default=d.iterations,
+                   help=f"SPSA steps (default {d.iterations}: the reference's 25 checks of {d.check_every})")
+    p.add_argument("--check-every", type=int, default=d.check_every,
+                   help=f"steps between two dev evaluations (default {d.check_every})")
+    p.add_argument("--batch", type=int, default=d.batch, help=f"pairs per step (default {d.batch})")
+    p.add_argument("--learning-rate", type=float, default=d.lr,
+                   help=f"initial learning rate (default {d.lr})")
+    p.add_argument("--seed", type=int, default=d.seed,
+                   help=f"seed of the batches and perturbations (default {d.seed})")
+    p.add_argument("--curve", metavar="FILE.tsv", help="the training curve: step, mean batch loss, dev r")
+    p.add_argument("--plot", metavar="FILE.png", help="the training curve as a picture (needs matplotlib)")
+    p.add_argument("--input-format", default="penman", choices=("penman",), help=argparse.SUPPRESS)
+    add_metric_options(p, _SAMPLE)
+    # only the metrics' own options can be "given but unused"
+    p.set_defaults(option_defaults={k: v for k, v in p.get_default("option_defaults").items()
+                                    if k.startswith("metric_")}, on_error="raise")
+    return p
+
+
+def _graphs(path: str) -> list:
+    entries = read_file(path)
+    if not entries:
+        raise UsageError(f"{path} holds no graph")
+    if report_unreadable([e.error for e in entries if e.error is not None], "raise"):
+        return []
+    return [e.graph for e in entries]
+
+
+def _pairs(a: str, b: str, y: str) -> tuple[list, list, list[float]] | None:
+    ga, gb = _graphs(a), _graphs(b)
+    if not ga or not gb:
+        return None
+    scores = read_scores(y)
+    if not len(ga) == len(gb) == len(scores):
+        raise UsageError(f"{a} has {len(ga)} graphs, {b} {len(gb)}, {y} {len(scores)} scores: "
+                         "one graph in each and one score per pair")
+    return ga, gb, scores
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.metric != "wwlk":
+        raise UsageError("tune fits WWLK's edge weights: use --metric wwlk")
+    if args.metric_wwlk_edge_weights is not None and args.metric_wwlk_edge_weights == args.out:
+        raise UsageError("--out is the --wwlk-edge-weights file it starts from: write another file")
+    inputs = [args.a, args.b, args.scores] + list(args.dev or [])
+    check_outputs({"--out": args.out, "--curve": args.curve, "--plot": args.plot}, inputs)
+    if args.plot:
+        from ..audit import check_plotting
+        check_plotting()
+    metric = metric_from_args(args)
+    try:
+        settings = SPSA(iterations=args.iterations, check_every=args.check_every, batch=args.batch,
+                        lr=args.learning_rate, seed=args.seed)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    train = _pairs(args.a, args.b, args.scores)
+    dev = _pairs(*args.dev) if args.dev else None
+    if train is None or (args.dev and dev is None):
+        return EXIT_USAGE
+
+    def progress(step: int, loss: float, r: float) -> None:
+        print(f"step {step}: mean batch loss {loss:.4f}, dev r {r:.4f}", file=sys.stderr, flush=True)
+
+    try:
+        result = spsa(metric, *train, dev=dev, settings=settings, progress=progress)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    signature = metric.signature()
+    header = [f"WWLK edge weights fitted by smatchpp tune (SPSA: {args.iterations} steps, batch "
+              f"{args.batch}, learning rate {args.learning_rate}, seed {args.seed}; best dev r "
+              f"{result.best_dev:.4f} at step {result.best_step})",
+              f"starting from {signature}"]
+    write_weights(args.out, result.weights, header)
+    if args.curve:
+        with open(args.curve, "w", encoding="utf-8") as out:
+            out.write("step\tmean_batch_loss\tdev_r\n")
+            out.writelines(f"{s}\t{loss!r}\t{r!r}\n" for s, loss, r in result.curve)
+    if args.plot:
+        _plot(result, args.plot)
+    print(f"dev r {result.curve[0][2]:.4f} at the start, {result.best_dev:.4f} at step {result.best_step}; "
+          f"{len(result.weights)} relation weights written to {args.out}")
+    return EXIT_OK
+
+
+def _plot(result: TuneResult, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [s for s, _, _ in result.curve]
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    ax.plot(steps[1:], [1 - loss for _, loss, _ in result.curve[1:]], "o-",
+            label="train: 1 - mean batch loss (batch r)")
+    ax.plot(steps, [r for _, _, r in result.curve], "s-", label="dev: Pearson r")
+    ax.axvline(result.best_step, color="grey", linestyle=":", label=f"kept: step {result.best_step}")
+    ax.set_xlabel("SPSA step")
+    ax.set_ylabel("Pearson r")
+    ax.set_title("WWLK edge weights fitted by SPSA")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

@@ -1,0 +1,263 @@
+"""WWLK-θ: WWLK's edge weights fitted to human similarity scores (``smatchpp tune``).
+
+The optimiser is the reference's zeroth-order SPSA (``flipz357/weisfeiler-leman-amr-metrics``
+at 51624e2, ``src/black_box_optim.py``; its settings those of ``src/main_wlk_wasser_optimized.py``):
+
+* the loss of a batch is 1 - Pearson's r of its predicted and human scores, 0 when r is
+  undefined (``error``, lines 40-56);
+* each step draws a batch of 16 pairs with replacement and a Rademacher vector ``d``
+  (lines 115-119), perturbs the weights by ``± c_t d`` with ``c_t = c / t^γ`` (line 122),
+  estimates the gradient ``(loss+ - loss-) / (2 c_t d)`` (lines 58-85), scales each entry by
+  its relation's share of the batch's edges (the reference's ``active_params``, lines
+  128-129: the relations the batch does not use stay put), clips it to ``±0.01`` (line
+  139) and steps with ``lr_t = lr / (t + A)^α`` (lines 136, 142);
+* every ``check_every`` steps (350, line 13) Pearson's r on the dev pairs is computed and
+  the best weights so far are kept (lines 149-180), starting from the initial weights'
+  r (lines 98-109); the reference stops after 25 checks (``eval_steps=25``,
+  ``main_wlk_wasser_optimized.py`` line 162), 8750 steps;
+* defaults: ``lr`` 0.75 (``main_wlk_wasser_optimized.py`` line 68), ``A`` 2, ``α`` 0.5,
+  ``γ`` 0.05, ``c`` 0.01 (``black_box_optim.py`` line 12).
+
+Ours differs in two ways, both stated in docs/metrics.md: the random draws come from
+``numpy.random.default_rng(seed)`` (the reference uses numpy's global generator), and a
+weight is kept >= 0 after each step (a weights file holds weights >= 0).
+
+The parameters are one weight per relation of the training graphs (as WWLK spells it,
+:func:`~smatchpp.matchers.levels.normalize_role`), starting from the metric's own
+weights (``--wwlk-relation-init``, or a weights file to continue from); a relation met
+only in the dev graphs keeps the metric's weight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import math
+
+import numpy as np
+
+from ..exceptions import SmatchppError
+from ..matchers.levels import normalize_role
+from ..read import RawGraph
+from .wwlk import WWLK, transport
+
+__all__ = ["SPSA", "TuneResult", "spsa", "predict", "pearson_loss", "read_scores", "write_weights"]
+
+
+@dataclass(frozen=True)
+class SPSA:
+    """The optimiser's settings (the reference's defaults)."""
+
+    iterations: int = 8750
+    check_every: int = 350
+    batch: int = 16
+    lr: float = 0.75
+    A: float = 2.0
+    alpha: float = 0.5
+    gamma: float = 0.05
+    c: float = 0.01
+    clip: float = 0.01
+    seed: int = 42
+
+    def __post_init__(self) -> None:
+        for key in ("iterations", "check_every", "batch"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"tune {key.replace('_', ' ')} must be a whole number >= 1, not {value!r}")
+        for key in ("lr", "c", "clip"):
+            if not getattr(self, key) > 0:
+                raise ValueError(f"tune {key} must be > 0, not {getattr(self, key)!r}")
+
+
+@dataclass
+class TuneResult:
+    """The fitted weights (best on dev), the initial ones, and the training curve: one row per
+    check, ``(step, mean batch loss since the previous check, dev Pearson r)``; row 0 is the
+    start."""
+
+    weights: dict[str, float]
+    initial: dict[str, float]
+    curve: list[tuple[int, float, float]] = field(default_factory=list)
+    best_step: int = 0
+
+    @property
+    def best_dev(self) -> float:
+        return max(r for _, _, r in self.curve)
+
+
+def pearson_loss(pred: Sequence[float], gold: Sequence[float]) -> float:
+    """1 - Pearson's r; 0 when r is undefined (a constant side), as the reference's ``error``.
+
+    >>> pearson_loss([1, 2, 3], [2, 4, 6])
+    0.0
+    >>> pearson_loss([1, 1, 1], [1, 2, 3])
+    0.0
+    """
+    r = _pearson(pred, gold)
+    return 1.0 - r if -1.0 <= r <= 1.0 else 0.0
+
+
+def _pearson(x: Sequence[float], y: Sequence[float]) -> float:
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    x, y = x - x.mean(), y - y.mean()
+    den = float(np.sqrt((x * x).sum() * (y * y).sum()))
+    return float(np.clip((x * y).sum() / den, -1.0, 1.0)) if den > 0 else float("nan")
+
+
+class _Problem:
+    """The graphs of a run, standardized once, scored under any weights vector."""
+
+    def __init__(self, metric: WWLK, graphs: Sequence[RawGraph], relations: dict[str, int]):
+        self.metric = metric
+        self.graphs = [metric.graph(g) for g in graphs]
+        self.relations = relations
+        self.keys: dict[str, str] = {}
+
+    def key(self, relation: str) -> str:
+        if relation not in self.keys:
+            self.keys[relation] = normalize_role(relation)
+        return self.keys[relation]
+
+    def weight_fn(self, x: np.ndarray) -> Callable[[str], float]:
+        idx, fallback = self.relations, self.metric.relation_weight
+
+        def weight(relation: str) -> float:
+            k = idx.get(self.key(relation))
+            return float(x[k]) if k is not None else fallback(relation)
+        return weight
+
+    def scores(self, pairs: Sequence[tuple[int, int]], x: np.ndarray) -> np.ndarray:
+        from scipy.spatial.distance import cdist
+
+        weight = self.weight_fn(x)
+        out = np.empty(len(pairs))
+        for k, (i, j) in enumerate(pairs):
+            ea = self.metric.embed(self.graphs[i], 0, weight)
+            eb = self.metric.embed(self.graphs[j], 0, weight)
+            out[k] = 1.0 - transport(cdist(ea, eb))[1]
+        return out
+
+
+def _check(metric: WWLK) -> None:
+    if not isinstance(metric, WWLK):
+        raise ValueError(f"tune fits WWLK's edge weights, not {type(metric).__name__}'s")
+    if metric.stability_level:
+        raise ValueError("tune fits the weights of one sample: use --wwlk-stability-level 0")
+
+
+def predict(metric: WWLK, graphs_a: Sequence[RawGraph], graphs_b: Sequence[RawGraph],
+            weights: dict[str, float] | None = None) -> np.ndarray:
+    """Every pair's WWLK score with ``weights`` (relation -> weight; the others: the metric's)."""
+    _check(metric)
+    metric.prepare(list(graphs_a) + list(graphs_b))
+    weights = weights or {}
+    relations = {normalize_role(r): k for k, r in enumerate(weights)}
+    problem = _Problem(metric, list(graphs_a) + list(graphs_b), relations)
+    n = len(graphs_a)
+    return problem.scores([(i, n + i) for i in range(n)], np.array(list(weights.values()), dtype=float))
+
+
+def spsa(metric: WWLK, graphs_a: Sequence[RawGraph], graphs_b: Sequence[RawGraph],
+         targets: Sequence[float], dev: tuple[Sequence[RawGraph], Sequence[RawGraph], Sequence[float]] | None = None,
+         settings: SPSA = SPSA(), progress: Callable[[int, float, float], None] | None = None) -> TuneResult:
+    """Fit one weight per relation of the training graphs (see the module doc); ``dev``
+    (graphs A, graphs B, scores) selects among the checks (the training pairs when ``None``,
+    as the reference).  ``progress(step, mean batch loss, dev r)`` is called at every check."""
+    _check(metric)
+    n = len(graphs_a)
+    if n != len(graphs_b) or n != len(targets):
+        raise ValueError(f"{len(graphs_a)} graphs A, {len(graphs_b)} graphs B and {len(targets)} scores: "
+                         "one score per pair is needed")
+    if n < 2:
+        raise ValueError("tune needs at least 2 training pairs")
+    dev_a, dev_b, dev_y = dev if dev is not None else (graphs_a, graphs_b, targets)
+    if len(dev_a) != len(dev_b) or len(dev_a) != len(dev_y):
+        raise ValueError(f"{len(dev_a)} dev graphs A, {len(dev_b)} dev graphs B and {len(dev_y)} dev "
+                         "scores: one score per pair is needed")
+    every = list(graphs_a) + list(graphs_b) + list(dev_a) + list(dev_b)
+    metric.prepare(every)
+    problem = _Problem(metric, every, {})
+    order: dict[str, str] = {}  # normalized relation -> a spelling, in order of first use
+    for g in problem.graphs[:2 * n]:
+        for _, r, _ in g.edges:
+            order.setdefault(problem.key(r), r)
+    relations = problem.relations = {k: i for i, k in enumerate(order)}
+    train_pairs = [(i, n + i) for i in range(n)]
+    m = len(dev_a)
+    dev_pairs = [(2 * n + i, 2 * n + m + i) for i in range(m)]
+    # each training pair's count of every relation's edges (the reference's active_params)
+    counts = np.zeros((n, len(relations)))
+    for i, j in train_pairs:
+        for g in (problem.graphs[i], problem.graphs[j]):
+            for _, r, _ in g.edges:
+                counts[i, relations[problem.key(r)]] += 1
+    y = np.asarray(targets, dtype=float)
+    x = np.array([metric.relation_weight(order[k]) for k in relations], dtype=float)
+    initial = dict(zip(relations, x.tolist()))
+
+    def dev_r(w: np.ndarray) -> float:
+        r = _pearson(problem.scores(dev_pairs, w), dev_y)
+        return r if np.isfinite(r) else -1.0
+
+    best_x, best_r = x.copy(), dev_r(x)
+    result = TuneResult({}, initial, [(0, float("nan"), best_r)])
+    if progress:
+        progress(0, float("nan"), best_r)
+    rng = np.random.default_rng(settings.seed)
+    losses: list[float] = []
+    for t in range(1, settings.iterations + 1):
+        ids = rng.integers(0, n, size=settings.batch)
+        d = rng.integers(0, 2, size=len(x)) * 2 - 1
+        ct = settings.c / t ** settings.gamma
+        batch = [train_pairs[i] for i in ids]
+        e1 = pearson_loss(problem.scores(batch, x + ct * d), y[ids])
+        e2 = pearson_loss(problem.scores(batch, x - ct * d), y[ids])
+        losses += [e1, e2]
+        grad = (e1 - e2) / (2 * ct * d)
+        active = counts[ids].sum(axis=0)
+        if active.sum() > 0:
+            grad = grad * active / active.sum()
+        grad = np.clip(grad, -settings.clip, settings.clip)
+        x = np.maximum(x - settings.lr / (t + settings.A) ** settings.alpha * grad, 0.0)
+        if t % settings.check_every == 0 or t == settings.iterations:
+            r = dev_r(x)
+            result.curve.append((t, float(np.mean(losses)), r))
+            losses = []
+            if progress:
+                progress(t, result.curve[-1][1], r)
+            if r > best_r:
+                best_x, best_r, result.best_step = x.copy(), r, t
+    result.weights = dict(zip(relations, best_x.tolist()))
+    return result
+
+
+def write_weights(path: str, weights: dict[str, float], header: Sequence[str] = ()) -> None:
+    """A TSV ``relation<TAB>weight`` file (``#`` lines first) that ``--wwlk-edge-weights`` reads;
+    weights as ``repr`` floats, so that reading gives the same numbers."""
+    with open(path, "w", encoding="utf-8") as out:
+        for line in header:
+            out.write(f"# {line}\n")
+        for relation, weight in weights.items():
+            out.write(f"{relation}\t{weight!r}\n")
+
+
+def read_scores(path: str) -> list[float]:
+    """One finite number per line (blank lines are errors: a score per pair), as BAMBOO's
+    ``train.y``; a bad line raises :class:`~smatchpp.exceptions.SmatchppError` naming the
+    file and the line."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SmatchppError(f"scores {path}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+    out = []
+    for n, line in enumerate(lines, 1):
+        try:
+            value = float(line.strip())
+        except ValueError:
+            value = float("nan")
+        if not math.isfinite(value):
+            raise SmatchppError(f"scores {path}:{n}: not a finite number (one score per line)")
+        out.append(value)
+    return out

@@ -1,0 +1,111 @@
+"""smatchpp tune: WWLK's edge weights fitted by SPSA (WWLK-theta), and --wwlk-edge-weights."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from smatchpp.metrics.tune import SPSA, pearson_loss, predict, spsa
+from smatchpp.metrics.wwlk import WWLK
+from smatchpp.read import read_text
+
+from clirun import run
+
+VECTORS = "dog 1 0\ncat 0 1\nbig 0.5 0.8660254037844386\n"
+A = "(d / dog :r (c / cat))\n\n(d / dog :r (b / big))\n\n(b / big :r (c / cat))\n\n(c / cat :r (d / dog :r (b / big)))\n"
+B = "(d / dog)\n\n(b / big :r (d / dog))\n\n(c / cat)\n\n(c / cat :r (b / big))\n"
+
+
+@pytest.fixture
+def vectors(tmp_path, monkeypatch):
+    monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "tiny.txt"
+    path.write_text(VECTORS)
+    return str(path)
+
+
+def graphs(text):
+    return [e.graph for e in read_text(text)]
+
+
+def test_training_loss_decreases_toward_the_weight_that_made_the_scores(vectors):
+    # one relation: the human scores are WWLK's own scores with weight 0.3, training starts at
+    # 1 (relation init ones), and 1 - r grows with the distance from 0.3 on [0.3, 1]: every
+    # batch's estimate points down, so the weight falls and the training loss with it
+    m = WWLK(vectors=vectors, iterations=1, relation_init="ones")
+    ga, gb = graphs(A), graphs(B)
+    y = predict(m, ga, gb, {"r": 0.3})
+    losses = [pearson_loss(predict(m, ga, gb, {"r": w}), y) for w in (0.3, 0.5, 0.8, 1.0)]
+    assert losses[0] == pytest.approx(0.0, abs=1e-12) and losses == sorted(losses)
+    result = spsa(m, ga, gb, list(y), settings=SPSA(iterations=20, check_every=5))
+    assert result.initial == {"r": 1.0}
+    assert 0.3 < result.weights["r"] < 1.0
+    assert pearson_loss(predict(m, ga, gb, result.weights), y) < losses[-1]
+    dev_r = [r for _, _, r in result.curve]  # the dev pairs are the training pairs here
+    assert [s for s, _, _ in result.curve] == [0, 5, 10, 15, 20]
+    assert dev_r == sorted(dev_r) and dev_r[-1] > dev_r[0]
+    assert result.best_step == 20
+
+
+def test_cli_tune_is_deterministic_and_its_file_drives_wwlk(tmp_path, vectors):
+    (tmp_path / "a.amr").write_text(A)
+    (tmp_path / "b.amr").write_text(B)
+    (tmp_path / "y.txt").write_text("0.2\n1\n0.7\n0.4\n")
+    opts = ["--metric", "wwlk", "--wwlk-vectors", vectors, "--wwlk-iterations", "1",
+            "--iterations", "2", "--check-every", "1", "--batch", "3"]
+    first = run("tune", "a.amr", "b.amr", "y.txt", "--out", "w1.tsv", "--curve", "c1.tsv", *opts, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    again = run("tune", "a.amr", "b.amr", "y.txt", "--out", "w2.tsv", "--curve", "c2.tsv", *opts, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    text = (tmp_path / "w1.tsv").read_text()
+    assert text == (tmp_path / "w2.tsv").read_text()
+    assert (tmp_path / "c1.tsv").read_text() == (tmp_path / "c2.tsv").read_text()
+    rows = [line.split("\t") for line in text.splitlines() if not line.startswith("#")]
+    assert [r[0] for r in rows] == ["r"]
+    weight = float(rows[0][1])
+    # the same run in this process gives the file's weight (min_entropy start, seed 42)
+    m = WWLK(vectors=vectors, iterations=1)
+    y = [0.2, 1.0, 0.7, 0.4]
+    fitted = spsa(m, graphs(A), graphs(B), y, settings=SPSA(iterations=2, check_every=1, batch=3))
+    assert fitted.weights["r"] == weight
+    # --wwlk-edge-weights reads it: pair scores as with that weight, the file in the signature
+    r = run("score", "a.amr", "b.amr", "--metric", "wwlk", "--wwlk-vectors", vectors,
+            "--wwlk-iterations", "1", "--wwlk-edge-weights", "w1.tsv", "--format", "json",
+            "--pairs-out", "pairs.jsonl", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "|wwlk-edge-weights:w1.tsv@" in json.loads(r.stdout)["signature"]
+    pairs = [json.loads(x)["score"] for x in (tmp_path / "pairs.jsonl").read_text().splitlines()]
+    expected = predict(m, graphs(A), graphs(B), {"r": weight})
+    assert pairs == pytest.approx(expected.tolist(), abs=1e-12)
+    other = predict(m, graphs(A), graphs(B), {"r": 0.9})
+    assert not np.allclose(pairs, other)
+    # another seed draws other batches and perturbations: another weight
+    seeded = run("tune", "a.amr", "b.amr", "y.txt", "--out", "w3.tsv", "--seed", "7", *opts, cwd=tmp_path)
+    assert seeded.returncode == 0, seeded.stderr
+    assert "seed 7;" in (tmp_path / "w3.tsv").read_text()
+    rows7 = [line.split("\t") for line in (tmp_path / "w3.tsv").read_text().splitlines()
+             if not line.startswith("#")]
+    assert float(rows7[0][1]) != weight
+
+
+def test_cli_tune_bad_inputs_name_the_file_and_line(tmp_path, vectors):
+    (tmp_path / "a.amr").write_text(A)
+    (tmp_path / "b.amr").write_text(B)
+    (tmp_path / "y.txt").write_text("0.2\n1\nhigh\n0.4\n")
+    (tmp_path / "short.txt").write_text("0.2\n1\n")
+    base = ["--metric", "wwlk", "--wwlk-vectors", vectors, "--out", "w.tsv", "--iterations", "1"]
+    bad = run("tune", "a.amr", "b.amr", "y.txt", *base, cwd=tmp_path)
+    assert bad.returncode == 2 and "y.txt:3: not a finite number" in bad.stderr
+    short = run("tune", "a.amr", "b.amr", "short.txt", *base, cwd=tmp_path)
+    assert short.returncode == 2 and "short.txt 2 scores" in short.stderr
+    smatch = run("tune", "a.amr", "b.amr", "short.txt", "--out", "w.tsv", cwd=tmp_path)
+    assert smatch.returncode == 2 and "use --metric wwlk" in smatch.stderr
+    (tmp_path / "neg.tsv").write_text(":r\t-1\n")
+    neg = run("score", "a.amr", "b.amr", "--metric", "wwlk", "--wwlk-vectors", vectors,
+              "--wwlk-edge-weights", "neg.tsv", cwd=tmp_path)
+    assert neg.returncode == 2 and "neg.tsv:1" in neg.stderr
+    for r in (bad, short, smatch, neg):
+        assert "Traceback" not in r.stderr
+    assert not (tmp_path / "w.tsv").exists()
