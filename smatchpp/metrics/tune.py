@@ -42,7 +42,7 @@ from ..matchers.levels import normalize_role
 from ..read import RawGraph
 from .wwlk import WWLK, transport
 
-__all__ = ["SPSA", "TuneResult", "spsa", "predict", "pearson_loss", "read_scores", "write_weights"]
+__all__ = ["SPSA", "TuneResult", "spsa", "GridResult", "grid_search", "predict", "pearson_loss", "read_scores", "write_weights"]
 
 
 @dataclass(frozen=True)
@@ -240,6 +240,39 @@ def write_weights(path: str, weights: dict[str, float], header: Sequence[str] = 
             out.write(f"# {line}\n")
         for relation, weight in weights.items():
             out.write(f"{relation}\t{weight!r}\n")
+
+
+@dataclass
+class GridResult:
+    """Every cell of a grid as ``(setting, train r, dev r)`` and the chosen cell."""
+
+    rows: list[tuple[tuple[float, ...], float, float]]
+    best: tuple[float, ...]
+
+
+def grid_search(evaluate: Callable[[tuple[float, ...]], tuple[Sequence[float], Sequence[float]]],
+                grid: Sequence[tuple[float, ...]], targets: Sequence[float], dev_targets: Sequence[float],
+                progress: Callable[[tuple[float, ...], float, float], None] | None = None) -> GridResult:
+    """Try every setting of ``grid``: ``evaluate(setting)`` gives the pair scores of the training
+    and of the dev pairs; the setting of highest dev Pearson r is chosen (ties: the first in
+    ``grid``), as SPSA's checks choose.  Used for S2Match's cutoff and diffsense, whose exact
+    scores come from the layer above.
+
+    >>> g = grid_search(lambda s: ([1, 2, 3 * s[0]], [s[0], 0, 1]), [(0.5,), (1.0,)], [1, 2, 3], [1, 0, 1])
+    >>> g.best, [(s, round(t, 3), round(d, 3)) for s, t, d in g.rows]
+    ((1.0,), [((0.5,), 0.5, 0.866), ((1.0,), 1.0, 1.0)])
+    """
+    rows = []
+    for setting in grid:
+        train, dev = evaluate(setting)
+        tr, dr = _pearson(train, targets), _pearson(dev, dev_targets)
+        rows.append((tuple(setting), tr, dr))
+        if progress:
+            progress(tuple(setting), tr, dr)
+    if not rows:
+        raise ValueError("the grid is empty")
+    best = max(rows, key=lambda row: row[2] if np.isfinite(row[2]) else -np.inf)
+    return GridResult(rows, best[0])
 
 
 def read_scores(path: str) -> list[float]:
