@@ -136,7 +136,7 @@ def test_cli_tune_s2match_grid_chooses_by_dev_r(tmp_path):
     assert np.allclose(got, rows, atol=1e-12)
     assert len({round(row[3], 9) for row in rows}) > 1  # the grid's cells differ
     c, d, tr, dr = max(rows, key=lambda row: row[3])
-    assert f"best on dev: --match s2match --cutoff {c:g} --diffsense {d:g} (dev r {dr:.4f}" in r.stdout
+    assert f"best on dev: --preset smatch --match s2match --cutoff {c:g} --diffsense {d:g} (dev r {dr:.4f}" in r.stdout
     refused = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "smatch", "--dev", "a.amr", "b.amr", "dy.txt",
                   "--out", "g2.tsv", "--iterations", "3", cwd=tmp_path)
     assert refused.returncode == 2 and "--iterations does nothing under --metric smatch" in refused.stderr

@@ -68,6 +68,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help=f"--metric smatch: S2Match cutoffs to try (default {_GRID_TEXT})")
     p.add_argument("--diffsenses", type=_grid, default=_GRID, metavar="X,Y,...",
                    help=f"--metric smatch: S2Match diffsense values to try (default {_GRID_TEXT})")
+    p.add_argument("--preset", default="smatch", metavar="NAME",
+                   help="--metric smatch: the preset the S2Match scores use (default smatch; "
+                        "amr-suite for BAMBOO's published S2match rows)")
     p.add_argument("--input-format", default="penman", choices=("penman",), help=argparse.SUPPRESS)
     p.set_defaults(spsa_defaults={k: p.get_default(k) for k in _SPSA_ONLY})
     add_metric_options(p, _SAMPLE)
@@ -103,8 +106,8 @@ def run(args: argparse.Namespace) -> int:
     if args.metric != "wwlk":
         raise UsageError("tune fits WWLK's edge weights (--metric wwlk) or S2Match's cutoff and "
                          "diffsense (--metric smatch)")
-    if args.cutoffs != _GRID or args.diffsenses != _GRID:
-        raise UsageError("--cutoffs and --diffsenses do nothing under --metric wwlk")
+    if args.cutoffs != _GRID or args.diffsenses != _GRID or args.preset != "smatch":
+        raise UsageError("--cutoffs, --diffsenses and --preset do nothing under --metric wwlk")
     if args.metric_wwlk_edge_weights is not None and args.metric_wwlk_edge_weights == args.out:
         raise UsageError("--out is the --wwlk-edge-weights file it starts from: write another file")
     inputs = [args.a, args.b, args.scores] + list(args.dev or [])
@@ -172,13 +175,17 @@ def _run_s2match(args: argparse.Namespace) -> int:
         sides.append((entries_a, entries_b, scores))
 
     def evaluate(setting):
-        scorer = Scorer(Config(match="s2match", cutoff=setting[0], diffsense=setting[1]))
+        scorer = Scorer(Config(preset=args.preset, match="s2match", cutoff=setting[0], diffsense=setting[1]))
         return tuple([p.f1 for p in scorer.score_corpus(ea, eb, workers=1).pairs] for ea, eb, _ in sides)
 
     def progress(setting, tr, dr):
         print(f"cutoff {setting[0]:g} diffsense {setting[1]:g}: train r {tr:.4f}, dev r {dr:.4f}",
               file=sys.stderr, flush=True)
 
+    try:
+        Config(preset=args.preset, match="s2match")
+    except ValueError as exc:
+        raise UsageError(f"--preset {args.preset}: {exc}") from None
     grid = [(c, d) for c in args.cutoffs for d in args.diffsenses]
     result = grid_search(evaluate, grid, sides[0][2], sides[1][2], progress)
     with open(args.out, "w", encoding="utf-8") as out:
@@ -186,7 +193,7 @@ def _run_s2match(args: argparse.Namespace) -> int:
         out.writelines(f"{c!r}\t{d!r}\t{tr!r}\t{dr!r}\n" for (c, d), tr, dr in result.rows)
     c, d = result.best
     best = next(row for row in result.rows if row[0] == result.best)
-    print(f"best on dev: --match s2match --cutoff {c:g} --diffsense {d:g} (dev r {best[2]:.4f}, train r "
+    print(f"best on dev: --preset {args.preset} --match s2match --cutoff {c:g} --diffsense {d:g} (dev r {best[2]:.4f}, train r "
           f"{best[1]:.4f}); {len(result.rows)} settings written to {args.out}")
     return EXIT_OK
 
