@@ -9,25 +9,12 @@ import pytest
 
 from smatchpp.metrics.tune import SPSA, pearson_loss, predict, spsa
 from smatchpp.metrics.wwlk import WWLK
-from smatchpp.read import read_text
 
 from clirun import run
+from tinyvectors import graphs, vectors  # noqa: F401 (vectors is a fixture)
 
-VECTORS = "dog 1 0\ncat 0 1\nbig 0.5 0.8660254037844386\n"
 A = "(d / dog :r (c / cat))\n\n(d / dog :r (b / big))\n\n(b / big :r (c / cat))\n\n(c / cat :r (d / dog :r (b / big)))\n"
 B = "(d / dog)\n\n(b / big :r (d / dog))\n\n(c / cat)\n\n(c / cat :r (b / big))\n"
-
-
-@pytest.fixture
-def vectors(tmp_path, monkeypatch):
-    monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
-    path = tmp_path / "tiny.txt"
-    path.write_text(VECTORS)
-    return str(path)
-
-
-def graphs(text):
-    return [e.graph for e in read_text(text)]
 
 
 def test_training_loss_decreases_toward_the_weight_that_made_the_scores(vectors):

@@ -11,24 +11,9 @@ import pytest
 from smatchpp.exceptions import SmatchppError
 from smatchpp.metrics import get_metric
 from smatchpp.metrics.wwlk import WWLK, reference_relation_weights
-from smatchpp.read import read_text
 
 from clirun import run
-
-# dog and cat orthogonal; "big" at 60 degrees from dog
-VECTORS = "dog 1 0\ncat 0 1\nbig 0.5 0.8660254037844386\n"
-
-
-@pytest.fixture
-def vectors(tmp_path, monkeypatch):
-    monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
-    path = tmp_path / "tiny.txt"
-    path.write_text(VECTORS)
-    return str(path)
-
-
-def graphs(text):
-    return [e.graph for e in read_text(text)]
+from tinyvectors import graphs, vectors  # noqa: F401 (vectors is a fixture)
 
 
 def score(m, a, b):
