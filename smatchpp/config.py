@@ -48,7 +48,7 @@ from .problem import CERTIFY_TOLERANCE
 from .significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS
 from .significance import DEFAULT_SEED as BOOTSTRAP_SEED
 
-__all__ = ["Config", "SignatureError", "highs_version", "MAX_RESAMPLES", "CONDITIONAL_FIELDS",
+__all__ = ["Config", "SignatureError", "signature_tokens", "highs_version", "MAX_RESAMPLES", "CONDITIONAL_FIELDS",
            "BOOTSTRAP_SEED", "DEFAULT_RESAMPLES", "ON_ERROR", "ASPECT_MODES", "format_value"]
 
 
@@ -518,21 +518,7 @@ class Config:
         ...
         smatchpp.config.SignatureError: signature key 'seed' is given twice (seed:7, seed:8)
         """
-        tokens: dict[str, str] = {}
-        for token in signature.strip().split("|"):
-            key, sep, value = token.partition(":")
-            if not sep:
-                raise SignatureError(f"not a smatchpp signature: token {token!r} has no ':'")
-            if key in tokens:
-                raise SignatureError(f"signature key {key!r} is given twice "
-                                     f"({key}:{tokens[key]}, {key}:{value})")
-            tokens[key] = value
-        version = tokens.pop("smatchpp", None)
-        if version is None:
-            raise SignatureError("not a smatchpp signature: it does not start with smatchpp:VERSION")
-        if version != __version__:
-            raise SignatureError(f"this signature was made by smatchpp {version}, this is smatchpp "
-                                 f"{__version__}: install smatchpp=={version} to reproduce it")
+        tokens = signature_tokens(signature)
         highs = tokens.pop("highs", None)
         if highs is not None and highs != highs_version():
             raise SignatureError(
@@ -576,6 +562,32 @@ class Config:
 CONDITIONAL_FIELDS = frozenset(f.name for f in fields(Config) if f.metadata.get("needs") is not None)
 #: how a signature names a file: ``name@sha1-prefix`` (or ``package@version``), never a path
 _IDENTITY = re.compile(r"[^/\\@|]+@[^/\\@|]+")
+
+
+def signature_tokens(signature: str) -> dict[str, str]:
+    """``{key: value text}`` of a signature of this smatchpp version, without the version token
+    (:meth:`Config.from_signature`, and a metric's signature); refuses a token without ``:``, a
+    repeated key and another smatchpp version (:class:`SignatureError`).
+
+    >>> signature_tokens(f"smatchpp:{__version__}|metric:jaccard|errors:skip")
+    {'metric': 'jaccard', 'errors': 'skip'}
+    """
+    tokens: dict[str, str] = {}
+    for token in signature.strip().split("|"):
+        key, sep, value = token.partition(":")
+        if not sep:
+            raise SignatureError(f"not a smatchpp signature: token {token!r} has no ':'")
+        if key in tokens:
+            raise SignatureError(f"signature key {key!r} is given twice "
+                                 f"({key}:{tokens[key]}, {key}:{value})")
+        tokens[key] = value
+    version = tokens.pop("smatchpp", None)
+    if version is None:
+        raise SignatureError("not a smatchpp signature: it does not start with smatchpp:VERSION")
+    if version != __version__:
+        raise SignatureError(f"this signature was made by smatchpp {version}, this is smatchpp "
+                             f"{__version__}: install smatchpp=={version} to reproduce it")
+    return tokens
 
 
 def format_value(value: Any) -> str:

@@ -63,6 +63,7 @@ import numpy as np
 
 from ..version import __version__
 from ..read import RawGraph
+from ..config import format_value, signature_tokens
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, index_chunks, percentile_interval
 
 __all__ = ["Metric", "param", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric"]
@@ -161,18 +162,7 @@ class Metric(ABC):
         >>> Metric.parse_signature("smatchpp:%s|metric:jaccard|errors:skip|deterministic:yes" % __version__)
         ('jaccard', {'errors': 'skip'})
         """
-        tokens: dict[str, str] = {}
-        for token in signature.strip().split("|"):
-            key, sep, value = token.partition(":")
-            if not sep:
-                raise ValueError(f"not a smatchpp signature: token {token!r} has no ':'")
-            if key in tokens:
-                raise ValueError(f"signature key {key!r} appears twice")
-            tokens[key] = value
-        version = tokens.pop("smatchpp", None)
-        if version != __version__:
-            raise ValueError(f"this signature was made by smatchpp {version}, this is smatchpp "
-                             f"{__version__}: install smatchpp=={version} to reproduce it")
+        tokens = signature_tokens(signature)
         name = tokens.pop("metric", None)
         if name is None:
             raise ValueError("not a metric signature: it has no metric: key")
@@ -211,15 +201,10 @@ class Metric(ABC):
 
 
 def _format(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return repr(value) if value != int(value) else f"{value:g}"
+    """A parameter's value as the signature writes it (a sequence as ``a,b``)."""
     if isinstance(value, (tuple, list)):
         return ",".join(_format(v) for v in value)
-    return str(value)
+    return format_value(value)
 
 
 @dataclass
