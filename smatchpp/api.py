@@ -272,7 +272,7 @@ def iter_score_rows(jobs: Sequence[tuple[Scorer, Sequence[Entry], Sequence[Entry
         if scorer.config.total_time_limit is not None:  # standardizing the graphs counts too
             parallel = workers if dask is None else sum(dask.nthreads().values())
             scorer.schedule = Schedule(began + scorer.config.total_time_limit, len(job_items), parallel)
-    bar = _progress(len(items[0]) if items else 0, progress)
+    bar = progress_bar(len(items[0]) if items else 0, progress)
     try:
         if dask is None:
             rows = _map_jobs(scorers, items, workers)
@@ -329,7 +329,7 @@ class _NoBar:
         pass
 
 
-def _progress(total: int, enabled: bool, unit: str = "pair"):
+def progress_bar(total: int, enabled: bool, unit: str = "pair"):
     if not enabled or not sys.stderr.isatty():
         return _NoBar()
     from tqdm import tqdm

@@ -178,7 +178,7 @@ def _init(config: Config, graphs_a, graphs_b, matcher=None) -> None:
     _GRAPHS, _SCORER = (graphs_a, graphs_b), Scorer(config, matcher)
 
 
-def _prepared_matcher(config: Config, graphs_a, graphs_b):
+def prepared_matcher(config: Config, graphs_a, graphs_b):
     """A soft matcher with every similarity the collections need (workers get this table only)."""
     matcher = make_matcher(config)
     similarity = getattr(matcher, "similarity", None)
@@ -263,7 +263,7 @@ def _pooled(func, tasks: Iterable, config: Config, graphs_a, graphs_b, workers: 
     """``func(task)`` for every task, by a process pool of ``workers`` that hold the graphs
     and a :class:`Scorer` (:func:`_init`; shipped once per worker); results in task order.
     ``local(task)``: the same in this process (no pool for fewer than two tasks)."""
-    matcher = _prepared_matcher(config, graphs_a, graphs_b)
+    matcher = prepared_matcher(config, graphs_a, graphs_b)
     work = Work(run=func, local=local, setup=_init, args=(config, graphs_a, graphs_b, matcher))
     yield from stream(work, tasks, workers)
 
@@ -356,7 +356,7 @@ def iter_top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k:
 def top_k_chunk(queries: Sequence[int], config: Config, query_graphs: Sequence[TripleGraph],
                 corpus: Sequence[TripleGraph], matcher=None, *, k: int) -> list[QueryResult]:
     """:func:`top_k` of the query indices ``queries`` (a task of the process pool and of Dask;
-    ``matcher``: prepared by the client, :func:`_prepared_matcher`)."""
+    ``matcher``: prepared by the client, :func:`prepared_matcher`)."""
     index = _corpus_index(corpus) if _label_bounded(config) else None
     results = list(iter_top_k([query_graphs[q] for q in queries], corpus, k, config, matcher, index))
     for q, r in zip(queries, results):

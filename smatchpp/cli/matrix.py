@@ -145,9 +145,9 @@ def run(args: argparse.Namespace) -> int:
                     stream = score_pairs(a, b, chunks, solve_config, workers)
                 else:
                     from ..distributed import map_chunks, score_pair_chunk
-                    from ..matrix import _prepared_matcher
+                    from ..matrix import prepared_matcher
                     stream = map_chunks(client, score_pair_chunk, chunks, solve_config, a, b,
-                                        _prepared_matcher(solve_config, a, b))
+                                        prepared_matcher(solve_config, a, b))
                 for results in stream:
                     target.add(results)
                     for k in np.flatnonzero(~results.certified):
@@ -202,9 +202,9 @@ def _slots(client, workers: int) -> int:
 
 
 def _bar(total: int, enabled: bool):
-    from ..api import _progress
+    from ..api import progress_bar
 
-    return _progress(total, enabled)
+    return progress_bar(total, enabled)
 
 
 class _Dense:

@@ -17,7 +17,7 @@ import json
 import sys
 import time
 
-from ..api import _progress
+from ..api import progress_bar
 from ..exceptions import UsageError
 from ..matrix import search
 from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, add_scoring_options,
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     counts = dict.fromkeys(("solved", "bounded", "pruned", "certified"), 0)
     done = 0
     interrupted = False
-    bar = _progress(len(queries), not args.quiet, unit="query")
+    bar = progress_bar(len(queries), not args.quiet, unit="query")
     # each query's line is written as soon as it and every query before it are done
     with interrupts(), open_output(args.out or "-") as out, dask_client(args, workers) as client:
         try:
@@ -102,8 +102,8 @@ def _results(client, queries, corpus, k: int, config, workers: int):
         yield from search(queries, corpus, k, config, workers)
         return
     from ..distributed import map_chunks, top_k_chunk
-    from ..matrix import _prepared_matcher
+    from ..matrix import prepared_matcher
     chunks = ([q] for q in range(len(queries)))
     for chunk in map_chunks(client, top_k_chunk, chunks, config, queries, corpus,
-                            _prepared_matcher(config, queries, corpus), k=k):
+                            prepared_matcher(config, queries, corpus), k=k):
         yield from chunk

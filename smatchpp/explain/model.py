@@ -307,7 +307,7 @@ def iter_explanations(entries_a: Sequence[Entry], entries_b: Sequence[Entry], co
                       progress: bool = False) -> Iterator[Explanation]:
     """:func:`explain_entries`, each explanation as soon as it and those before it are done
     (an interrupt keeps them; the workers end at once)."""
-    from ..api import Config, Scorer, _progress
+    from ..api import Config, Scorer, progress_bar
     from ..executor import Work, stream
 
     scorer = Scorer(config or Config())
@@ -323,7 +323,7 @@ def iter_explanations(entries_a: Sequence[Entry], entries_b: Sequence[Entry], co
         meta = dict(eb.metadata)
         meta.update(ea.metadata)
         items.append((ea.index, ea.id or eb.id, ea.graph or EMPTY, eb.graph or EMPTY, meta))
-    bar = _progress(len(items), progress)
+    bar = progress_bar(len(items), progress)
     chunk = max(1, min(32, len(items) // (max(workers, 1) * 8)))
     work = Work(run=_worker_explain, local=lambda item: _explain_item(scorer, item),
                 setup=_init_worker, args=(scorer.config,))

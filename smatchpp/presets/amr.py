@@ -65,8 +65,8 @@ checked by ``tests/test_presets.py`` on the shared copy of the guidelines:
   ``docs/results.md``.)
 
 >>> from smatchpp.presets import standardize
->>> a = standardize(_raw('(s / see-01 :ARG0 (b / Boy) :ARG1-of (c / have-manner-91 :ARG2 (q / quick)))'), "amr")
->>> b = standardize(_raw('(s / see-01 :manner (q / quick) :ARG0 (b / boy))'), "amr")
+>>> a = standardize(read_one_graph('(s / see-01 :ARG0 (b / Boy) :ARG1-of (c / have-manner-91 :ARG2 (q / quick)))'), "amr")
+>>> b = standardize(read_one_graph('(s / see-01 :manner (q / quick) :ARG0 (b / boy))'), "amr")
 >>> sorted(a.triples()) == sorted(b.triples())
 True
 """
@@ -81,7 +81,7 @@ from penman.exceptions import ModelError
 from penman.model import Model
 from penman.models import amr as penman_amr
 
-from .graph import INSTANCE, GENERIC_RULES, Options, Rule, _raw, _with, lowercase, to_penman, variables
+from .graph import INSTANCE, GENERIC_RULES, Options, Rule, read_one_graph, with_triples, lowercase, to_penman, variables
 
 __all__ = ["GUIDELINES_REIFICATIONS", "MODEL", "drop_wiki", "normalize_roles", "dereify",
            "mod_to_domain", "AMR_RULES"]
@@ -141,14 +141,14 @@ MODEL = _lower_model()
 
 def _amr(text: str) -> penman.Graph:
     """A lower-cased penman graph (for the examples)."""
-    return lowercase(to_penman(_raw(text)), Options())
+    return lowercase(to_penman(read_one_graph(text)), Options())
 
 
 def drop_wiki(g: penman.Graph, options: Options) -> penman.Graph:
     """Remove ``:wiki`` triples unless ``options.keep_wiki``."""
     if options.keep_wiki:
         return g
-    return _with(g, (t for t in g.triples if t[1] != ":wiki"))
+    return with_triples(g, (t for t in g.triples if t[1] != ":wiki"))
 
 
 @lru_cache(maxsize=4096)
@@ -172,7 +172,7 @@ def normalize_roles(g: penman.Graph, options: Options, model: Model = MODEL) -> 
             if inverted and t in names:
                 s, r, t = model.invert((s, r, t))
         out.append((s, r, t))
-    return _with(g, out)
+    return with_triples(g, out)
 
 
 def dereify(g: penman.Graph, options: Options, model: Model = MODEL) -> penman.Graph:
@@ -208,7 +208,7 @@ def dereify(g: penman.Graph, options: Options, model: Model = MODEL) -> penman.G
                 triples.append(new)
             continue
         triples.append(triple)
-    return _with(g, triples)
+    return with_triples(g, triples)
 
 
 def mod_to_domain(g: penman.Graph, options: Options, model: Model = MODEL) -> penman.Graph:
@@ -220,7 +220,7 @@ def mod_to_domain(g: penman.Graph, options: Options, model: Model = MODEL) -> pe
             s, r, t = model.invert((s, r, t))
             r = model.canonicalize_role(r)  # :mod-of is :domain
         out.append((s, r, t))
-    return _with(g, out)
+    return with_triples(g, out)
 
 
 #: the ``amr`` preset's rules, in order

@@ -13,7 +13,7 @@ behaviours:
   Trailing ``_`` are kept (smatch strips them, a leftover of its quote
   marking).
 
-  >>> g = to_penman(_raw('(a / Dog :Polarity - :OP1 "Bob")'))
+  >>> g = to_penman(read_one_graph('(a / Dog :Polarity - :OP1 "Bob")'))
   >>> lowercase(g, Options()).triples
   [('a', ':instance', 'dog'), ('a', ':polarity', '-'), ('a', ':op1', '"bob"')]
 
@@ -24,7 +24,7 @@ behaviours:
   inverted role onto a *constant* cannot be turned around; it is **kept as
   written** (smatch 1.0.4 silently drops it, its issue #26):
 
-  >>> g = deinvert(to_penman(_raw('(a / dog :ARG0-of (b / bark-01) :ARG1-of "x")')), Options())
+  >>> g = deinvert(to_penman(read_one_graph('(a / dog :ARG0-of (b / bark-01) :ARG1-of "x")')), Options())
   >>> g.triples
   [('a', ':instance', 'dog'), ('b', ':ARG0', 'a'), ('a', ':ARG1-of', '"x"'), ('b', ':instance', 'bark-01')]
 
@@ -37,7 +37,7 @@ behaviours:
 * the ``TOP`` attribute is smatch 1.0.4's ``(root, top, "top")``.
 
 >>> from smatchpp.presets import standardize
->>> g = standardize(_raw('(c / City :name "New York" :name "New York" :ARG1-of 5)'), "generic")
+>>> g = standardize(read_one_graph('(c / City :name "New York" :name "New York" :ARG1-of 5)'), "generic")
 >>> g.concepts, g.attributes
 (('city',), ((0, 'name', 'new york'), (0, 'arg1-of', '5'), (0, 'top', 'top')))
 """
@@ -78,7 +78,7 @@ Rule = Callable[[penman.Graph, Options], penman.Graph]
 _GENERIC_MODEL = Model()  # penman's model without roles: every ``-of`` is an inverse
 
 
-def _raw(text: str) -> RawGraph:
+def read_one_graph(text: str) -> RawGraph:
     """One PENMAN string as a :class:`RawGraph` (for the examples)."""
     from ..read import read_text
 
@@ -101,7 +101,7 @@ def _quoted(value: str) -> bool:
     return len(value) >= 2 and value[0] == '"' and value[-1] == '"'
 
 
-def _with(g: penman.Graph, triples: Iterable[tuple]) -> penman.Graph:
+def with_triples(g: penman.Graph, triples: Iterable[tuple]) -> penman.Graph:
     return penman.Graph(list(triples), top=g.top, metadata=g.metadata)
 
 
@@ -115,7 +115,7 @@ def lowercase(g: penman.Graph, options: Options) -> penman.Graph:
         if t is not None and t not in names:
             t = str(t).lower()
         out.append((s, r, t))
-    return _with(g, out)
+    return with_triples(g, out)
 
 
 def deinvert(g: penman.Graph, options: Options, model: Model = _GENERIC_MODEL) -> penman.Graph:
@@ -126,7 +126,7 @@ def deinvert(g: penman.Graph, options: Options, model: Model = _GENERIC_MODEL) -
         if triple[1] != INSTANCE and triple[2] in names:
             triple = model.deinvert(triple)
         out.append(triple)
-    return _with(g, out)
+    return with_triples(g, out)
 
 
 def _label(value: str) -> str:

@@ -35,7 +35,7 @@ _DENSE_LIMIT = 4_000_000
 ASSIGNMENT_MIN_PAIRS = 500
 
 
-def _group_max_sum(owner: np.ndarray, other: np.ndarray, w: np.ndarray, n_pairs: int,
+def group_max_sum(owner: np.ndarray, other: np.ndarray, w: np.ndarray, n_pairs: int,
                    width: int) -> np.ndarray:
     """For each pair: sum over other variables of the max weight towards that variable."""
     out = np.zeros(n_pairs)
@@ -57,8 +57,8 @@ def pair_potential(problem: Problem) -> np.ndarray:
     other = np.concatenate([q, p])
     ww = np.concatenate([w, w])
     width = max(problem.n_a, problem.n_b) + 1
-    side_a = _group_max_sum(owner, problem.pair_a[other], ww, problem.n_pairs, width)
-    side_b = _group_max_sum(owner, problem.pair_b[other], ww, problem.n_pairs, width)
+    side_a = group_max_sum(owner, problem.pair_a[other], ww, problem.n_pairs, width)
+    side_b = group_max_sum(owner, problem.pair_b[other], ww, problem.n_pairs, width)
     return problem.unary + 0.5 * np.minimum(side_a, side_b)
 
 

@@ -51,7 +51,7 @@ import numpy as np
 
 from ..problem import Problem
 from .base import Budget, Limits, certified
-from .bounds import _group_max_sum
+from .bounds import group_max_sum
 from .formulation import link_key, linking_keys
 from .highs import LpSolution, solve_lp
 
@@ -138,8 +138,8 @@ def extend(problem: Problem, keep: np.ndarray, index: np.ndarray, sub: Problem,
         owners = np.concatenate([ep[out_p], eq[out_q]])
         others = np.concatenate([eq[out_p], ep[out_q]])
         shares = np.concatenate([share[out_p], share[out_q]])
-        side_a = _group_max_sum(owners, pa[others], shares, problem.n_pairs, width)
-        side_b = _group_max_sum(owners, pb[others], shares, problem.n_pairs, width)
+        side_a = group_max_sum(owners, pa[others], shares, problem.n_pairs, width)
+        side_b = group_max_sum(owners, pb[others], shares, problem.n_pairs, width)
         cover = np.minimum(side_a, side_b)
     else:
         cover = np.zeros(problem.n_pairs)
