@@ -39,7 +39,7 @@ import scipy.optimize  # noqa: E402,F401
 from smatchpp.compile import compile_pair  # noqa: E402
 from smatchpp.compression.exact import compress  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
-from smatchpp.standardize import standardize  # noqa: E402
+from smatchpp.presets import standardize  # noqa: E402
 
 
 def run_mode(graphs, mode: str, limit: float | None):

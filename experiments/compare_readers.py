@@ -43,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from smatchpp.read import read_file  # noqa: E402
-from smatchpp.standardize import standardize  # noqa: E402
+from smatchpp.presets import standardize  # noqa: E402
 
 DATA = HERE.parent.parent / "shared" / "data"
 ROOT = Path(os.environ.get("READERS_ROOT", Path.home() / ".cache" / "reference-readers"))

@@ -29,7 +29,7 @@ sys.path.insert(0, str(HERE.parent))
 import peers  # noqa: E402
 
 from smatchpp.read import read_file  # noqa: E402
-from smatchpp.standardize import standardize  # noqa: E402
+from smatchpp.presets import standardize  # noqa: E402
 
 SHARED = HERE.parent.parent / "shared" / "data" / "bamboo"
 

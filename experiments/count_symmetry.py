@@ -23,7 +23,7 @@ from bench_speed import SETS  # noqa: E402
 from smatchpp.compile import compile_pair  # noqa: E402
 from smatchpp.solvers.symmetry import interchangeable  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
-from smatchpp.standardize import standardize  # noqa: E402
+from smatchpp.presets import standardize  # noqa: E402
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from smatchpp.aspects import ASPECTS
 from smatchpp.read import read_file
-from smatchpp.standardize import standardize
+from smatchpp.presets import standardize
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 NOT_INVERTED = {":consist-of", ":prep-out-of", ":prep-on-behalf-of"}

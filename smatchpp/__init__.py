@@ -21,8 +21,10 @@ from .version import __version__
 from .exceptions import InputMismatchError, ReadError, SmatchppError
 from .read import read_file, read_text
 from .score import PRF, CorpusScore, PairScore
-# eager: importing the submodule ``smatchpp.standardize`` later would otherwise shadow the function
-from .standardize import TripleGraph, standardize
+# eager, and after the submodule ``smatchpp.standardize``: importing it later would otherwise
+# shadow the function
+from .standardize import TripleGraph
+from .presets import standardize  # noqa: E402
 
 __all__ = ["__version__", "Config", "Scorer", "score_pair", "score_corpus", "score_files",
            "parse_graph", "compile_strings", "ReadError", "InputMismatchError", "SmatchppError",

@@ -18,7 +18,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence
 
-from .presets import Options, get_preset
+from .presets import Options, get_preset, standardize
 from .compile import TripleMatcher, compile_pair, make_matcher
 from .config import Config
 from .executor import Work, stream
@@ -29,7 +29,7 @@ from .read import Entry, Format, RawGraph, from_penman, read_file, read_text
 from .schedule import Schedule
 from .score import CorpusScore, PairScore
 from .solvers import get_solver
-from .standardize import EMPTY, PresetName, TripleGraph, standardize
+from .standardize import EMPTY, PresetName, TripleGraph
 
 if TYPE_CHECKING:
     import penman

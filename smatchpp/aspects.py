@@ -96,7 +96,8 @@ from .compile import ExactMatcher, TripleMatcher, compile_pair
 from .matching import count_matched
 from .read import RawGraph
 from .score import prf
-from .standardize import EMPTY, TripleGraph, smatch_concept, smatch_constant, smatch_label, standardize
+from .presets import standardize
+from .standardize import EMPTY, TripleGraph, smatch_concept, smatch_constant, smatch_label
 
 __all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "SETS", "AspectMode", "aspect_list",
            "aspect_title", "aspect_intervals",

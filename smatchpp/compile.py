@@ -10,7 +10,7 @@ triples, self-loops) and binary terms (relations) over candidate pairs.
 Example:
 
 >>> from smatchpp.read import read_text
->>> from smatchpp.standardize import standardize
+>>> from smatchpp.presets import standardize
 >>> a = standardize(read_text("(x / dog :ARG0-of (y / bark-01))")[0].graph)
 >>> b = standardize(read_text("(u / bark-01 :ARG0 (v / dog))")[0].graph)
 >>> p = compile_pair(a, b)

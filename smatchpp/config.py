@@ -202,7 +202,7 @@ def _solvers():
 
 
 def _presets():
-    from .standardize import preset_names
+    from .presets import preset_names
     return preset_names()
 
 

@@ -2,7 +2,7 @@
 
 This module holds the triple container (:class:`TripleGraph`) and the builder
 of the ``smatch`` preset; the other presets and the registry that names them
-live in :mod:`smatchpp.presets`, and :func:`standardize` looks the preset up
+live in :mod:`smatchpp.presets`, and :func:`smatchpp.presets.standardize` looks the preset up
 there.
 
 The ``smatch`` preset reproduces how smatch 1.0.4 builds its triples, so that
@@ -27,6 +27,7 @@ Example:
 
 >>> from smatchpp.read import read_text
 >>> raw = read_text('(a / Dog :mod (b / big) :name "Rex")')[0].graph
+>>> from smatchpp.presets import standardize
 >>> g = standardize(raw)
 >>> g.concepts, g.attributes, g.relations
 (('dog', 'big'), ((0, 'name', 'rex'), (0, 'top', 'top')), ((1, 'domain', 0),))
@@ -39,26 +40,16 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from .read import RawGraph
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .presets import Options
 
-__all__ = ["TripleGraph", "standardize", "smatch_triples", "smatch_label", "smatch_constant", "smatch_concept",
-           "NOT_INVERTED", "PresetName", "EMPTY", "preset_names"]
+__all__ = ["TripleGraph", "smatch_triples", "smatch_label", "smatch_constant", "smatch_concept",
+           "NOT_INVERTED", "PresetName", "EMPTY"]
 
 #: a preset name, a key of :data:`smatchpp.presets.PRESETS`
 PresetName = str
-
-
-def preset_names() -> tuple[str, ...]:
-    """The names ``standardize`` accepts: the keys of :data:`smatchpp.presets.PRESETS` and
-    their aliases (:data:`smatchpp.presets.ALIASES`)."""
-    from .presets import ALIASES, PRESETS  # the registry imports this module
-
-    return tuple(PRESETS) + tuple(ALIASES)
 
 
 #: roles ending in ``-of`` that smatch 1.0.4's reader keeps as written (not inverted)
@@ -117,23 +108,6 @@ def smatch_concept(value: str) -> str:
     if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
         return smatch_label("".join(value[1:-1].split()))
     return smatch_label(value)
-
-
-def standardize(raw: RawGraph, preset: "PresetName | object" = "smatch", options: "Options | None" = None,
-                **option_values) -> TripleGraph:
-    """Turn a :class:`RawGraph` into the triples of ``preset`` (a registered name or a preset).
-
-    ``options`` (or keyword arguments such as ``keep_wiki=True``) are the
-    preset options of :class:`smatchpp.presets.Options`.  An unknown preset
-    name raises :class:`ValueError` listing the known ones.
-    """
-    from .presets import Options, get_preset  # the registry imports this module
-
-    if options is None:
-        options = Options(**option_values)
-    elif option_values:
-        raise TypeError("give either options or keyword options, not both")
-    return get_preset(preset).standardize(raw, options)
 
 
 def smatch_triples(raw: RawGraph, top: Literal["constant", "concept"] = "constant") -> TripleGraph:

@@ -220,7 +220,7 @@ def test_soft_concept_matches_are_shown():
 def test_penman_branches_find_their_compared_triples(text):
     from smatchpp.explain.penman_view import branch_triples, penman_lines
     from smatchpp.read import read_text
-    from smatchpp.standardize import standardize
+    from smatchpp.presets import standardize
 
     raw = read_text(text)[0].graph
     g = standardize(raw)
@@ -278,7 +278,7 @@ def test_deflated_sections_hold_the_same_html():
 def test_arrows_point_in_the_compared_direction(text, downward):
     from smatchpp.explain.penman_view import layout_tree
     from smatchpp.read import read_text
-    from smatchpp.standardize import standardize
+    from smatchpp.presets import standardize
 
     raw = read_text(text)[0].graph
     g = standardize(raw)
@@ -356,7 +356,7 @@ def test_drawing_labels_never_overlap(pair):
 def test_drawing_labels_never_overlap_with_the_penman_tree(text):
     from smatchpp.explain.penman_view import layout_tree
     from smatchpp.read import read_text
-    from smatchpp.standardize import standardize
+    from smatchpp.presets import standardize
 
     raw = read_text(text)[0].graph
     g = standardize(raw)
@@ -371,7 +371,7 @@ def test_real_drawings_have_no_overlapping_labels():
     """The Little Prince parses of AMRParseEval, 20 variables and more (up to 30): the layout that
     packed subtrees by their whole width and labelled edges at their midpoints overlapped there."""
     from smatchpp.explain.penman_view import layout_tree
-    from smatchpp.standardize import standardize
+    from smatchpp.presets import standardize
 
     entries = read_file(LP / "src.test.amr") + read_file(LP / "tgt.test.amr")
     big = [e.graph for e in entries if len(e.graph.variables) >= 20]

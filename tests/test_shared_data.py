@@ -18,7 +18,7 @@ from smatchpp.api import Config, Scorer
 from smatchpp.compile import compile_pair
 from smatchpp.read import read_file
 from smatchpp.solvers import CbcSolver, HighsSolver, HillClimber
-from smatchpp.standardize import standardize
+from smatchpp.presets import standardize
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 STS = SHARED / "data" / "bamboo" / "sts" / "main"

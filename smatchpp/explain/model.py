@@ -32,7 +32,8 @@ from ..matching import TripleMatch, triple_match
 from ..read import Entry, RawGraph, read_text
 from ..score import PairScore, prf
 from ..solvers.hillclimber import HillClimber
-from ..standardize import EMPTY, TripleGraph, standardize
+from ..presets import standardize
+from ..standardize import EMPTY, TripleGraph
 
 __all__ = ["Explanation", "explain_pair", "explain_entries", "iter_explanations", "hc_label",
            "concept_similarity", "soft_pairs"]

@@ -71,7 +71,7 @@ def layout_tree(raw: RawGraph | None, g: TripleGraph) -> list[tuple[str, str | N
 
     >>> from smatchpp.read import read_text
     >>> raw = read_text("(d / dog :ARG0-of (b / bark-01 :ARG1 (c / cat)) :poss c)")[0].graph
-    >>> from smatchpp.standardize import standardize
+    >>> from smatchpp.presets import standardize
     >>> layout_tree(raw, standardize(raw))
     [('d', None), ('b', 'd'), ('c', 'd')]
     """

@@ -63,14 +63,14 @@ from functools import partial
 from typing import Callable, Optional
 
 from ..read import RawGraph
-from ..standardize import TripleGraph, smatch_triples, standardize
+from ..standardize import PresetName, TripleGraph, smatch_triples
 from .amr import AMR_RULES
 from .graph import GENERIC_RULES, Options, Rule, build_triples, to_penman
 from .smatchpp18 import concept_identity
 from .suite import suite_triples
 from .smatchpp18amr import amr18_graph
 
-__all__ = ["Preset", "Options", "PRESETS", "ALIASES", "get_preset", "canonical", "standardize", "describe",
+__all__ = ["Preset", "Options", "preset_names", "PRESETS", "ALIASES", "get_preset", "canonical", "standardize", "describe",
            "PairRewrite"]
 
 #: a rewrite of a standardized pair (both graphs at once)
@@ -176,3 +176,24 @@ def describe() -> str:
     aliases = {target: alias for alias, target in ALIASES.items()}
     return "; ".join(f"{name}: {p.description}{f' (alias {aliases[name]})' if name in aliases else ''}"
                      for name, p in PRESETS.items())
+
+
+def preset_names() -> tuple[str, ...]:
+    """The names :func:`standardize` accepts: the keys of :data:`PRESETS` and their
+    aliases (:data:`ALIASES`)."""
+    return tuple(PRESETS) + tuple(ALIASES)
+
+
+def standardize(raw: RawGraph, preset: "PresetName | Preset" = "smatch", options: Options | None = None,
+                **option_values) -> TripleGraph:
+    """Turn a :class:`RawGraph` into the triples of ``preset`` (a registered name or a preset).
+
+    ``options`` (or keyword arguments such as ``keep_wiki=True``) are the
+    preset options of :class:`Options`.  An unknown preset name raises
+    :class:`ValueError` listing the known ones.
+    """
+    if options is None:
+        options = Options(**option_values)
+    elif option_values:
+        raise TypeError("give either options or keyword options, not both")
+    return get_preset(preset).standardize(raw, options)
