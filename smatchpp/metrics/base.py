@@ -66,7 +66,7 @@ from ..read import RawGraph
 from ..config import format_value, signature_tokens
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, index_chunks, percentile_interval
 
-__all__ = ["Metric", "param", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric"]
+__all__ = ["Metric", "PairMean", "param", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric"]
 
 
 def param(default: Any, help: str, *, choices: Sequence[Any] | None = None,
@@ -198,6 +198,20 @@ class Metric(ABC):
             pairs.append(MetricPair(i, ids[i] if ids else None,
                                     tuple(float(x) for x in self.stats(self.features(a), self.features(b)))))
         return MetricCorpus(self, pairs)
+
+
+@dataclass(frozen=True)
+class PairMean(Metric):
+    """A metric whose pair score is a similarity and whose corpus score is the mean of them
+    (WLK's cosine, WWLK's 1 - EMD): statistics ``(similarity, 1)``, so that micro = macro."""
+
+    stat_names = ("similarity", "pairs")
+    headline = "score"
+
+    def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
+        s = np.asarray(stats, dtype=float)
+        sim, pairs = s[..., 0], s[..., 1]
+        return {"score": np.divide(sim, pairs, out=np.zeros_like(sim), where=pairs > 0)}
 
 
 def _format(value: Any) -> str:

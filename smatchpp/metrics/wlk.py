@@ -80,7 +80,7 @@ from typing import Sequence
 import numpy as np
 
 from ..read import RawGraph
-from .base import Metric, param
+from .base import PairMean, param
 from .registry import register
 
 __all__ = ["WLK", "WLGraph", "wl_graph", "wl_labels", "WLFeatures"]
@@ -192,12 +192,10 @@ class WLFeatures:
 
 @register
 @dataclass(frozen=True)
-class WLK(Metric):
+class WLK(PairMean):
     """Weisfeiler-Leman kernel: cosine of weighted binary WL feature vectors."""
 
     name = "wlk"
-    stat_names = ("similarity", "pairs")
-    headline = "score"
 
     iterations: int = param(2, "Weisfeiler-Leman iterations K (the reference's -k)")
     label_keyed: bool = param(False, "reproduce the reference's label-keyed neighbourhoods "
@@ -227,11 +225,6 @@ class WLK(Metric):
             na += w * len(x)
             nb += w * len(y)
         return _cosine(dot, na, nb), 1
-
-    def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
-        s = np.asarray(stats, dtype=float)
-        sim, pairs = s[..., 0], s[..., 1]
-        return {"score": np.divide(sim, pairs, out=np.zeros_like(sim), where=pairs > 0)}
 
     def vectors(self, feats: Sequence[WLFeatures], vocab: dict | None = None):
         """The weighted feature vectors of ``feats`` as a sparse CSR matrix (one row a graph),

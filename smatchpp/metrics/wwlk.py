@@ -66,7 +66,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..read import RawGraph
-from .base import Metric, param
+from .base import PairMean, param
 from .registry import register
 from .wlk import WLGraph, wl_graph
 
@@ -188,12 +188,10 @@ class WWLKFeatures:
 
 @register
 @dataclass(frozen=True)
-class WWLK(Metric):
+class WWLK(PairMean):
     """Wasserstein Weisfeiler-Leman: 1 - earth mover's distance of contextualised node vectors."""
 
     name = "wwlk"
-    stat_names = ("similarity", "pairs")
-    headline = "score"
 
     iterations: int = param(2, "Weisfeiler-Leman iterations K (the reference's -k)")
     vectors: str = param(None, "GloVe or word2vec text file for the node labels (default: the "
@@ -390,11 +388,6 @@ class WWLK(Metric):
 
     def stats(self, a: WWLKFeatures, b: WWLKFeatures) -> tuple[float, int]:
         return 1.0 - self.distance(a, b), 1
-
-    def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
-        s = np.asarray(stats, dtype=float)
-        sim, pairs = s[..., 0], s[..., 1]
-        return {"score": np.divide(sim, pairs, out=np.zeros_like(sim), where=pairs > 0)}
 
     def plan(self, a: WWLKFeatures, b: WWLKFeatures) -> list[tuple[int, int, float, float]]:
         """The optimal transport plan: ``(node of A, node of B, mass, cost)`` of every
