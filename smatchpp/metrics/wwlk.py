@@ -58,10 +58,9 @@ Reference quirks, and our default for each: see docs/metrics.md, section WWLK.
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
