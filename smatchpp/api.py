@@ -19,7 +19,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence
 
 from .presets import Options, get_preset, standardize
-from .compile import TripleMatcher, compile_pair, make_matcher
+from .compile import compile_pair, make_matcher
+from .matchers import TripleMatcher
 from .config import Config
 from .executor import Work, stream
 from .exceptions import InputMismatchError, ReadError

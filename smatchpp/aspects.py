@@ -92,7 +92,8 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
-from .compile import ExactMatcher, TripleMatcher, compile_pair
+from .compile import compile_pair
+from .matchers import ExactMatcher, TripleMatcher
 from .matching import count_matched
 from .read import RawGraph
 from .score import prf

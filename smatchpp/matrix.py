@@ -31,7 +31,8 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from .api import Scorer
-from .compile import label_multiset, make_matcher
+from .compile import make_matcher
+from .matchers.exact import label_multiset
 from .config import Config
 from .executor import Work, stream
 from .presets import get_preset

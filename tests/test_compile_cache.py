@@ -1,4 +1,4 @@
-"""Per-graph memoized compile tables (smatchpp/compile.py ``_per_graph``): a graph met again,
+"""Per-graph memoized compile tables (smatchpp/matchers/exact.py ``per_graph``): a graph met again,
 or pickled to a worker with its tables, compiles to exactly the problem a fresh copy gives."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from smatchpp.compile import ExactMatcher, compile_pair, label_multiset
+from smatchpp.compile import compile_pair
+from smatchpp.matchers.exact import ExactMatcher, label_multiset
 from smatchpp.standardize import TripleGraph
 
 from strategies import triple_graphs

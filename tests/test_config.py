@@ -259,7 +259,7 @@ def test_corpus_score_carries_its_config(tmp_path):
 
 def test_a_scorers_own_matcher_is_named_by_the_signature_not_patched_in():
     from smatchpp.api import Scorer
-    from smatchpp.compile import ExactMatcher
+    from smatchpp.matchers import ExactMatcher
 
     class Mine(ExactMatcher):
         name = "mine"

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 
 from oracle import rescore_array
 from smatchpp.api import Config, Scorer
-from smatchpp.compile import ExactMatcher, compile_pair
+from smatchpp.compile import compile_pair
+from smatchpp.matchers import ExactMatcher
 from smatchpp.explain import explain_entries, explain_pair
 from smatchpp.explain.drawing import draw
 from smatchpp.explain.html import render_report

@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import brute_force, partial_maps, weighted_brute_force, weighted_value
-from smatchpp.compile import ExactMatcher, compile_pair
+from smatchpp.compile import compile_pair
+from smatchpp.matchers import ExactMatcher
 from smatchpp.exceptions import SmatchppError
 from smatchpp.matchers import MATCHERS, WeightedMatcher, build_matcher
 from smatchpp.matchers.general import soft_top, unit_weights

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from smatchpp.api import Scorer, parse_graph
-from smatchpp.compile import ExactMatcher
+from smatchpp.matchers import ExactMatcher
 from smatchpp.config import Config
 from smatchpp.matrix import chunk_sizes, label_bound_matrix, pair_chunks, score_pairs, search, top_k
 from strategies import triple_graphs

@@ -19,7 +19,8 @@ from hypothesis import given, settings
 
 import oracle
 from smatchpp.api import Config, score_pair
-from smatchpp.compile import ExactMatcher, compile_pair
+from smatchpp.compile import compile_pair
+from smatchpp.matchers import ExactMatcher
 from smatchpp.solvers import get_solver
 from strategies import graph_pairs
 from smatchpp.presets import ALIASES, get_preset, standardize

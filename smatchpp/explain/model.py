@@ -204,7 +204,7 @@ def _fmt(x: float) -> str:
 def concept_similarity(matcher) -> Callable[[str, str], float] | None:
     """The matcher's concept similarity ``s(c, c')`` if it has one (S2Match), else ``None``.
 
-    >>> from smatchpp.compile import ExactMatcher
+    >>> from smatchpp.matchers import ExactMatcher
     >>> concept_similarity(ExactMatcher()) is None
     True
     """

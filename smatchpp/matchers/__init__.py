@@ -9,7 +9,7 @@ gets the same exact solvers, bounds, compression and certificates.
 :data:`MATCHERS` maps a name to a factory taking the settings (a
 :class:`~smatchpp.api.Config` or anything with its attributes):
 
-* ``exact``: Smatch (:class:`~smatchpp.compile.ExactMatcher`);
+* ``exact``: Smatch (:class:`~smatchpp.matchers.exact.ExactMatcher`);
 * ``s2match``: S2Match's soft concept matching (:mod:`.s2match`), needs word
   vectors (:mod:`.embeddings`);
 * ``wsmatch``: Cai & Lam's level-weighted Smatch (:mod:`.levels`);
@@ -33,10 +33,11 @@ from types import SimpleNamespace
 from typing import Any, Callable
 
 from ..exceptions import SmatchppError
+from .exact import ExactMatcher, TripleMatcher
 from .general import WeightedMatcher, unit_weights
 from .levels import focus_weights, level_weight, level_weights, read_role_weights
 
-__all__ = ["MATCHERS", "build_matcher", "WeightedMatcher", "DEFAULT_FOCUS_WEIGHT"]
+__all__ = ["MATCHERS", "build_matcher", "ExactMatcher", "TripleMatcher", "WeightedMatcher", "DEFAULT_FOCUS_WEIGHT"]
 
 #: ``--focus-weight`` default (thesis §8.4.3)
 DEFAULT_FOCUS_WEIGHT = 3.0
@@ -57,8 +58,6 @@ def _exact(settings: Any):
     roles = _roles(settings)
     if roles is not None:  # exact labels, weighted by role
         return WeightedMatcher("exact", unit_weights, role_weights=roles)
-    from ..compile import ExactMatcher
-
     return ExactMatcher(getattr(settings, "duplicates", "multiset"))
 
 

@@ -11,7 +11,7 @@ the same kind *match* under an alignment when their ends are aligned and
   :func:`soft_top`) under a similarity: it earns ``s(c, c') * min(w, w')``.
 
 A triple matches at most one triple of the other graph (multisets, as in
-:class:`~smatchpp.compile.ExactMatcher`: a triple that A has ``c_A`` times and
+:class:`~smatchpp.matchers.exact.ExactMatcher`: a triple that A has ``c_A`` times and
 B ``c_B`` times, with weights ``w_A`` and ``w_B``, earns ``min(c_A, c_B) *
 min(w_A, w_B)``; identical triples always get identical weights).  Precision
 and recall divide by :meth:`WeightedMatcher.total`, the summed weight of a
