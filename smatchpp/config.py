@@ -35,15 +35,14 @@ the same result everywhere.
 from __future__ import annotations
 
 import math
-import os
 import re
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from . import __version__
 from .matchers import DEFAULT_FOCUS_WEIGHT
 from .matchers.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
+from .paths import file_identity
 from .problem import CERTIFY_TOLERANCE
 from .significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS
 from .significance import DEFAULT_SEED as BOOTSTRAP_SEED
@@ -174,7 +173,6 @@ def _packaged_identity() -> str:
 
 
 def _file_identity(value: str | None) -> str:
-    from .matchers.levels import file_identity
     return "none" if value is None else file_identity(value)
 
 
@@ -612,12 +610,3 @@ def _parse(text: str, kind: type) -> Any:
         return kind(text)
     except (ValueError, KeyError):
         raise SignatureError(f"cannot read {text!r} as {kind.__name__}") from None
-
-
-def cache_root() -> Path:
-    """smatchpp's cache directory: ``$SMATCHPP_CACHE``, else ``$XDG_CACHE_HOME/smatchpp``,
-    else ``~/.cache/smatchpp`` (converted word vectors, the built kernels)."""
-    if os.environ.get("SMATCHPP_CACHE"):
-        return Path(os.environ["SMATCHPP_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "smatchpp"

@@ -3,7 +3,7 @@
 A kernel is a module-level function of numpy arrays and numbers, decorated
 with :func:`lazy_jit` and its numba signature.  Every kernel is compiled ahead
 of time (``numba.pycc``, about 15 to 20 s) into one extension module in
-``kernels`` of the cache directory (:func:`smatchpp.config.cache_root`:
+``kernels`` of the cache directory (:func:`smatchpp.paths.cache_root`:
 ``$SMATCHPP_CACHE``, else ``$XDG_CACHE_HOME/smatchpp`` or
 ``~/.cache/smatchpp``), keyed by the kernels' source files, numba's and
 Python's versions and the machine.  Processes import that module in about a
@@ -52,6 +52,8 @@ import time
 import warnings
 from pathlib import Path
 from typing import Any, Callable
+
+from .paths import cache_root
 
 __all__ = ["lazy_jit", "KERNELS", "kernel_module", "ready", "cache_dir", "module_path", "lock_path",
            "POLL_SECONDS"]
@@ -104,8 +106,6 @@ def lazy_jit(signature: str) -> Callable[[Callable], Callable]:
 
 def cache_dir() -> Path:
     """Where the built module is kept: ``kernels`` in smatchpp's cache directory."""
-    from .config import cache_root
-
     return cache_root() / "kernels"
 
 

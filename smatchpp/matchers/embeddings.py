@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from ..exceptions import SmatchppError, SmatchppWarning
-from ..config import cache_root  # converted vectors go in cache_root() / 'vectors'
+from ..paths import cache_root, file_identity, file_sha1  # converted vectors go in cache_root() / 'vectors'
 
 __all__ = ["Vectors", "MissingVectorsError", "load_vectors", "cache_root", "PACKAGED",
            "vectors_identity"]
@@ -118,14 +118,6 @@ def _packaged() -> Vectors:
         return {w: k for k, w in enumerate(words)}
 
     return Vectors(f"{PACKAGED}@{version(PACKAGED)}", root / "glove_6B_50d_emb.npy", vocab)
-
-
-def _sha1(path: Path) -> str:
-    h = hashlib.sha1()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _is_header(parts: list[str]) -> bool:
@@ -218,7 +210,7 @@ def _convert(source: Path, target: Path) -> dict:
         (tmp / "vocab.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
         stat = source.stat()
         meta = {"source": str(source), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
-                "sha1": _sha1(source), "dim": dim, "words": len(words), "skipped_lines": skipped,
+                "sha1": file_sha1(source), "dim": dim, "words": len(words), "skipped_lines": skipped,
                 "skipped_first": shown, "format": CONVERTED_FORMAT}
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
         try:
@@ -296,7 +288,7 @@ def vectors_identity(spec: str | os.PathLike | None) -> str:
     stat = path.stat()
     key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
     if key not in _IDENTITIES:
-        _IDENTITIES[key] = f"{path.name}@{_sha1(path)[:10]}"
+        _IDENTITIES[key] = file_identity(path)
     return _IDENTITIES[key]
 
 

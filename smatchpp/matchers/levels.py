@@ -32,7 +32,6 @@ round.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import re
@@ -48,7 +47,7 @@ from ..standardize import TripleGraph
 from .general import TripleWeights
 
 __all__ = ["UNREACHABLE", "levels", "level_weight", "level_weights", "focus_weights",
-           "read_role_weights", "file_identity"]
+           "read_role_weights"]
 
 #: the level of a node the root cannot reach (as in the reference tool)
 UNREACHABLE = 999_999
@@ -198,11 +197,3 @@ def read_role_weights(path: str | Path) -> dict[str, float]:
         out[role] = weight
         first_line[role] = n
     return out
-
-
-def file_identity(path: str | Path) -> str:
-    """``name@sha1prefix`` of a file, for signatures (a string that is no file: itself)."""
-    if not Path(path).is_file():
-        return str(path)
-    digest = hashlib.sha1(Path(path).read_bytes()).hexdigest()[:10]
-    return f"{Path(path).name}@{digest}"

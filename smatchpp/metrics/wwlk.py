@@ -242,8 +242,7 @@ class WWLK(PairMean):
         """As every metric's, with the vectors named by ``name@sha1-prefix`` (or the
         packaged distribution's version) rather than by path."""
         from ..matchers.embeddings import vectors_identity
-
-        from ..matchers.levels import file_identity
+        from ..paths import file_identity
 
         parts = super().signature(*args, **kwargs).split("|")
         key, weights = "wwlk-vectors:", "wwlk-edge-weights:"
