@@ -112,7 +112,13 @@ class Scorer:
 
     def corpus(self, pairs: Sequence[PairScore]) -> CorpusScore:
         """The :class:`CorpusScore` of pairs this scorer scored (its Config and signature)."""
-        return CorpusScore(list(pairs), self.config, self._match)
+        pairs = list(pairs)
+        aspects = None
+        if any(p.aspects is not None for p in pairs):
+            from .aspects import aspect_summary
+
+            aspects = aspect_summary(pairs, self.config)
+        return CorpusScore(pairs, self.config, self._match, aspects)
 
     def _graph(self, g: "TripleGraph | str | penman.Graph") -> TripleGraph:
         if isinstance(g, TripleGraph):

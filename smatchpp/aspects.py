@@ -96,14 +96,14 @@ from .compile import compile_pair
 from .matchers import ExactMatcher, TripleMatcher
 from .matching import count_matched
 from .read import RawGraph
-from .score import prf
+from .score import PairScore, prf
 from .presets import standardize
 from .standardize import EMPTY, TripleGraph, smatch_concept, smatch_constant, smatch_label
 
 __all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "SETS", "AspectMode", "aspect_list",
            "aspect_title", "aspect_intervals",
            "AspectScorer", "score_aspects", "damonte_triples", "corpus_aspects",
-           "aspect_notes"]
+           "aspect_notes", "aspect_summary"]
 
 AspectMode = Literal["separate", "joint"]
 MODES = ("separate", "joint")
@@ -607,3 +607,24 @@ def aspect_notes(scores: Mapping[str, Mapping[str, Any]]) -> list[str]:
             f"Smatch's {smatch['test']} / {smatch['gold']}: a role onto a constant that smatch 1.0.4 "
             "drops as inverted (:mod 1, :ARG0-of \"x\") is kept once relabelled as :label, "
             "as in amr-evaluation"]
+
+
+def aspect_summary(pairs: Iterable["PairScore"], config: Any) -> dict[str, Any] | None:
+    """The aspects of a corpus summary (``summary()["aspects"]``): summed counts, macro F1 and
+    notes of the pairs that carry aspect scores, or ``None`` when none does.  ``config``: the
+    :class:`~smatchpp.config.Config` they were scored with (its mode and set are named)."""
+    scored = [p.aspects for p in pairs if p.status != "skipped" and p.aspects is not None]
+    if not scored:
+        return None
+    mode = config.aspects if config.aspects != "none" else ""
+    aspect_set = config.aspect_set if mode and config.aspect_set != "damonte" else None
+    scores = {name: count.to_json() for name, count in corpus_aspects(scored).items()}
+    # the set is named when it is not Damonte's (whose outputs predate sets)
+    named = {"set": aspect_set} if aspect_set else {}
+    # macro F1: the mean of the pairs' F1 (pairs with no items on either side left out,
+    # unless the set scores them as vacuous agreement)
+    macro = {}
+    for name in scores:
+        f1s = [f for f in (p[name].to_json()["f1"] for p in scored if name in p) if f is not None]
+        macro[name] = sum(f1s) / len(f1s) if f1s else None
+    return {**named, "mode": mode, "scores": scores, "macro_f1": macro, "notes": aspect_notes(scores)}

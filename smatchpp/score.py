@@ -135,11 +135,14 @@ def _num(x: float) -> float | int | None:
 class CorpusScore:
     """All pair scores of a corpus with micro and macro averages, the :class:`~smatchpp.config.Config`
     they were scored with and its signature (``match``: the name of a matcher that is not
-    registered, which the signature then names)."""
+    registered, which the signature then names).  ``aspect_summary``: the corpus's aspect
+    scores (:func:`smatchpp.aspects.aspect_summary`), when the pairs carry them; the
+    :class:`~smatchpp.api.Scorer` that scored them fills it in."""
 
     pairs: list[PairScore]
     config: "Config"
     match: str | None = None
+    aspect_summary: dict[str, Any] | None = None
     signature: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -213,27 +216,5 @@ class CorpusScore:
             "gold_triples": sum(p.gold_triples for p in s),
             "test_total": _num(test), "gold_total": _num(gold),
             "errors": [p.error for p in self.pairs if p.error],
-            **self._aspects(),
+            **({"aspects": self.aspect_summary} if self.aspect_summary else {}),
         }
-
-    def _aspects(self) -> dict[str, Any]:
-        """``{"aspects": {"mode", "scores"}}`` when the pairs carry aspect scores, else ``{}``."""
-        scored = [p.aspects for p in self.scored if p.aspects is not None]
-        if not scored:
-            return {}
-        from .aspects import aspect_notes, corpus_aspects
-
-        config = self.config
-        mode = config.aspects if config.aspects != "none" else ""
-        aspect_set = config.aspect_set if mode and config.aspect_set != "damonte" else None
-        scores = {name: count.to_json() for name, count in corpus_aspects(scored).items()}
-        # the set is named when it is not Damonte's (whose outputs predate sets)
-        named = {"set": aspect_set} if aspect_set else {}
-        # macro F1: the mean of the pairs' F1 (pairs with no items on either side left out,
-        # unless the set scores them as vacuous agreement)
-        macro = {}
-        for name in scores:
-            f1s = [f for f in (p[name].to_json()["f1"] for p in scored if name in p) if f is not None]
-            macro[name] = sum(f1s) / len(f1s) if f1s else None
-        return {"aspects": {**named, "mode": mode, "scores": scores, "macro_f1": macro,
-                            "notes": aspect_notes(scores)}}
