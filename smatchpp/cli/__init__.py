@@ -23,7 +23,7 @@ import os
 import sys
 from typing import Sequence
 
-from .. import __version__
+from ..version import __version__
 from .common import EXIT_PIPE, EXIT_USAGE, exit_code, interrupts, user_warnings
 from .usage import Parser, smatch_syntax
 from ..text import printable

@@ -32,7 +32,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .. import __version__
+from ..version import __version__
 from ..config import Config
 from ..present import pct
 from ..score import CorpusScore
