@@ -104,11 +104,12 @@ from .standardize import EMPTY, TripleGraph, smatch_concept, smatch_constant, sm
 __all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "SETS", "AspectMode", "aspect_list",
            "aspect_title", "aspect_intervals",
            "AspectScorer", "score_aspects", "damonte_triples", "corpus_aspects",
-           "aspect_notes", "aspect_summary"]
+           "aspect_notes", "aspect_summary", "thesis_aspects"]
 
 AspectMode = Literal["separate", "joint"]
 MODES = tuple(m for m in ASPECT_MODES if m != "none")
-#: the named aspect sets (``--aspects``): Damonte et al.'s, and smatchpp 1.8's (:mod:`smatchpp.aspects18`);
+#: the named aspect sets (``--aspects``): Damonte et al.'s, smatchpp 1.8's (:mod:`smatchpp.aspects18`)
+#: and the thesis' (:mod:`smatchpp.aspects_thesis`);
 #: the settings (:mod:`smatchpp.config`) hold the names, which this module dispatches on
 SETS = ASPECT_SETS
 
@@ -225,6 +226,8 @@ class SetAspect:
     title: str
     items: Callable[[RawGraph], list[tuple[str, str]]]
     kind: str = "set"
+    #: the F1 when both sides have no items: ``None`` (n/a) or 1.0 (vacuous agreement)
+    vacuous: float | None = None
 
 
 def _concept_items(raw: RawGraph) -> list[tuple[str, str]]:
@@ -267,6 +270,8 @@ class GraphAspect:
     title: str
     graph: Callable[[RawGraph, Callable[[RawGraph], TripleGraph]], TripleGraph] | None
     kind: str = "graph"
+    #: the F1 when both subgraphs are empty: ``None`` (n/a) or 1.0 (vacuous agreement)
+    vacuous: float | None = None
 
 
 def _unlabeled(raw: RawGraph, standardizer: Callable[[RawGraph], TripleGraph]) -> TripleGraph:
@@ -371,22 +376,48 @@ _EMPTY_RAW = RawGraph(None, (), ())
 
 
 def aspect_list(aspect_set: str = "damonte", names: Iterable[str] | None = None,
-                frames: str | None = None) -> list[Any]:
+                frames: str | None = None, vectors: str | None = None) -> list[Any]:
     """The aspects of a named set (:data:`SETS`), all or those ``names``; ``frames`` is
-    the PropBank frame file of the ``smatchpp18`` set (:mod:`smatchpp.aspects18`)."""
+    the PropBank frame file of the ``smatchpp18`` set (:mod:`smatchpp.aspects18`),
+    ``vectors`` the word vectors of the ``thesis`` set (``None``: the packaged GloVe)."""
+    if frames is not None and aspect_set != "smatchpp18":
+        raise ValueError("a PropBank frame file is read by the smatchpp18 aspects only")
     if aspect_set == "damonte":
-        if frames is not None:
-            raise ValueError("a PropBank frame file is read by the smatchpp18 aspects only")
         return [ASPECTS[n] for n in (names or ASPECTS)]
     if aspect_set == "smatchpp18":
         from .aspects18 import aspects
 
         every = {a.name: a for a in aspects(frames)}
-        unknown = [n for n in names or () if n not in every]
-        if unknown:
-            raise ValueError(f"unknown smatchpp18 aspect(s) {', '.join(unknown)}; choose from {', '.join(every)}")
-        return [every[n] for n in (names or every)]
-    raise ValueError(f"unknown aspect set {aspect_set!r}; choose from {', '.join(SETS)}")
+    elif aspect_set == "thesis":
+        every = {a.name: a for a in thesis_aspects(vectors)}
+    else:
+        raise ValueError(f"unknown aspect set {aspect_set!r}; choose from {', '.join(SETS)}")
+    unknown = [n for n in names or () if n not in every]
+    if unknown:
+        raise ValueError(f"unknown {aspect_set} aspect(s) {', '.join(unknown)}; choose from {', '.join(every)}")
+    return [every[n] for n in (names or every)]
+
+
+def thesis_aspects(vectors: str | None = None) -> list[Any]:
+    """The thesis' twelve aspects (:mod:`smatchpp.aspects_thesis`, which defines the new ones):
+    Damonte's renamed, Frames, quantSim and the graph statistics, all with vacuous agreement.
+    ``vectors`` are loaded here, so that a missing file is an error before any pair."""
+    from .aspects_thesis import NAMES, STATISTICS, StatAspect, frame_items, load_vectors, quant_subgraph
+
+    load_vectors(vectors)
+    reused = {"Named entity": "named_ent", "Negation": "negations", "Concepts": "concepts",
+              "Coreference": "reentrancies", "SRL": "srl", "Unlabeled": "unlabeled"}
+    out: list[Any] = []
+    for name in NAMES:
+        if name == "Frames":
+            out.append(SetAspect(name, name, frame_items, vacuous=1.0))
+        elif name == "quantSim":
+            out.append(GraphAspect(name, name, quant_subgraph, vacuous=1.0))
+        elif name in STATISTICS:
+            out.append(StatAspect(name, name, STATISTICS[name], damonte_triples, vectors))
+        else:
+            out.append(replace(ASPECTS[reused[name]], name=name, title=name, vacuous=1.0))
+    return out
 
 
 def aspect_intervals(pairs: Sequence[Mapping[str, AspectCount]], resamples: int, seed: int,
@@ -437,9 +468,12 @@ def aspect_title(name: str) -> str:
 
 def _aspect_rank(name: str) -> tuple[int, int]:
     from .aspects18 import NAMES
+    from .aspects_thesis import NAMES as THESIS
 
     if name in ASPECTS:
         return 0, list(ASPECTS).index(name)
+    if name in THESIS:
+        return 2, THESIS.index(name)
     return 1, NAMES.index(name) if name in NAMES else len(NAMES)
 
 
@@ -460,14 +494,15 @@ class AspectScorer:
                  standardizer: Callable[[RawGraph], TripleGraph] = standardize,
                  aspects: Iterable[str] | None = None,
                  bound: Callable[[TripleGraph, TripleGraph], float] = ExactMatcher().label_bound,
-                 aspect_set: str = "damonte", frames: str | None = None) -> None:
+                 aspect_set: str = "damonte", frames: str | None = None,
+                 vectors: str | None = None) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown aspect mode {mode!r}; choose from {', '.join(MODES)}")
         self.mode = mode
         self.solve = solve or solver_function()
         self.bound = bound
         self.standardizer = standardizer
-        self.aspects = aspect_list(aspect_set, aspects, frames)
+        self.aspects = aspect_list(aspect_set, aspects, frames, vectors)
 
     @classmethod
     def for_scorer(cls, scorer: Any) -> "AspectScorer":
@@ -482,7 +517,8 @@ class AspectScorer:
         return cls(config.aspects, solve,
                    lambda raw: standardize(raw, config.preset, keep_wiki=config.keep_wiki),
                    bound=scorer.matcher.label_bound,
-                   aspect_set=config.aspect_set, frames=config.propbank_frames)
+                   aspect_set=config.aspect_set, frames=config.propbank_frames,
+                   vectors=config.vectors)
 
     def attach(self, score: Any, raw_a: RawGraph | None, raw_b: RawGraph | None) -> None:
         """Score the aspects of a scored pair (a :class:`~smatchpp.score.PairScore`) into it."""
@@ -515,6 +551,8 @@ class AspectScorer:
                 out["smatch"] = AspectCount(lower, upper, test, gold)
             elif isinstance(aspect, SetAspect):
                 out[aspect.name] = self._set(aspect, raw_a, raw_b, full)
+            elif aspect.kind == "stat":  # a graph statistic: no alignment (aspects_thesis)
+                out[aspect.name] = AspectCount(*aspect.score(raw_a, raw_b))
             else:
                 out[aspect.name] = self._graph(aspect, raw_a, raw_b, full)
             if getattr(aspect, "vacuous", None) is not None:

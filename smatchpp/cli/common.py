@@ -194,7 +194,7 @@ def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None = None
 
 
 #: ``--aspects`` values: an aspect set; ``separate``/``joint`` are the old spelling (Damonte's set)
-ASPECT_CHOICES = ("none", "damonte", "smatchpp18", "separate", "joint")
+ASPECT_CHOICES = ("none", "damonte", "smatchpp18", "thesis", "separate", "joint")
 
 
 def add_aspect_options(p: argparse.ArgumentParser, what: str = "also score") -> None:
