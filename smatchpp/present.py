@@ -489,7 +489,8 @@ def comparison_table_text(results: Sequence[Comparison], mode: str) -> str:
 
 def _comparison_flags(c: Comparison, sep: str) -> str:
     return (f"{sep}(lower bounds)" if not c.certified else "") + \
-        (f"{sep}(no items on either side)" if c.extra.get("no_items") else "")
+        (f"{sep}(empty on both sides: vacuous agreement)" if c.extra.get("vacuous")
+         else f"{sep}(no items on either side)" if c.extra.get("no_items") else "")
 
 
 def compare_report(json_summary: Mapping[str, Any], results: Sequence[Comparison], fmt: str = "text", *,

@@ -27,7 +27,7 @@ from ..config import Config
 from ..executor import deferred_interrupts
 from ..score import CorpusScore
 from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairStats, compare,
-                            paired_stats)
+                            compare_columns, paired_stats, prf_arrays)
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_aspect_options,
                      add_bootstrap_options, add_dask_option, add_setting, add_setting_options, check_outputs,
                      config_from_args, dask_client, open_output,
@@ -68,33 +68,49 @@ def comparisons(corpus1: CorpusScore, corpus2: CorpusScore, config: Config
 
     Returns the comparisons and the indices of pairs left out (skipped in
     either system).  Each comparison is made with ``config``'s resamples,
-    trials and seed.  :func:`_named_stats` yields ``(name, stats1, stats2)``
+    trials and seed.  :func:`_named_stats` yields ``(name, stats1, stats2, vacuous)``
     for every further score the pairs carry (the aspects, with ``--aspects``).
     """
     s1, s2, dropped = paired_stats(corpus1.pairs, corpus2.pairs)
-    named = [("smatch", s1, s2)] + list(_named_stats(corpus1, corpus2, dropped))
+    named = [("smatch", s1, s2, None)] + list(_named_stats(corpus1, corpus2, dropped))
     kwargs = {"resamples": config.bootstrap or DEFAULT_RESAMPLES,
               "trials": config.ar_trials or DEFAULT_TRIALS, "seed": config.bootstrap_seed}
     out = []
-    for name, a, b in named:
+    for name, a, b, vacuous in named:
         c = compare(a, b, name=name, **kwargs)
+        if vacuous is not None:
+            # the set scores an aspect empty on both sides as ``vacuous`` (as score does): a
+            # system whose summed counts are empty, in the data or in a resample, scores it
+            c = compare_columns(_vacuous_f1(vacuous), (a.matched, a.test, a.gold), (b.matched, b.test, b.gold),
+                                name=name, certified=c.certified, delta_range=c.delta_range, **kwargs)
         if name != "smatch" and not any(x.sum() for s in (a, b) for x in (s.test, s.gold)):
-            # an aspect with no items in either system or the gold: no F1 to compare (as in score)
-            c = replace(c, f1=(None, None), extra={**c.extra, "no_items": True})
+            # an aspect with no items in either system or the gold: n/a, as in score (Damonte's
+            # set), or vacuous agreement
+            c = (replace(c, f1=(None, None), extra={**c.extra, "no_items": True}) if vacuous is None
+                 else replace(c, extra={**c.extra, "no_items": True, "vacuous": True}))
         out.append(c)
     return out, dropped
 
 
+def _vacuous_f1(vacuous: float):
+    """Micro F1 of summed counts, ``vacuous`` where both sums are 0 (vectorised)."""
+    def f1(matched, test, gold):
+        test, gold = np.asarray(test), np.asarray(gold)
+        return np.where((test == 0) & (gold == 0), vacuous, prf_arrays(matched, test, gold)[2])
+    return f1
+
+
 def _named_stats(corpus1: CorpusScore, corpus2: CorpusScore, dropped: list[int]
-                 ) -> Iterator[tuple[str, PairStats, PairStats]]:
-    """Further per-pair counts to compare: the aspects (``--aspects``), in the papers' order."""
+                 ) -> Iterator[tuple[str, PairStats, PairStats, float | None]]:
+    """Further per-pair counts to compare: the aspects (``--aspects``), in the papers' order,
+    each with the F1 of an aspect empty on both sides (:attr:`AspectCount.vacuous`)."""
     left_out = set(dropped)
     kept = [(p, q) for k, (p, q) in enumerate(zip(corpus1.pairs, corpus2.pairs)) if k not in left_out]
     if not kept or any(p.aspects is None or q.aspects is None for p, q in kept):
         return
     for name in kept[0][0].aspects:  # the set's order
         yield aspect_title(name), _aspect_stats(p.aspects[name] for p, _ in kept), \
-            _aspect_stats(q.aspects[name] for _, q in kept)
+            _aspect_stats(q.aspects[name] for _, q in kept), kept[0][0].aspects[name].vacuous
 
 
 def _aspect_stats(counts: Iterable[AspectCount]) -> PairStats:
