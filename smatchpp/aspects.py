@@ -104,7 +104,7 @@ from .standardize import EMPTY, TripleGraph, smatch_concept, smatch_constant, sm
 __all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "SETS", "AspectMode", "aspect_list",
            "aspect_title", "aspect_intervals",
            "AspectScorer", "score_aspects", "damonte_triples", "corpus_aspects",
-           "aspect_notes", "aspect_summary", "thesis_aspects"]
+           "aspect_notes", "aspect_summary", "thesis_aspects", "unaligned_features", "unaligned_count"]
 
 AspectMode = Literal["separate", "joint"]
 MODES = tuple(m for m in ASPECT_MODES if m != "none")
@@ -566,7 +566,7 @@ class AspectScorer:
              full: Mapping[str, str]) -> AspectCount:
         ia, ib = aspect.items(raw_a), aspect.items(raw_b)
         if self.mode == "separate":
-            matched = sum((Counter(x for x, _ in ia) & Counter(x for x, _ in ib)).values())
+            return unaligned_count(aspect, Counter(x for x, _ in ia), Counter(x for x, _ in ib))
         else:
             ca = Counter((x, full[v]) for x, v in ia if v in full)
             matched = sum((ca & Counter(ib)).values())
@@ -588,6 +588,31 @@ class AspectScorer:
             return AspectCount(joint, joint, ga.n_triples, gb.n_triples)
         lower, upper, _ = self.solve(ga, gb, alignment)
         return AspectCount(lower, upper, ga.n_triples, gb.n_triples)
+
+
+def unaligned_features(aspect: Any, raw: RawGraph | None) -> Any:
+    """What a set aspect (its labels, a multiset) or a graph statistic (its node's word)
+    compares of one graph, computed once a graph (``matrix``); see :func:`unaligned_count`."""
+    raw = raw or _EMPTY_RAW
+    if aspect.kind == "set":
+        return Counter(x for x, _ in aspect.items(raw)) if raw.variables else Counter()
+    return aspect.word(raw)
+
+
+def unaligned_count(aspect: Any, fa: Any, fb: Any) -> AspectCount:
+    """A pair's count of a set aspect (``separate`` mode) or a graph statistic from the two
+    graphs' :func:`unaligned_features`: what :meth:`AspectScorer.score` gives the pair.
+
+    >>> from smatchpp.read import read_text
+    >>> a, b = (read_text(t)[0].graph for t in ("(a / and :op1 (b / boy) :op2 (c / boy))", "(b / boy)"))
+    >>> concepts = ASPECTS["concepts"]
+    >>> unaligned_count(concepts, unaligned_features(concepts, a), unaligned_features(concepts, b))
+    AspectCount(matched=1, upper=1, test=3, gold=1)
+    """
+    if aspect.kind == "set":
+        matched = sum((fa & fb).values())
+        return AspectCount(matched, matched, sum(fa.values()), sum(fb.values()), aspect.vacuous)
+    return AspectCount(*aspect.count(fa, fb), aspect.vacuous)
 
 
 def solver_function(solver: str = "exact", time_limit: float | None = None, seed: int = 1,

@@ -7,11 +7,14 @@ the lower triangle mirrors it (P and R swap) and the diagonal is self-match
 ``.parquet`` (one row per solved pair, streamed as chunks finish).  Pairs that a
 limit left uncertified also go to ``OUT.intervals.jsonl``.
 
-With ``--aspects smatchpp18`` (npz only) every aspect of smatchpp 1.8's set gets its
-arrays too, ``aspect:NAME:f1`` (and with ``--all`` the others): each graph's
-subgraphs are cut once, and each aspect is a matrix of its own (each pair aligned
-on its own: ``--aspects-mode separate``).  A pair whose two subgraphs are empty
-scores 1 (vacuous agreement), as in smatchpp 1.8.
+With ``--aspects damonte|smatchpp18|thesis`` (npz only) every aspect of the set gets
+its arrays too, ``aspect:NAME:f1`` (and with ``--all`` the others): each graph's
+subgraphs (labels, chosen node) are cut once, and each aspect is a matrix of its
+own (each pair aligned on its own: ``--aspects-mode separate``); Damonte's
+``smatch`` aspect is the main matrix.  Subgraph aspects are solved like the main
+score; set aspects and graph statistics need no alignment and are counted in this
+process.  A pair whose two subgraphs are empty scores 1 (vacuous agreement: the
+smatchpp18 and thesis sets), or NaN (n/a: Damonte's set).
 
 Every output names its graphs and settings: the ``.npz`` holds ``ids_a`` and
 ``ids_b`` (each graph's ``# ::id``, else its 0-based index) and ``signature``;
@@ -84,12 +87,29 @@ def read_graphs(path: str, args: argparse.Namespace, config) -> tuple[list, list
     options = Options.of(config)
     graphs = [standardize(e.graph, config.preset, options) if e.graph else EMPTY for e in entries]
     if config.aspects != "none":
-        from ..aspects18 import NAMES, Extractor
-
-        extractor = Extractor(config.propbank_frames, cache=0)
-        cut = [extractor.subgraphs(e.graph) if e.graph else dict.fromkeys(NAMES, EMPTY) for e in entries]
-        return graphs, graph_ids(entries), {name: [c[name] for c in cut] for name in NAMES}
+        return graphs, graph_ids(entries), aspect_features(entries, config)
     return graphs, graph_ids(entries)
+
+
+def aspect_features(entries, config) -> dict:
+    """Each aspect of the run's set (but Damonte's ``smatch``, the main matrix): ``(aspect,
+    [per graph])``, the subgraph (a TripleGraph, to solve) or the unaligned features
+    (:func:`smatchpp.aspects.unaligned_features`), computed once a graph, graph by graph
+    (the smatchpp18 extractor cuts all of a graph's subgraphs at once)."""
+    from ..aspects import aspect_list, unaligned_features
+
+    aspects = [a for a in aspect_list(config.aspect_set, None, config.propbank_frames, config.vectors)
+               if getattr(a, "graph", True) is not None]
+    def std(raw):
+        return standardize(raw, config.preset, Options.of(config))
+    out: dict = {a.name: (a, []) for a in aspects}
+    for e in entries:
+        for a in aspects:
+            if a.kind == "graph":
+                out[a.name][1].append(a.graph(e.graph, std) if e.graph and e.graph.variables else EMPTY)
+            else:
+                out[a.name][1].append(unaligned_features(a, e.graph))
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,13 +131,14 @@ def run(args: argparse.Namespace) -> int:
     aspect_cols: dict = {}
     solve_config = config
     if config.aspects != "none":
-        if config.aspect_set != "smatchpp18" or config.aspects != "separate":
-            raise UsageError("matrix computes the aspects of --aspects smatchpp18 with --aspects-mode "
-                             "separate only (each aspect a matrix of its own)")
+        if config.aspects != "separate":
+            raise UsageError("matrix computes aspects with --aspects-mode separate only (each aspect a "
+                             "matrix of its own; joint mode needs each pair's full alignment)")
         if not out.endswith(".npz"):
             raise UsageError("matrix --aspects writes .npz only")
         # the subgraphs are standardized already: each aspect is plain Smatch on them
-        solve_config = dataclass_replace(config, aspects="none", aspect_set="damonte", propbank_frames=None)
+        solve_config = dataclass_replace(config, aspects="none", aspect_set="damonte", propbank_frames=None,
+                                         vectors=None)
         rows, ids_rows, aspect_rows = read_graphs(args.test, args, config)
         cols, ids_cols, aspect_cols = (read_graphs(args.gold, args, config) if args.gold
                                        else (rows, ids_rows, aspect_rows))
@@ -130,9 +151,10 @@ def run(args: argparse.Namespace) -> int:
     signature = config.signature()
     sink = (_Parquet(out, ids_rows, ids_cols, signature) if out.endswith(".parquet")
             else _Dense(out, rows, cols, square, ids_rows, ids_cols, everything=args.all))
-    sinks = {name: _Dense(out, aspect_rows[name], aspect_cols[name], square, ids_rows, ids_cols, vacuous=1.0,
-                          everything=args.all)
-             for name in aspect_rows}
+    sinks = {name: _Dense(out, _sizes(aspect, aspect_rows[name][1]), _sizes(aspect, aspect_cols[name][1]),
+                          square, ids_rows, ids_cols, everything=args.all,
+                          vacuous=np.nan if aspect.vacuous is None else aspect.vacuous)
+             for name, (aspect, _) in aspect_rows.items()}
     done = 0
     interrupted = False
     bar = _bar(total * (1 + len(sinks)), not args.quiet)
@@ -140,9 +162,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             chunk = args.chunk or default_chunk(total, client, workers)
             for name, target, a, b in [(None, sink, rows, cols)] + [
-                    (k, sinks[k], aspect_rows[k], aspect_cols[k]) for k in sinks]:
+                    (k, sinks[k], aspect_rows[k][1], aspect_cols[k][1]) for k in sinks]:
                 chunks = pair_chunks(n, None if square else m, chunk, _slots(client, workers))
-                if client is None:
+                if name is not None and aspect_rows[name][0].kind != "graph":
+                    stream = _unaligned(aspect_rows[name][0], a, b, chunks)  # no alignment: counted here
+                elif client is None:
                     stream = score_pairs(a, b, chunks, solve_config, workers)
                 else:
                     from ..distributed import map_chunks, score_pair_chunk
@@ -182,6 +206,35 @@ def run(args: argparse.Namespace) -> int:
         print(f"smatchpp: interrupted: {done} of {plural(total, 'pair')} finished", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+class _Size:
+    """A graph's number of items, for the diagonal of an aspect's matrix."""
+
+    def __init__(self, n: int) -> None:
+        self.n_triples = n
+
+
+def _sizes(aspect, features: list) -> list:
+    """What the diagonal needs of each graph: its subgraph, or its number of items."""
+    if aspect.kind == "graph":
+        return features
+    if aspect.kind == "set":
+        return [_Size(sum(f.values())) for f in features]
+    return [_Size(int(f is not None)) for f in features]
+
+
+def _unaligned(aspect, features_a: list, features_b: list, chunks):
+    """The :class:`PairChunk` of each chunk of a set aspect or graph statistic, counted from
+    each graph's features (exact: status ``optimal``)."""
+    from ..aspects import unaligned_count
+
+    for chunk in chunks:
+        rows = []
+        for i, j in chunk.tolist():
+            c = unaligned_count(aspect, features_a[i], features_b[j])
+            rows.append((i, j, c.matched, c.upper, c.test, c.gold, "optimal"))
+        yield PairChunk.of_rows(rows)
 
 
 def default_chunk(total: int, client, workers: int = 1) -> int:
