@@ -19,10 +19,11 @@ The protocol is the benchmark's ``evaluation-suite/evaluate4tasks.py``
   strictly higher; a tie counts as wrong. The cell is the accuracy x 100;
 * AMEAN: the arithmetic mean of the 12 cells.
 
-With ``--set aspects=separate|joint`` (and ``--set aspect_set=smatchpp18``,
-``--set propbank_frames=FILE``) every aspect gets a row of its own (its pair
-F1, 1 where both subgraphs are empty): which aspects a human similarity score
-follows.
+With ``--set aspects=separate|joint`` (and ``--set aspect_set=smatchpp18|thesis``,
+``--set propbank_frames=FILE`` for smatchpp18, ``--set vectors=FILE`` for the
+thesis' graph statistics) every aspect gets a row of its own (its pair F1, 1
+where both subgraphs are empty; Damonte's n/a counts 0): which aspects a human
+similarity score follows.
 
 The metric is any :class:`smatchpp.Config`: ``--preset`` and repeated
 ``--set field=value`` (``--set match=s2match``, ``--set keep_wiki=true``...), or

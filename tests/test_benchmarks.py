@@ -267,3 +267,24 @@ def test_bamboo_pair_scores_have_a_row_per_aspect(tmp_path):
     assert out["AGENT"].tolist() == pytest.approx([2 / 3, 1.0])
     assert out["CAUSE"].tolist() == [1.0, 1.0]
     assert out["main"].tolist() == pytest.approx([5 / 6, 1.0])
+
+
+def test_bamboo_pair_scores_have_a_row_per_thesis_aspect(tmp_path, monkeypatch):
+    """The thesis set: a row per aspect.  Pair 0: Concepts {hit-01, boy, stick} against
+    {hit-01, girl, stick}: 2 of 3 / 3; rootSim hit vs hit 1; maxIndegreeSim boy (the first
+    of the nodes with one parent) against girl: cos 0.6.  Negation: pair 0 has none on either
+    side, 1 (vacuous agreement); pair 1 only in A, 0."""
+    from smatchpp.aspects_thesis import NAMES
+
+    monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "v.txt").write_text("boy 1 0\ngirl 0.6 0.8\n")
+    a, b = tmp_path / "a.amr", tmp_path / "b.amr"
+    a.write_text("(h / hit-01 :ARG0 (b / boy) :ARG2 (s / stick))\n\n(c / city :polarity -)\n")
+    b.write_text("(h / hit-01 :ARG0 (g / girl) :ARG2 (s / stick))\n\n(c / city)\n")
+    config = bamboo.Config(aspects="separate", aspect_set="thesis", vectors=str(tmp_path / "v.txt"))
+    out = bamboo.pair_f1s(config, a, b, 1)
+    assert list(out) == ["main", *NAMES]
+    assert out["Concepts"].tolist() == pytest.approx([2 / 3, 1.0])
+    assert out["rootSim"].tolist() == [1.0, 1.0]
+    assert out["maxIndegreeSim"].tolist() == pytest.approx([0.6, 1.0])
+    assert out["Negation"].tolist() == [1.0, 0.0]
