@@ -124,6 +124,15 @@ def test_cli_tune_s2match_grid_chooses_by_dev_r(tmp_path):
     assert len({round(row[3], 9) for row in rows}) > 1  # the grid's cells differ
     c, d, tr, dr = max(rows, key=lambda row: row[3])
     assert f"best on dev: --preset smatch --match s2match --cutoff {c:g} --diffsense {d:g} (dev r {dr:.4f}" in r.stdout
+    # the default grid reaches the bounds of both settings (each is a fraction by definition):
+    # cutoff 1 (no vector similarity counts) and diffsense 1 (another sense scores as the same)
+    full = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "smatch", "--dev", "a.amr", "b.amr", "dy.txt",
+               "--out", "full.tsv", cwd=tmp_path)
+    assert full.returncode == 0, full.stderr
+    grid = [tuple(map(float, line.split("\t")[:2]))
+            for line in (tmp_path / "full.tsv").read_text().splitlines()[1:]]
+    values = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
+    assert grid == [(c, d) for c in values for d in values]
     refused = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "smatch", "--dev", "a.amr", "b.amr", "dy.txt",
                   "--out", "g2.tsv", "--iterations", "3", cwd=tmp_path)
     assert refused.returncode == 2 and "--iterations does nothing under --metric smatch" in refused.stderr

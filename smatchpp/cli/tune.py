@@ -28,7 +28,10 @@ from .metric import add_metric_options, metric_from_args
 __all__ = ["add_parser", "run"]
 
 _SAMPLE = ("A", "B", "Y", "--out", "W")
-_GRID = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+# both are fractions by definition (config's [0, 1] check): a cutoff of 1 turns the vectors off
+# (a similarity counts only above it) and a diffsense of 1 scores another sense as the same
+# predicate, so the grid reaches both bounds and an optimum on its edge is a true bound
+_GRID = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
 _GRID_TEXT = ",".join(f"{x:g}" for x in _GRID)
 _SPSA_ONLY = ("iterations", "check_every", "batch", "learning_rate", "seed", "plot", "curve")
 
