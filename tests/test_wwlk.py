@@ -114,6 +114,13 @@ def test_reference_relation_weights_follow_its_generator():
     draws = rs2.uniform(0.2, 0.35, size=30)
     assert w[0, 0] == draws[0]  # one value: every entropy is 0, argmin takes the first draw
     assert set(w.ravel()) <= set(draws) and np.all((0.2 <= w) & (w <= 0.35))
+    # the entropy is of the weights so far plus the draw (broadcast, not appended): with 0 or 1
+    # weights so far every draw ties (entropy 0) and the first is kept; from the third label on,
+    # a larger draw makes the weights more uniform, so the smallest wins (our per-label rule)
+    for seed in (1, 2, 3, 7, 42):
+        w = reference_relation_weights(8, "min_entropy", seed).ravel()
+        d = np.random.RandomState(seed).uniform(0.2, 0.35, size=80).reshape(8, 10)
+        assert w.tolist() == [d[0, 0], d[1, 0]] + d[2:].min(axis=1).tolist()
 
 
 def test_cli_score_in_a_fresh_process(tmp_path, vectors):

@@ -21,7 +21,9 @@ at 51624e2, ``src/``; it reads graphs with PyPI smatchpp 1.5.1) states it:
 * edge weights (``sample_edge_label_param`` lines 288-331): one scalar per relation:
   ``ones``, ``constant`` (0.2), ``random_uniform`` (U(0.2, 0.35)) or ``min_entropy``
   (the default of ``main_wlk_wasser.py`` line 54: of 10 draws from U(0.2, 0.35) the one
-  that makes the weights drawn so far least uniform);
+  of least ``entropy(np.array(params).flatten() + list(draw))``, where ``+`` adds the draw
+  to every weight so far: from the third label of a run on that is the smallest draw, the
+  first two keep their first draw);
 * propagation (``_communicate_node`` lines 527-567, ``_communicate`` lines 569-587):
   synchronous, ``x_i <- x_i + mean(messages)``, one message per distinct out-neighbour
   and one per distinct in-neighbour (a self-loop sends two), the neighbour's vector
@@ -291,9 +293,11 @@ class WWLK(PairMean):
 
     def relation_weight(self, relation: str, sample: int = 0) -> float:
         """The weight of a relation label (drawn from the seed for the random inits:
-        ``min_entropy`` takes the smallest of 10 draws from U(0.2, 0.35): the reference's rule,
-        takes the smallest of its 10 draws for every label after the first: 199 of 199 with
-        seed 42); a relation that ``edge_weights`` lists (or its ``*``) has the file's weight."""
+        ``min_entropy`` takes the smallest of 10 draws from U(0.2, 0.35), which is what the
+        reference's rule gives every label of a run but the first two: its entropy is of the
+        weights so far *plus* the draw (numpy broadcasting adds it to each), and adding more
+        makes them more uniform; with fewer than two weights so far every draw ties and the
+        first is kept); a relation that ``edge_weights`` lists (or its ``*``) has the file's weight."""
         table = self._cache.get("edge_weights")
         if table:
             from ..matchers.levels import normalize_role
