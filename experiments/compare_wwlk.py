@@ -74,12 +74,12 @@ def write_vectors(graphs, path: Path, fill: bool = True) -> None:
                 f.write(word + " " + " ".join(repr(float(x)) for x in vec) + "\n")
 
 
-def run_reference(vectors: Path, files, options=()) -> list[dict]:
+def run_reference(vectors: Path, files, options=(), hash_seed: int = 0) -> list[dict]:
     argv = [str(WWLK_REF.python), str(DRIVER), str(WWLK_REF.directory), str(vectors), *options]
     for a, b in files:
         argv += [str(a), str(b)]
     out = subprocess.run(argv, check=True, capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONHASHSEED="0"), cwd=str(CACHE)).stdout
+                         env=dict(os.environ, PYTHONHASHSEED=str(hash_seed)), cwd=str(CACHE)).stdout
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
 
 
@@ -150,6 +150,71 @@ def random_settings(args) -> int:
     return 0
 
 
+def spread(args) -> int:
+    """The default settings under ``args.spread`` draws on each side: the reference under
+    ``PYTHONHASHSEED`` 0 .. N-1 (one task per run, as BAMBOO runs it), ours under
+    ``--wwlk-seed`` 0 .. N-1, by default and with ``label_keyed`` (a constant equal to a
+    concept of its graph attached as the reference attaches it), and ours label-keyed with the
+    relation weights of each reference run (its ``min_entropy`` draws, read back from the run),
+    which leaves only the random vectors of labels without one to differ.  Reference runs are
+    kept under ``~/.cache/wwlk-fidelity/spread`` and not repeated."""
+    from bamboo import cell_score
+
+    tasks = [t for name in args.tasks.split(",") for t in tasks_arg(name)]
+    files = {t: task_files(t, args.data) for t in tasks}
+    graphs = {t: (read_graphs(a), read_graphs(b)) for t, (a, b) in files.items()}
+    out_dir = WORK / "spread"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    vectors = WORK / "glove50-bamboo-plain.txt"
+    if not vectors.exists():
+        write_vectors([g for pair in graphs.values() for side in pair for g in side], vectors, fill=False)
+    seeds = range(args.spread)
+    report = {}
+
+    def cell(task, **settings):
+        m = WWLK(vectors=str(vectors), **settings)
+        ga, gb = graphs[task]
+        return cell_score(task, [m.pair_score(m.features(a), m.features(b)) for a, b in zip(ga, gb)], args.data)
+
+    for task in tasks:
+        ref_cells, own_weights_cells, first = [], [], []
+        for h in seeds:
+            path = out_dir / f"{task.replace('/', '-')}-hash{h}.json"
+            if not path.exists():
+                path.write_text(json.dumps(run_reference(vectors, [files[task]], hash_seed=h)[0]))
+            run = json.loads(path.read_text())
+            ref_cells.append(cell_score(task, run["scores"], args.data))
+            label = run["relation_order"][0]
+            first.append((label, run["weights"][label]))
+            table = out_dir / f"{task.replace('/', '-')}-hash{h}-weights.tsv"
+            table.write_text("".join(f"{k}\t{v!r}\n" for k, v in run["weights"].items()))
+            own_weights_cells.append(cell(task, edge_weights=str(table), seed=h, label_keyed=True))
+        report[task] = dict(reference=ref_cells, ours=[cell(task, seed=seed) for seed in seeds],
+                            ours_label_keyed=[cell(task, seed=seed, label_keyed=True) for seed in seeds],
+                            ours_default=cell(task), ours_label_keyed_default=cell(task, label_keyed=True),
+                            ours_label_keyed_with_reference_weights=own_weights_cells,
+                            reference_first_relation=first)
+    print(f"{len(seeds)} runs a side: reference PYTHONHASHSEED 0..{len(seeds) - 1}, ours --wwlk-seed 0..{len(seeds) - 1}")
+    def spread_of(x):
+        return f"{x.mean():.2f} [{x.min():.2f}, {x.max():.2f}]"
+
+    print("| task | reference | ours | ours - reference | reference runs within 0.3 of ours (seed 42) "
+          "| ours, label-keyed | ours - reference | reference runs within 0.3 of ours (seed 42) "
+          "| ours, label-keyed, the reference's weights |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for task, row in report.items():
+        r, o, k, w = (np.array(row[x]) for x in ("reference", "ours", "ours_label_keyed",
+                                                 "ours_label_keyed_with_reference_weights"))
+        near = int(np.sum(np.abs(r - row["ours_default"]) <= 0.3))
+        near_k = int(np.sum(np.abs(r - row["ours_label_keyed_default"]) <= 0.3))
+        print(f"| {task} | {spread_of(r)} | {spread_of(o)} | {o.mean() - r.mean():+.2f} "
+              f"| {near} of {len(r)} ({row['ours_default']:.2f}) | {spread_of(k)} | {k.mean() - r.mean():+.2f} "
+              f"| {near_k} of {len(r)} ({row['ours_label_keyed_default']:.2f}) | {spread_of(w)} |", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--mirror", default=None)
@@ -160,8 +225,16 @@ def main(argv=None) -> int:
                    help="the default settings instead (min_entropy weights, random vectors for labels "
                         "without one, the plain 50-d vectors): each side's BAMBOO cell and the "
                         "distribution of the per-pair differences")
+    p.add_argument("--spread", type=int, default=0, metavar="N",
+                   help="the default settings under N draws a side (reference: PYTHONHASHSEED "
+                        "0..N-1; ours: --wwlk-seed 0..N-1), per cell mean, min and max; "
+                        "--tasks defaults to sts/main,para/main,para/syno")
     args = p.parse_args(argv)
     setup(WWLK_REF, args.mirror)
+    if args.spread:
+        if args.tasks == "all":
+            args.tasks = "sts/main,para/main,para/syno"
+        return spread(args)
     check_weights()
     if args.random:
         return random_settings(args)

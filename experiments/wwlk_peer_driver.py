@@ -16,7 +16,8 @@ here; ``gensim.downloader`` is replaced by a module whose ``load`` reads VECTORS
 GloVe text file) into a dict of float64 arrays, which ``_get_vec`` looks words up in
 (``key in self.wordvecs``, ``self.wordvecs[key]``) as it would in gensim's vectors.
 Each pair of files prints one JSON line with the pair scores and the seconds taken
-(vector loading included, once per run).
+(vector loading included, once per run), and the relation weights the reference drew, with
+the relations in the order it met them (its ``param_keys``).
 """
 
 import argparse
@@ -69,8 +70,11 @@ def main(argv):
         predictor = amrsim.WasserWLK(preprocessor=prepro, iters=args.k, stability=args.stability,
                                      communication_direction="both", prs="s")
         preds = predictor.predict(g1, g2)
+        keys = prepro.param_keys or {}
+        weights = {label: float(np.ravel(prepro.params[i])[0]) for label, i in keys.items()}
         print(json.dumps({"a": a, "b": b, "scores": [float(x) for x in preds],
-                          "seconds": time.perf_counter() - t, "load_seconds": loaded}), flush=True)
+                          "seconds": time.perf_counter() - t, "load_seconds": loaded,
+                          "relation_order": sorted(keys, key=keys.get), "weights": weights}), flush=True)
 
 
 if __name__ == "__main__":
