@@ -56,6 +56,53 @@ def concepts(graph: RawGraph) -> dict[str, str]:
 
 def written_order(graph: RawGraph) -> list[tuple[str, str, str, bool, bool, bool]]:
     """Every non-instance triple of ``graph`` as the PENMAN text has it, left to right."""
+    inline = graph.inline
+    if inline is None:
+        return _walk(graph)
+    # The readers list a PENMAN graph's triples node by node in the order the nodes are
+    # opened, each node's instance first, so the text's order is a merge: a node's branches
+    # up to an inline one, then the next node's block, and so on.  Anything else: the walk.
+    triples = graph.triples
+    variables = graph.variables
+    if not variables:
+        return []
+    order = {v: k for k, v in enumerate(variables)}
+    starts = [i for i, (_, r, _) in enumerate(triples) if r == ":instance"]
+    if len(starts) != len(variables) or starts[0] != 0:
+        return _walk(graph)
+    starts.append(len(triples))
+    out: list[tuple[str, str, str, bool, bool, bool]] = []
+    stack: list[tuple[int, int, str]] = []
+    node = variables[0]
+    pos, end = 1, starts[1]
+    opened = 1  # the nodes 0 .. opened - 1 are open
+    while True:
+        while pos < end:
+            s, r, t = triples[pos]
+            if s != node:
+                return _walk(graph)
+            k = order.get(t)
+            if k is None:
+                out.append((s, r, t, False, False, False))
+            elif pos in inline:
+                if k != opened or triples[starts[k]][0] != t:
+                    return _walk(graph)
+                out.append((s, r, t, True, True, False))
+                stack.append((pos + 1, end, node))
+                opened += 1
+                node, pos, end = t, starts[k], starts[k + 1]
+            else:
+                out.append((s, r, t, True, False, k < opened))
+            pos += 1
+        if not stack:
+            break
+        pos, end, node = stack.pop()
+    return out if opened == len(variables) else _walk(graph)
+
+
+def _walk(graph: RawGraph) -> list[tuple[str, str, str, bool, bool, bool]]:
+    """:func:`written_order` by a depth-first walk from the top (any triple order; without
+    ``inline``, a variable counts as written at its first reference)."""
     variables = set(graph.variables)
     per_node: dict[str, list[tuple[int, str, str]]] = {v: [] for v in graph.variables}
     for index, (s, r, t) in enumerate(graph.triples):
