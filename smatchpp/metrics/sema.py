@@ -123,8 +123,44 @@ def _reference_value(constant: str) -> str:
     return constant
 
 
+def _read_plain(graph: RawGraph) -> SemaFeatures:
+    """``graph`` for our counting: every branch to a variable a relation (turned as the
+    reference's reader turns it), every branch to a constant an attribute as written.
+    Our counting compares multisets, so the written order of the branches (which only the
+    reference's reading depends on) is not needed: one pass over the triples."""
+    index = {v: i for i, v in enumerate(graph.variables)}
+    cs = [""] * len(index)
+    relations: list[tuple[str, int, int]] = []
+    attributes: list[tuple[str, int, str]] = []
+    for s, role, t in graph.triples:
+        i = index.get(s)
+        if i is None:
+            continue  # a TSV branch from a constant: no node of the graph owns it
+        if role == ":instance":
+            if not cs[i]:
+                cs[i] = t
+            continue
+        if role[:1] == ":":
+            role = role[1:]
+        j = index.get(t)
+        if j is None:
+            attributes.append((role, i, t))
+        elif role[-3:] == "-of" and role not in NOT_INVERTED:
+            relations.append((role[:-3], j, i))
+        elif role == "mod":
+            relations.append(("domain", j, i))
+        else:
+            relations.append((role, i, j))
+    concepts_ = tuple(cs)
+    return SemaFeatures(concepts_, tuple(relations), tuple(attributes),
+                        Counter([(r, concepts_[s], concepts_[t]) for r, s, t in relations]),
+                        Counter([(r, concepts_[o], v) for r, o, v in attributes]))
+
+
 def read_sema(graph: RawGraph, reference: bool) -> SemaFeatures:
     """``graph`` as SEMA's reader sees it (``reference``: with the reference's quirks)."""
+    if not reference:
+        return _read_plain(graph)
     concept_of = concepts(graph)
     names = graph.variables
     index = {v: i for i, v in enumerate(names)}
@@ -171,23 +207,33 @@ def read_sema(graph: RawGraph, reference: bool) -> SemaFeatures:
                         Counter((r, cs[o], v) for r, o, v in attributes))
 
 
+def _common(x: Counter, y: Counter) -> int:
+    """The size of the multiset intersection of ``x`` and ``y``."""
+    if len(x) > len(y):
+        x, y = y, x
+    return sum([min(n, y[k]) for k, n in x.items() if k in y])
+
+
+def _covered(x: SemaFeatures, other_keys: Counter, root: bool) -> Counter:
+    """Per concept, ``x``'s nodes that end a relation whose key ``other_keys`` has (and its
+    root when the roots match)."""
+    nodes = {0} if root else set()
+    cs = x.concepts
+    for r, s, t in x.relations:
+        if (r, cs[s], cs[t]) in other_keys:
+            nodes.add(s)
+            nodes.add(t)
+    return Counter([cs[n] for n in nodes])
+
+
 def bounded_count(a: SemaFeatures, b: SemaFeatures) -> int:
     """Our count: relations, covered nodes and attributes matched at most once on each side."""
-    rel = sum(min(n, b.relation_keys[k]) for k, n in a.relation_keys.items() if k in b.relation_keys)
-    att = sum(min(n, b.attribute_keys[k]) for k, n in a.attribute_keys.items() if k in b.attribute_keys)
+    rel = _common(a.relation_keys, b.relation_keys)
+    att = _common(a.attribute_keys, b.attribute_keys) if a.attribute_keys and b.attribute_keys else 0
     root = bool(a.concepts and b.concepts and a.concepts[0] == b.concepts[0])
-
-    def covered(x: SemaFeatures, other: SemaFeatures) -> Counter:
-        nodes = {0} if root else set()
-        cs = x.concepts
-        for r, s, t in x.relations:
-            if (r, cs[s], cs[t]) in other.relation_keys:
-                nodes.add(s)
-                nodes.add(t)
-        return Counter(cs[n] for n in nodes)
-
-    ca, cb = covered(a, b), covered(b, a)
-    nodes = sum(min(n, cb[k]) for k, n in ca.items() if k in cb)
+    if not rel:  # no relation in common: only the roots can be covered
+        return int(root) + att
+    nodes = _common(_covered(a, b.relation_keys, root), _covered(b, a.relation_keys, root))
     return nodes + rel + att
 
 
