@@ -162,13 +162,30 @@ def kgrams(graph: RawGraph, k: int, inverse: str = "flip") -> SemBleuFeatures:
         queue = deque(roots)
         while queue:
             node = queue.popleft()
-            found[1].append(tokens[node])
-            if k > 1:
-                _extend(node, tokens[node], 1, set(), tokens, children, found, k)
             for _, _, child in children[node]:
                 if child not in reached:
                     reached.add(child)
                     queue.append(child)
+        if k > 3:
+            for node in reached:
+                found[1].append(tokens[node])
+                _extend(node, tokens[node], 1, set(), tokens, children, found, k)
+        else:
+            # paths of at most three nodes, without the recursion: the only edge a
+            # second step could repeat is a self-loop's
+            ones, twos, threes = found[1], found[k > 1 and 2], found[k > 2 and 3]
+            for node in reached:
+                gram = tokens[node]
+                ones.append(gram)
+                if k == 1:
+                    continue
+                for eid, role, child in children[node]:
+                    longer = gram + (role,) + tokens[child]
+                    twos.append(longer)
+                    if k == 3:
+                        for eid2, role2, child2 in children[child]:
+                            if eid2 != eid:
+                                threes.append(longer + (role2,) + tokens[child2])
     grams = {i: Counter(found[i]) for i in range(1, k + 1)}
     totals = tuple(len(found[i]) for i in range(1, k + 1))
     return SemBleuFeatures(grams, totals, length)
