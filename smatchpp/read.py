@@ -57,6 +57,7 @@ from typing import Iterator, Literal, Sequence
 
 from penman._lexer import PENMAN_RE
 
+from .bulk import no_cycle_collection
 from .exceptions import ReadError, SmatchppError
 
 __all__ = ["RawGraph", "Entry", "read_file", "read_bytes", "read_text", "from_penman", "Format", "STDIN"]
@@ -228,7 +229,13 @@ def from_penman(graph, path: str = "<penman.Graph>") -> RawGraph:
 
 
 def _read_lines(lines: list[str], path: str, fmt: Format, bad: dict[int, str]) -> list[Entry]:
-    """Entries of ``lines`` (1-based line ``k`` is ``lines[k - 1]``); ``bad``: line -> decoding error."""
+    """Entries of ``lines`` (1-based line ``k`` is ``lines[k - 1]``); ``bad``: line -> decoding error.
+    The graphs make no reference cycles: the cycle collector is paused meanwhile."""
+    with no_cycle_collection():
+        return _entries(lines, path, fmt, bad)
+
+
+def _entries(lines: list[str], path: str, fmt: Format, bad: dict[int, str]) -> list[Entry]:
     if lines and lines[0].startswith(_BOM):
         lines[0] = lines[0][len(_BOM):]
     entries = []

@@ -33,6 +33,7 @@ from .. import present
 from ..config import BOOTSTRAP_SEED
 from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metric, get_metric
 from ..metrics.base import MetricIntervals
+from ..bulk import no_cycle_collection
 from ..read import RawGraph, read_file
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageError, check_outputs,
@@ -184,7 +185,14 @@ def format_metric_text(corpus: MetricCorpus, total: int | None = None, fmt: str 
 
 
 def run_score(args: argparse.Namespace, metric) -> int:
-    """``score --metric NAME``: every pair's statistics, the corpus summary, optional bootstrap."""
+    """``score --metric NAME``: every pair's statistics, the corpus summary, optional bootstrap.
+    The graphs, features and statistics make no reference cycles: the cycle collector, which
+    would walk them again and again, is paused for the run (:mod:`smatchpp.bulk`)."""
+    with no_cycle_collection():
+        return _score_pairs(args, metric)
+
+
+def _score_pairs(args: argparse.Namespace, metric) -> int:
     check_outputs({"--pairs-out": args.pairs_out}, [args.test, args.gold])
     entries_a, entries_b = read_inputs(args)
     errors = _read_errors(args.on_error, entries_a, entries_b)

@@ -62,6 +62,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 import numpy as np
 
 from ..version import __version__
+from ..bulk import no_cycle_collection
 from ..read import RawGraph
 from ..config import format_value, signature_tokens
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, index_chunks, percentile_interval
@@ -194,9 +195,10 @@ class Metric(ABC):
             raise ValueError(f"{len(graphs_a)} test graphs but {len(graphs_b)} gold graphs")
         self.prepare(list(graphs_a) + list(graphs_b))
         pairs = []
-        for i, (a, b) in enumerate(zip(graphs_a, graphs_b)):
-            pairs.append(MetricPair(i, ids[i] if ids else None,
-                                    tuple(float(x) for x in self.stats(self.features(a), self.features(b)))))
+        with no_cycle_collection():  # features and statistics are plain containers, no cycles
+            for i, (a, b) in enumerate(zip(graphs_a, graphs_b)):
+                pairs.append(MetricPair(i, ids[i] if ids else None,
+                                        tuple(float(x) for x in self.stats(self.features(a), self.features(b)))))
         return MetricCorpus(self, pairs)
 
 
