@@ -335,11 +335,14 @@ _SYMBOL_CHARS = r'[^ \t\r\n\v\f"()/:~]'
 _FAST_PENMAN = re.compile(r"""
     [ \t\r\n\v\f]*  # whitespace goes with the step after it (faster than findall skipping it)
   (?:
-    \( [ \t\r\n\v\f]* ({s}+) [ \t\r\n\v\f]* / [ \t\r\n\v\f]*
-        ({s}+|"[^"\\\n]*(?:\\.[^"\\\n]*)*")                    # 1, 2: (var / concept
-  | (:{s}*)(?!{s}) [ \t\r\n\v\f]*
-        (?:({s}+|"[^"\\\n]*(?:\\.[^"\\\n]*)*")|(?=\())         # 3, 4: :role target, :role (node
-  | (\))                                                       # 5: the end of a node
+    (:{s}*)(?!{s}) [ \t\r\n\v\f]*
+      (?: ({s}+|"[^"\\\n]*(?:\\.[^"\\\n]*)*")                  # 1, 2: :role target
+        | \( [ \t\r\n\v\f]* ({s}+) [ \t\r\n\v\f]* / [ \t\r\n\v\f]*
+          ({s}+|"[^"\\\n]*(?:\\.[^"\\\n]*)*")                  # 1, 3, 4: :role (var / concept
+      )
+  | (\)+)                                                      # 5: the end of one or more nodes
+  | \( [ \t\r\n\v\f]* ({s}+) [ \t\r\n\v\f]* / [ \t\r\n\v\f]*
+        ({s}+|"[^"\\\n]*(?:\\.[^"\\\n]*)*")                    # 6, 7: (var / concept, the top
   | [^ \t\r\n\v\f]                                             # anything else
   )""".format(s=_SYMBOL_CHARS), re.VERBOSE)
 _ASCII_SPACE = " \t\r\n\v\f"
@@ -364,34 +367,30 @@ def _fast_penman(lines: list[str], comment: list[bool]) -> tuple[str, tuple, tup
     stack: list[tuple[list, str]] = []  # the nodes above the current one
     current: list | None = None  # the current node's triples (None before the top and after it)
     var_now = ""  # its variable
-    pending = None  # the role whose node comes next
     inline: list[tuple[str, int]] = []  # (variable, its k-th triple) written as ``:role (x / ...)``
-    for var, concept, role, target, end in _FAST_PENMAN.findall(text):
-        if role:
-            if current is None or pending is not None:
+    for role, target, var, concept, ends, top, top_concept in _FAST_PENMAN.findall(text):
+        if target:
+            if current is None:
                 return None
-            if target:
-                current.append((var_now, role, target))
-            else:
-                pending = role
+            current.append((var_now, role, target))
         elif var:
-            if var in nodes:
+            if current is None or var in nodes:
                 return None
-            if pending is not None:
-                inline.append((var_now, len(current)))
-                current.append((var_now, pending, var))
-                pending = None
-                stack.append((current, var_now))
-            elif nodes:  # a second top, or a node where a role's target should be
-                return None
+            inline.append((var_now, len(current)))
+            current.append((var_now, role, var))
+            stack.append((current, var_now))
             current = nodes[var] = [(var, ":instance", concept)]
             var_now = var
-        elif end:
-            if current is None or pending is not None:
-                return None
-            current, var_now = stack.pop() if stack else (None, "")
+        elif ends:
+            for _ in ends:
+                if current is None:
+                    return None
+                current, var_now = stack.pop() if stack else (None, "")
+        elif top and not nodes:
+            current = nodes[top] = [(top, ":instance", top_concept)]
+            var_now = top
         else:
-            return None
+            return None  # anything else, or a second top
     if current is not None or not nodes:
         return None
     start: dict[str, int] = {}  # where each node's triples begin

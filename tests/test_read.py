@@ -740,6 +740,11 @@ def test_fast_path_equals_careful_parser_on_token_soup(tokens):
     '(a / b :r\xa0c)', '(a / b :r\x0bc)', '(a / b :r(c / d))', '(a / b :r)', '(a / b :r :s c)',
     '(a / b :r c d)', '(a / b) (c / d)', '(a / b))', '(a / b :r (a / c))', '(a / b :r c~1)',
     '(a/b:r"c":s(d/e))', '(a / "b" :r "")', '( / b)', '(a b)', '(a / b :r (c))', '(a / b # c\n)',
+    # a role and its node, and a run of closing parentheses, are one step each
+    '(a / b :r (c / d :s (e / f)))', '(a / b :r (c / d)))', '(a / b :r (c / d))) (x / y)',
+    '(a / b :r (c / d) ) )', '(a / b :r ( c / d :s e))', '(a / b :r (c / d :s (e / f)) :t g)',
+    '(a / b :r ())', '(a / b :r (c /)', '(a / b :r (c / d)', '(a / b :r (a / d))', ')(a / b)',
+    '(a / b :r (c / "d e"))', '(a / b :r\n  (c / d))', '(a / b :(c / d))',
 ])
 def test_fast_path_equals_careful_parser_on_edge_cases(text):
     assert _summary(read_text(text, "e.amr")) == _summary(_careful_only(lambda: read_text(text, "e.amr")))
