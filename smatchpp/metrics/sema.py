@@ -87,7 +87,7 @@ import numpy as np
 
 from ..read import RawGraph
 from .base import Metric, param
-from .layout import concepts, written_order
+from .layout import written_order
 from .registry import register
 
 __all__ = ["Sema", "SemaFeatures", "COUNTINGS"]
@@ -161,50 +161,50 @@ def read_sema(graph: RawGraph, reference: bool) -> SemaFeatures:
     """``graph`` as SEMA's reader sees it (``reference``: with the reference's quirks)."""
     if not reference:
         return _read_plain(graph)
-    concept_of = concepts(graph)
     names = graph.variables
     index = {v: i for i, v in enumerate(names)}
+    cs_ = [""] * len(names)
+    for s, r, t in graph.triples:
+        if r == ":instance":
+            i = index.get(s)
+            if i is not None and not cs_[i]:
+                cs_[i] = t
     direct: dict[str, list[tuple[str, str]]] = {}    # the reader's node_relation_dict1
     pending: dict[str, list[tuple[str, str]]] = {}   # its node_relation_dict2
-    extra_attributes: list[tuple[str, int, str]] = []
-
-    def store(table, u: str, role: str, v: str) -> None:
-        if role.endswith("-of") and role not in NOT_INVERTED:
-            table.setdefault(v, []).append((role[:-3], u))
-        elif role == "mod":
-            table.setdefault(v, []).append(("domain", u))
-        else:
-            table.setdefault(u, []).append((role, v))
-
     seen: set[str] = set()
     for source, role, target, is_var, inline, written in written_order(graph):
-        role = role[1:] if role.startswith(":") else role
+        if role[:1] == ":":
+            role = role[1:]
         seen.add(source)
         if is_var:
-            store(direct if inline or written else pending, source, role, target)
-        elif reference:
-            value = _reference_value(target)
-            store(direct if value in seen else pending, source, role, value)
+            table = direct if inline or written else pending
         else:
-            extra_attributes.append((role, index[source], target))
+            target = _reference_value(target)
+            table = direct if target in seen else pending
+        # stored as the reader stores it: inverse roles (but three) and :mod from the other end
+        if role[-3:] == "-of" and role not in NOT_INVERTED:
+            table.setdefault(target, []).append((role[:-3], source))
+        elif role == "mod":
+            table.setdefault(target, []).append(("domain", source))
+        else:
+            table.setdefault(source, []).append((role, target))
         if inline:
             seen.add(target)
     relations: list[tuple[str, int, int]] = []
     attributes: list[tuple[str, int, str]] = []
-    for v in names:
-        i = index[v]
+    for i, v in enumerate(names):
         for role, other in direct.get(v, ()):
             relations.append((role, i, index[other]))
         for role, other in pending.get(v, ()):
-            if other in index:
-                relations.append((role, i, index[other]))
+            j = index.get(other)
+            if j is not None:
+                relations.append((role, i, j))
             else:
                 attributes.append((role, i, other))
-    attributes += extra_attributes
-    cs = tuple(concept_of.get(v, "") for v in names)
+    cs = tuple(cs_)
     return SemaFeatures(cs, tuple(relations), tuple(attributes),
-                        Counter((r, cs[s], cs[t]) for r, s, t in relations),
-                        Counter((r, cs[o], v) for r, o, v in attributes))
+                        Counter([(r, cs[s], cs[t]) for r, s, t in relations]),
+                        Counter([(r, cs[o], v) for r, o, v in attributes]))
 
 
 def _common(x: Counter, y: Counter) -> int:
