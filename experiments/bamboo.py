@@ -30,7 +30,11 @@ The metric is any :class:`smatchpp.Config`: ``--preset`` and repeated
 any metric of :mod:`smatchpp.metrics` through its interface: ``--metric wlk`` with
 repeated ``--metric-set field=value`` (``--metric-set label_keyed=true``).
 ``--spearman`` takes Spearman's rho instead of Pearson's r for the nine
-correlation cells (REMATCH's paper reports BAMBOO that way).  ``--first tgt`` puts
+correlation cells (REMATCH's paper reports BAMBOO that way).  ``--role-pearson`` is
+the protocol of the paper's tables (``evaluate4tasks.py`` as first committed,
+``bcfb55d``, 2021): the role_confusion cells are Pearson's r too, between the pair
+scores of the same graphs and the labels 0 (foil), 1 (paraphrase), alternating; the
+accuracy replaced it in ``3152f70`` (2022).  ``--first tgt`` puts
 each task's target file on the test (hypothesis) side: BAMBOO's SemBleu and SEMA
 rows were computed that way (``--metric sembleu --metric-set k=2 --metric-set
 inverse=keep --first tgt`` reproduces SemBleu(k2)).
@@ -150,7 +154,17 @@ def spearman100(x: Sequence[float], y: Sequence[float]) -> float:
     return pearson100(rankdata(x), rankdata(y))
 
 
-def cell_score(cell: str, f1: Sequence[float], data: Path = DATA, spearman: bool = False) -> float:
+def role_pearson100(scores: Sequence[float]) -> float:
+    """Pearson's r x 100 between pair scores ``(foil, paraphrase, foil, ...)`` and the labels
+    0, 1, 0, ... (the role_confusion cell of ``evaluate4tasks.py`` at ``bcfb55d``)."""
+    s = np.asarray(scores, float)
+    if len(s) % 2:
+        raise ValueError("role_confusion needs an even number of scores")
+    return pearson100(np.tile([0.0, 1.0], len(s) // 2), s)
+
+
+def cell_score(cell: str, f1: Sequence[float], data: Path = DATA, spearman: bool = False,
+               role_pearson: bool = False) -> float:
     """The protocol's value of ``cell`` (``"sts/main"``...) from the F1 of every pair of its files.
 
     Any metric's pair scores can be put through it (e.g. a peer tool's, see
@@ -159,7 +173,7 @@ def cell_score(cell: str, f1: Sequence[float], data: Path = DATA, spearman: bool
     dataset, subset = cell.split("/")
     f1 = np.asarray(f1, float)
     if subset == "role_confusion":
-        return pair_accuracy100(f1[:ROLE_PAIRS[dataset]])
+        return (role_pearson100 if role_pearson else pair_accuracy100)(f1[:ROLE_PAIRS[dataset]])
     lo, hi = PROTOCOL[dataset][0]
     human = human_scores(dataset, data)
     if len(f1[lo:hi]) != len(human):
@@ -168,15 +182,16 @@ def cell_score(cell: str, f1: Sequence[float], data: Path = DATA, spearman: bool
 
 
 def evaluate(config: Config | Metric, data: Path = DATA, workers: int = 1, digits: int | None = None,
-             log=None, spearman: bool = False, first: str = "src") -> dict[str, float]:
+             log=None, spearman: bool = False, first: str = "src", role_pearson: bool = False) -> dict[str, float]:
     """The 12 cells (and ``amean``) of ``config`` (a Smatch setting, or a metric of
     :mod:`smatchpp.metrics`) on the BAMBOO copy at ``data``; ``first`` names the file of
     each task on the test side (``src`` or ``tgt``)."""
-    return evaluate_rows(config, data, workers, digits, log, spearman, first)["main"]
+    return evaluate_rows(config, data, workers, digits, log, spearman, first, role_pearson)["main"]
 
 
 def evaluate_rows(config: Config | Metric, data: Path = DATA, workers: int = 1, digits: int | None = None,
-                  log=None, spearman: bool = False, first: str = "src") -> dict[str, dict[str, float]]:
+                  log=None, spearman: bool = False, first: str = "src",
+                  role_pearson: bool = False) -> dict[str, dict[str, float]]:
     """As :func:`evaluate`, for the main score (``"main"``) and, with ``config.aspects``, every aspect."""
     rows: dict[str, dict[str, float]] = {}
     for cell in CELLS:
@@ -192,7 +207,7 @@ def evaluate_rows(config: Config | Metric, data: Path = DATA, workers: int = 1, 
         for name, f1 in f1s.items():
             if digits is not None:
                 f1 = np.round(f1, digits)
-            rows.setdefault(name, {})[cell] = cell_score(cell, f1, data, spearman)
+            rows.setdefault(name, {})[cell] = cell_score(cell, f1, data, spearman, role_pearson)
         if log:
             log(f"{cell}: {rows['main'][cell]:.2f} ({len(f1s['main'])} pairs, "
                 f"{time.perf_counter() - began:.1f} s)")
@@ -286,6 +301,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "BAMBOO's SemBleu and SEMA rows used tgt)")
     p.add_argument("--spearman", action="store_true",
                    help="Spearman's rho instead of Pearson's r in the correlation cells")
+    p.add_argument("--role-pearson", action="store_true",
+                   help="Pearson's r against the labels 0 (foil), 1 (paraphrase) in the role_confusion "
+                        "cells too, as the paper's tables (evaluate4tasks.py at bcfb55d)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     p.add_argument("--digits", type=int, default=None,
                    help="round each pair's F1 to this many decimals first (3: as smatch --ms printed)")
@@ -315,7 +333,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     workers = args.workers or default_workers()
     log = None if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
     try:
-        every = evaluate_rows(config, args.data, workers, args.digits, log, args.spearman, args.first)
+        every = evaluate_rows(config, args.data, workers, args.digits, log, args.spearman, args.first,
+                              args.role_pearson)
     except ValueError as exc:
         print(f"bamboo: error: {exc}", file=sys.stderr)
         return 2
@@ -328,6 +347,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     signature = config.signature() if is_metric else Scorer(config).signature
     if args.spearman:
         signature += " | Spearman's rho"
+    if args.role_pearson:
+        signature += " | role_confusion: Pearson's r against 0/1 labels (bcfb55d)"
     if is_metric and config.note():
         signature += f" | {config.note()}"
     aspect_rows = {f"aspect {k}": [v[c] for c in CELLS] + [v["amean"]] for k, v in every.items() if k != "main"}

@@ -166,6 +166,23 @@ def test_bamboo_script_takes_any_metric_and_the_first_side(tmp_path):
     assert "| ours (sembleu), tgt first" in r.stdout and "| SemBleu(k1)" in r.stdout
 
 
+def test_bamboo_script_role_pearson_is_the_papers_protocol(tmp_path):
+    # evaluate4tasks.py at bcfb55d: every cell Pearson's r, role_confusion against 0/1 labels
+    make_bamboo(tmp_path / "bamboo")
+    out = tmp_path / "cells.json"
+    r = run("bamboo.py", "--data", str(tmp_path / "bamboo"), "--metric", "sembleu", "--metric-set", "k=1",
+            "--metric-set", "inverse=keep", "--first", "tgt", "--role-pearson", "--quiet", "--json", str(out))
+    assert r.returncode == 0, r.stderr
+    cells = json.loads(out.read_text())["cells"]
+    role_scores = [SEMBLEU_K1_TGT[p] for p in ROLE]
+    role = 100 * pearsonr([0, 1] * (len(ROLE) // 2), role_scores)[0]
+    main = 100 * pearsonr([SEMBLEU_K1_TGT[p] for p in RATED], HUMAN)[0]
+    for cell in bamboo.CELLS:
+        assert cells[cell] == pytest.approx(role if cell.endswith("role_confusion") else main, abs=1e-9), cell
+    assert cells["amean"] == pytest.approx((9 * main + 3 * role) / 12, abs=1e-9)
+    assert "role_confusion: Pearson's r against 0/1 labels" in r.stdout.splitlines()[0]
+
+
 @pytest.mark.parametrize("args, message", [
     (["--metric", "sembleu", "--metric-set", "colour=red"], "expected field=value"),
     (["--preset", "nope"], "unknown preset"),
