@@ -65,6 +65,11 @@ def main() -> int:
     ap.add_argument("--dask", action="store_true")
     ap.add_argument("--frames", default=None, help="PropBank frame file (--propbank-frames)")
     ap.add_argument("--peer-pairs", type=int, default=0)
+    ap.add_argument("--peer-sample", choices=("first", "random"), default="first",
+                    help="which K pairs the peer scores: the first K in row-major i < j order, or K "
+                         "drawn uniformly (seed 0) from all pairs; graph 0 is a one-word title, so "
+                         "the first K of the whole book are far easier than the average pair")
+    ap.add_argument("--no-matrix", action="store_true", help="only the peer (and ours on its pairs)")
     ap.add_argument("--peer-python", default=str(Path.home() / ".cache/smatchpp-peers/venv/bin/python"))
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
@@ -77,7 +82,8 @@ def main() -> int:
     env = dict(os.environ, PYTHONPATH=str(HERE.parent))
     frames = ["--propbank-frames", args.frames] if args.frames else []
     runs = {}
-    for name, extra in [("pool", [])] + ([("dask", ["--dask"])] if args.dask else []):
+    plan = [] if args.no_matrix else [("pool", [])] + ([("dask", ["--dask"])] if args.dask else [])
+    for name, extra in plan:
         out = work / f"{name}.npz"
         argv = [sys.executable, "-m", "smatchpp", "matrix", str(work / "first.amr"), "-o", str(out),
                 "--preset", "smatchpp18-amr", "--aspects", "smatchpp18", *frames, "--quiet",
@@ -94,21 +100,38 @@ def main() -> int:
         print(f"{name:5s} {n} graphs, {pairs} pairs x {n_aspects} aspects: {seconds:.1f} s, "
               f"{pairs / seconds:.0f} pairs/s, peak {mb:.0f} MB, {certified} of {aspect_pairs} aspect "
               f"pairs certified", flush=True)
-    if args.dask:
+    if args.dask and not args.no_matrix:
         a, b = np.load(work / "pool.npz"), np.load(work / "dask.npz")
         same = all(np.array_equal(a[k], b[k]) for k in a.files if k != "signature")
         runs["dask_identical"] = same
         print("pool and Dask outputs identical:", same)
     if args.peer_pairs:
-        chosen = [(i, j) for i in range(n) for j in range(i + 1, n)][:args.peer_pairs]
+        if args.peer_sample == "first":
+            chosen = [(i, j) for i in range(n) for j in range(i + 1, n)][:args.peer_pairs]
+        else:
+            flat = np.random.default_rng(0).choice(pairs, size=min(args.peer_pairs, pairs), replace=False)
+            i_of = np.repeat(np.arange(n), np.arange(n - 1, -1, -1))  # row i holds n - 1 - i pairs
+            start = np.concatenate([[0], np.cumsum(np.arange(n - 1, 0, -1))])
+            chosen = sorted((int(i_of[k]), int(i_of[k] + 1 + k - start[i_of[k]])) for k in flat)
         (work / "pa.amr").write_text("\n\n".join(texts[i] for i, _ in chosen) + "\n")
         (work / "pb.amr").write_text("\n\n".join(texts[j] for _, j in chosen) + "\n")
         argv = [args.peer_python, str(HERE / "peer_smatchpp18_aspects.py"), str(work / "pa.amr"),
                 str(work / "pb.amr"), "--out", str(work / "peer.jsonl")]
         seconds, mb, code, text = measured(argv)
-        runs["peer"] = {"pairs": len(chosen), "seconds": seconds, "peak_mb": mb}
-        print(f"smatchpp 1.8.0 all-multialign: {len(chosen)} pairs in {seconds:.1f} s "
-              f"({len(chosen) / seconds:.1f} pairs/s), peak {mb:.0f} MB")
+        if code != 0:
+            raise SystemExit(f"peer: exit {code}\n{text}")
+        runs["peer"] = {"pairs": len(chosen), "sample": args.peer_sample, "seconds": seconds, "peak_mb": mb}
+        print(f"smatchpp 1.8.0 all-multialign: {len(chosen)} pairs ({args.peer_sample}) in {seconds:.1f} s "
+              f"({len(chosen) / seconds:.1f} pairs/s), peak {mb:.0f} MB", flush=True)
+        ours = [sys.executable, "-m", "smatchpp", "score", str(work / "pa.amr"), str(work / "pb.amr"),
+                "--preset", "smatchpp18-amr", "--aspects", "smatchpp18", *frames, "--workers", "1",
+                "--pairs-out", str(work / "ours.jsonl")]
+        seconds, mb, code, text = measured(ours, env)
+        if code != 0:
+            raise SystemExit(f"ours on the peer's pairs: exit {code}\n{text}")
+        runs["ours_on_peer_pairs"] = {"pairs": len(chosen), "seconds": seconds, "peak_mb": mb}
+        print(f"smatchpp score --aspects smatchpp18, 1 worker, the same {len(chosen)} pairs: {seconds:.1f} s "
+              f"({len(chosen) / seconds:.1f} pairs/s), peak {mb:.0f} MB", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(runs, indent=1))
     return 0
