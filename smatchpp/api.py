@@ -18,8 +18,9 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence
 
-from .presets import Options, get_preset, standardize
-from .compile import compile_pair, make_matcher
+from .aligner import PairAligner
+from .presets import Options, standardize
+from .compile import compile_pair
 from .matchers import TripleMatcher
 from .config import Config
 from .executor import Work, stream
@@ -29,7 +30,6 @@ from .problem import Problem
 from .read import Entry, Format, RawGraph, from_penman, read_file, read_text
 from .schedule import Schedule
 from .score import CorpusScore, PairScore
-from .solvers import get_solver
 from .standardize import EMPTY, PresetName, TripleGraph
 
 if TYPE_CHECKING:
@@ -85,16 +85,28 @@ class Scorer:
 
     def __init__(self, config: Config | None = None, matcher: TripleMatcher | None = None) -> None:
         self.config = config or Config()
-        self.matcher = matcher or make_matcher(self.config)
-        self.solver = get_solver(self.config.solver, self.config.seed, self.config.restarts,
-                                 compression=self.config.compression != "none",
-                                 work_limit=self.config.work_limit)
+        #: the per-pair core (compile, solve, certify), shared with the ``smatch`` metric
+        self.aligner = PairAligner(self.config, matcher)
         #: the corpus deadline of ``config.total_time_limit`` (set by :meth:`iter_scores`)
         self.schedule: Schedule | None = None
         self.aspects = None
         if self.config.aspects != "none":
             from .aspects import AspectScorer
             self.aspects = AspectScorer.for_scorer(self)
+
+    @property
+    def matcher(self) -> TripleMatcher:
+        """The matcher that sets the coefficients (the aligner's)."""
+        return self.aligner.matcher
+
+    @property
+    def solver(self):
+        """The solver of every pair (the aligner's; a test may wrap it)."""
+        return self.aligner.solver
+
+    @solver.setter
+    def solver(self, solver) -> None:
+        self.aligner.solver = solver
 
     @property
     def _options(self) -> dict:
@@ -148,10 +160,7 @@ class Scorer:
     def _compile(self, a: TripleGraph, b: TripleGraph) -> tuple[TripleGraph, TripleGraph, Problem]:
         """The pair as :meth:`score_pair` solves it: the preset's pair rewrite (e.g. smatchpp
         1.8's concept-as-identity, preset smatchpp18-lossy), if any, then its problem."""
-        rewrite = get_preset(self.config.preset).pair_rewrite
-        if rewrite is not None:
-            a, b = rewrite(a, b)
-        return a, b, compile_pair(a, b, self.matcher, self.config.tolerance)
+        return self.aligner.compile(a, b)
 
     def _solve_compiled(self, a: TripleGraph, b: TripleGraph, problem: Problem, began: float,
                         index: int = 0, id: str | None = None) -> PairScore:
@@ -159,28 +168,7 @@ class Scorer:
         time_limit = self.config.time_limit
         if self.schedule is not None:  # the pair's share of the corpus budget
             time_limit = self.schedule.limit(index, time_limit)
-        compiled = time.perf_counter() - began
-        if time_limit is not None:  # the limit covers compiling too
-            time_limit = max(time_limit - compiled, 0.01)
-        result = self.solver.solve(problem, time_limit)
-        status = result.status
-        if status == "time_limit" and self.config.deterministic:
-            status = "work_limit"  # the only budget that could stop it
-        seconds = time.perf_counter() - began
-        stats = {"vars_a": problem.n_a, "vars_b": problem.n_b,
-                 "pairs_before": problem.n_pairs, "edges_before": problem.n_edges,
-                 "compile_seconds": round(compiled, 6)}
-        stats.update(result.stats)
-        alignment = [(a.variables[i], b.variables[j])
-                     for i, j in enumerate(result.alignment.tolist()) if j >= 0]
-        # a weighted matcher compiles its weights divided by a power of two (exact): back to
-        # the weights as given (WeightedMatcher.scale)
-        scale = getattr(self.matcher, "scale", 1.0)
-        return PairScore(index, id, result.objective * scale, result.upper_bound * scale,
-                         a.n_triples, b.n_triples, status, self.config.solver, result.stage,
-                         seconds, alignment, stats=stats, test_total=self.matcher.total(a) * scale,
-                         gold_total=self.matcher.total(b) * scale,
-                         tolerance=problem.certified_within * scale)
+        return self.aligner.solve(a, b, problem, began, time_limit, index, id)
 
     def _score_item(self, item: tuple) -> PairScore:
         index, pid, a, b, error, raws = item
@@ -221,10 +209,8 @@ class Scorer:
         Worker processes then receive that table with the matcher, never the
         word vectors it came from.
         """
-        similarity = getattr(self.matcher, "similarity", None)
-        if similarity is not None and hasattr(similarity, "prepare"):
-            similarity.prepare((item[2].concepts, item[3].concepts) for item in items
-                               if item[2] is not None)
+        self.aligner.prepare((item[2].concepts, item[3].concepts) for item in items
+                             if item[2] is not None)
 
     def _item(self, ea: Entry, eb: Entry) -> tuple:
         errors = [e.error for e in (ea, eb) if e.error is not None]
