@@ -43,7 +43,9 @@ from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageEr
 __all__ = ["add_metric_options", "metric_from_args", "run_score", "run_compare", "run_matrix", "run_search",
            "format_metric_text", "ALIGNMENT"]
 
-#: the alignment family (Smatch, S2Match, WSMATCH, ...: ``--match`` picks among them)
+#: the alignment family (Smatch, S2Match, WSMATCH, ...: ``--match`` picks among them); it is
+#: the registered metric of that name too, but its options are the Config's and the commands
+#: keep their own path for it (``cli/score.py``)
 ALIGNMENT = "smatch"
 #: options every metric takes (inputs, reading, errors, output, workers, resampling)
 _SHARED = {"test", "gold", "sys1", "sys2", "input_format", "on_error", "workers", "force_workers", "quiet",
@@ -51,6 +53,11 @@ _SHARED = {"test", "gold", "sys1", "sys2", "input_format", "on_error", "workers"
            "metric",
            "command", "run", "option_defaults"}
 _EMPTY = RawGraph(top=None, triples=(), variables=())
+
+
+def _others() -> dict[str, type[Metric]]:
+    """The registered metrics but the alignment family (which the options name ALIGNMENT)."""
+    return {name: cls for name, cls in METRICS.items() if name != ALIGNMENT}
 
 
 def add_metric_options(p: argparse.ArgumentParser, sample: tuple[str, ...] = ("A", "B")) -> None:
@@ -61,12 +68,12 @@ def add_metric_options(p: argparse.ArgumentParser, sample: tuple[str, ...] = ("A
     under the chosen metric can be refused.
     """
     g = p.add_argument_group("metrics without an alignment (docs/metrics.md)")
-    g.add_argument("--metric", choices=(ALIGNMENT,) + tuple(sorted(METRICS)), default=ALIGNMENT,
+    g.add_argument("--metric", choices=(ALIGNMENT,) + tuple(sorted(_others())), default=ALIGNMENT,
                    help="smatch (default): the alignment family, exact, with --match choosing "
                         "S2Match, WSMATCH, ...; " + "; ".join(
                             f"{name}: {(cls.__doc__ or '').strip().splitlines()[0]}"
-                            for name, cls in sorted(METRICS.items())).replace("%", "%%"))
-    for name, cls in sorted(METRICS.items()):
+                            for name, cls in sorted(_others().items())).replace("%", "%%"))
+    for name, cls in sorted(_others().items()):
         for field_name, key, f in cls.params():
             choices = f.metadata["choices"]
             kind = type(f.default) if f.default is not None else str
@@ -101,12 +108,12 @@ def _from_signature(args: argparse.Namespace, defaults: dict[str, Any]) -> None:
         name, tokens = Metric.parse_signature(args.signature)
     except ValueError as exc:
         raise UsageError(f"--signature: {exc}") from None
-    if name not in METRICS:
-        raise UsageError(f"--signature: unknown metric {name!r}; known: {', '.join(sorted(METRICS))}")
+    if name not in _others():
+        raise UsageError(f"--signature: unknown metric {name!r}; known: {', '.join(sorted(_others()))}")
     if args.metric not in (ALIGNMENT, name):
         raise UsageError(f"--metric {args.metric} disagrees with the signature's metric {name}")
     args.metric = name
-    keys = {key: (_dest(name, field_name), f) for field_name, key, f in METRICS[name].params()}
+    keys = {key: (_dest(name, field_name), f) for field_name, key, f in _others()[name].params()}
     keys.update({"errors": ("on_error", None), "bootstrap": ("bootstrap", None),
                  "bootstrap-seed": ("bootstrap_seed", None)})
     for key, text in tokens.items():
@@ -143,12 +150,12 @@ def metric_from_args(args: argparse.Namespace):
         _from_signature(args, defaults)
     given = {dest for dest, default in defaults.items()
              if dest not in _SHARED and getattr(args, dest, default) != default}
-    params = {_dest(name, f) for name, cls in METRICS.items() for f, _, _ in cls.params()}
+    params = {_dest(name, f) for name, cls in _others().items() for f, _, _ in cls.params()}
     if args.metric == ALIGNMENT:  # the alignment family's options are its own
         stray = sorted(given & params)
     else:
-        stray = sorted(given - {_dest(args.metric, f) for f, _, _ in METRICS[args.metric].params()})
-    if getattr(args, "alignments", False) and args.metric != ALIGNMENT and METRICS[args.metric].explains():
+        stray = sorted(given - {_dest(args.metric, f) for f, _, _ in _others()[args.metric].params()})
+    if getattr(args, "alignments", False) and args.metric != ALIGNMENT and _others()[args.metric].explains():
         stray.remove("alignments")  # the metric's explanation (WWLK's transport plan)
     if stray:
         shown = ", ".join(_flag(args, d) for d in stray)
@@ -162,7 +169,7 @@ def metric_from_args(args: argparse.Namespace):
         args.on_error = "raise"
     if getattr(args, "bootstrap_seed", BOOTSTRAP_SEED) is None:
         args.bootstrap_seed = BOOTSTRAP_SEED
-    params = {f: getattr(args, _dest(args.metric, f)) for f, _, _ in METRICS[args.metric].params()
+    params = {f: getattr(args, _dest(args.metric, f)) for f, _, _ in _others()[args.metric].params()
               if getattr(args, _dest(args.metric, f)) is not None}
     try:
         return get_metric(args.metric, **params)
@@ -171,7 +178,7 @@ def metric_from_args(args: argparse.Namespace):
 
 
 def _flag(args: argparse.Namespace, dest: str) -> str:
-    for name, cls in METRICS.items():
+    for name, cls in _others().items():
         for field_name, key, _ in cls.params():
             if _dest(name, field_name) == dest:
                 return f"--{key}"

@@ -1,4 +1,4 @@
-"""Graph similarity metrics beyond the alignment family, through one interface.
+"""Graph similarity metrics, the alignment family (``smatch``) among them, through one interface.
 
 :mod:`smatchpp.metrics.base` defines the contract (:class:`Metric`: features
 per graph, sufficient statistics per pair, scores from summed statistics).
@@ -24,3 +24,4 @@ from . import rematch  # noqa: E402,F401
 from . import sembleu  # noqa: E402,F401
 from . import sema  # noqa: E402,F401
 from . import wwlk  # noqa: E402,F401
+from . import alignment  # noqa: E402,F401

@@ -170,6 +170,31 @@ class Metric(ABC):
         tokens.pop("deterministic", None)
         return name, tokens
 
+    @classmethod
+    def from_signature(cls, signature: str) -> "Metric":
+        """The metric (this class, with its parameters) that wrote ``signature``; the run's
+        settings in it (``errors``, ``bootstrap``, ``bootstrap-seed``, ``ar-trials``) are left
+        out.  Raises ``ValueError`` for another metric, an unknown key or a value that cannot
+        be read.
+
+        >>> from smatchpp.metrics import get_metric
+        >>> m = get_metric("wlk", iterations=3)
+        >>> type(m).from_signature(m.signature(on_error="skip", bootstrap=10)) == m
+        True
+        """
+        name, tokens = cls.parse_signature(signature)
+        if name != cls.name:
+            raise ValueError(f"a signature of metric {name}, not of {cls.name}")
+        by_key = {key: (field_name, f) for field_name, key, f in cls.params()}
+        values = {}
+        for key, text in tokens.items():
+            if key in _RUN_KEYS:
+                continue
+            if key not in by_key:
+                raise ValueError(f"unknown signature key {key!r} for metric {cls.name}")
+            field_name, f = by_key[key]
+            values[field_name] = _read(text, f.default, key)
+        return cls(**values)
 
     def pair_scores(self, stats: Sequence[float]) -> dict[str, float]:
         """Every score of one pair's statistics, as floats."""
@@ -214,6 +239,23 @@ class PairMean(Metric):
         s = np.asarray(stats, dtype=float)
         sim, pairs = s[..., 0], s[..., 1]
         return {"score": np.divide(sim, pairs, out=np.zeros_like(sim), where=pairs > 0)}
+
+
+#: signature keys of the run, not of the metric
+_RUN_KEYS = frozenset({"errors", "bootstrap", "bootstrap-seed", "ar-trials"})
+
+
+def _read(text: str, default: Any, key: str) -> Any:
+    """A parameter's value from its signature text (:func:`_format`'s inverse), read as the
+    kind of its default (text when the default is ``None``)."""
+    if text == "none":
+        return None
+    try:
+        if isinstance(default, bool):
+            return {"yes": True, "no": False}[text]
+        return type(default)(text) if default is not None else text
+    except (ValueError, KeyError):
+        raise ValueError(f"cannot read {key}:{text}") from None
 
 
 def _format(value: Any) -> str:
