@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 if TYPE_CHECKING:
     from .config import Config
@@ -125,6 +125,16 @@ class PairScore:
         return out
 
 
+def _in_order(values: Iterable[float]) -> float:
+    """Left to right, one addition after another (Python 3.12's ``sum()`` compensates, which
+    would make a fractional total depend on the Python version;
+    :func:`smatchpp.significance.sum_in_order` adds in this order too)."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total
+
+
 def _num(x: float) -> float | int | None:
     if x != x or x in (float("inf"), float("-inf")):
         return None
@@ -156,8 +166,8 @@ class CorpusScore:
     def _sums(self) -> tuple[float, float, float, float]:
         """Summed matched, upper bounds and denominators (weights, or triple counts)."""
         s = self.scored
-        return (sum(p.matched for p in s), sum(p.upper for p in s),
-                sum(p.test_weight for p in s), sum(p.gold_weight for p in s))
+        return (_in_order(p.matched for p in s), _in_order(p.upper for p in s),
+                _in_order(p.test_weight for p in s), _in_order(p.gold_weight for p in s))
 
     @property
     def micro(self) -> PRF:
@@ -178,8 +188,8 @@ class CorpusScore:
         if not s:
             return PRF(0.0, 0.0, 0.0)
         n = len(s)
-        return PRF(sum(p.precision for p in s) / n, sum(p.recall for p in s) / n,
-                   sum(p.f1 for p in s) / n)
+        return PRF(_in_order(p.precision for p in s) / n, _in_order(p.recall for p in s) / n,
+                   _in_order(p.f1 for p in s) / n)
 
     def summary(self) -> dict[str, Any]:
         """The corpus summary printed by ``--format json``."""

@@ -68,6 +68,25 @@ def prf_arrays(matched: Any, test: Any, gold: Any) -> tuple[np.ndarray, np.ndarr
     return p, r, f
 
 
+def sum_in_order(values: Any, axis: int = 0) -> np.ndarray:
+    """The sum along ``axis``, added left to right one value after another: the order of
+    :class:`smatchpp.score.CorpusScore`'s totals.  numpy's ``sum`` of a 1-d array adds
+    pairwise and Python 3.12's ``sum()`` compensates; either can move the last bit of a
+    fractional total, and then ``score``, ``score --metric`` and ``compare`` would print
+    different F1s of the same pairs.
+
+    >>> x = [0.1] * 10
+    >>> float(sum_in_order(x)) == 0.1 + 0.1 + 0.1 + 0.1 + 0.1 + 0.1 + 0.1 + 0.1 + 0.1 + 0.1
+    True
+    >>> sum_in_order(np.ones((3, 2))).tolist(), sum_in_order(np.zeros((0, 2))).tolist()
+    ([3.0, 3.0], [0.0, 0.0])
+    """
+    x = np.asarray(values, dtype=np.float64)
+    if x.shape[axis] == 0:
+        return x.sum(axis=axis)
+    return np.add.accumulate(x, axis=axis).take(-1, axis=axis)
+
+
 @dataclass(frozen=True, eq=False)
 class PairStats:
     """Per-pair counts as float arrays of one length (one entry per scored pair)."""
@@ -360,7 +379,8 @@ def compare_columns(score: Callable[..., np.ndarray], cols1: Sequence[np.ndarray
     if any(len(c) != n for c in cols1 + cols2):
         raise ValueError("the systems have different numbers of scored pairs: they must be "
                          "scored against the same gold")
-    f1 = (float(score(*(c.sum() for c in cols1))), float(score(*(c.sum() for c in cols2)))) if n else (0.0, 0.0)
+    f1 = ((float(score(*(sum_in_order(c) for c in cols1))), float(score(*(sum_in_order(c) for c in cols2))))
+          if n else (0.0, 0.0))
     delta = f1[0] - f1[1]
     if n == 0:
         zero = (0.0, 0.0)

@@ -66,6 +66,7 @@ def test_metric_equals_score_pairs_out_on_bamboo(tmp_path, setting):
         assert (scores["precision"], scores["recall"], scores["f1"]) == (
             line["precision"], line["recall"], line["f1"]), line["index"]
     assert {k: corpus.micro[k] for k in ("precision", "recall", "f1")} == summary["micro"]
+    assert {k: corpus.macro[k] for k in ("precision", "recall", "f1")} == summary["macro"]
     assert corpus.micro["f1_upper"] == summary["f1_interval"][1]
     assert corpus.signature == metric.signature() == summary["signature"]
     if setting == "s2match":  # soft matching: fractional statistics were compared

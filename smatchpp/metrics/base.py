@@ -65,7 +65,7 @@ from ..version import __version__
 from ..bulk import no_cycle_collection
 from ..read import RawGraph
 from ..config import format_value, signature_tokens
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, index_chunks, percentile_interval
+from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, index_chunks, percentile_interval, sum_in_order
 
 __all__ = ["Metric", "PairMean", "param", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric"]
 
@@ -248,7 +248,7 @@ _RUN_KEYS = frozenset({"errors", "bootstrap", "bootstrap-seed", "ar-trials"})
 def _read(text: str, default: Any, key: str) -> Any:
     """A parameter's value from its signature text (:func:`_format`'s inverse), read as the
     kind of its default (text when the default is ``None``)."""
-    if text == "none":
+    if text == "none" and not isinstance(default, str):  # a text parameter may be "none"
         return None
     try:
         if isinstance(default, bool):
@@ -317,19 +317,19 @@ class MetricCorpus:
 
     @property
     def micro(self) -> dict[str, float]:
-        """Scores of the summed statistics (0 for an empty corpus)."""
+        """Scores of the summed statistics, added in pair order (0 for an empty corpus)."""
         s = self.stats
         if len(s) == 0:
             return {k: 0.0 for k in self.metric.scores(np.ones(len(self.metric.stat_names)))}
-        return {k: float(v) for k, v in self.metric.scores(s.sum(axis=0)).items()}
+        return {k: float(v) for k, v in self.metric.scores(sum_in_order(s)).items()}
 
     @property
     def macro(self) -> dict[str, float]:
-        """The mean of the pairs' scores (0 for an empty corpus)."""
+        """The mean of the pairs' scores, added in pair order (0 for an empty corpus)."""
         s = self.stats
         if len(s) == 0:
             return {k: 0.0 for k in self.metric.scores(np.ones(len(self.metric.stat_names)))}
-        return {k: float(np.mean(v)) for k, v in self.metric.scores(s).items()}
+        return {k: float(sum_in_order(v)) / len(s) for k, v in self.metric.scores(s).items()}
 
     def summary(self) -> dict[str, Any]:
         """The corpus summary of ``--format json``."""
@@ -338,7 +338,7 @@ class MetricCorpus:
             "micro": {k: _finite(v) for k, v in self.micro.items()},
             "macro": {k: _finite(v) for k, v in self.macro.items()},
             "pairs": len(self.pairs), "scored": len(self.stats),
-            "totals": dict(zip(self.metric.stat_names, (_finite(x) for x in self.stats.sum(axis=0)))),
+            "totals": dict(zip(self.metric.stat_names, (_finite(x) for x in sum_in_order(self.stats)))),
             "errors": [p.error for p in self.pairs if p.error],
         }
         note = self.metric.note()

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -253,6 +253,16 @@ class WWLK(PairMean):
             parts = [weights + file_identity(self.edge_weights) if p.startswith(weights) else p
                      for p in parts]
         return "|".join(parts)
+
+    @classmethod
+    def from_signature(cls, signature: str) -> "WWLK":
+        """As every metric's; the packaged vectors' name reads back as the default (``None``)."""
+        from ..matchers.embeddings import vectors_identity
+
+        metric = super().from_signature(signature)
+        if metric.vectors is not None and metric.vectors == vectors_identity(None):
+            metric = replace(metric, vectors=None)
+        return metric
 
     def _vectors(self):
         if "vectors" not in self._cache:
