@@ -114,7 +114,7 @@ class PairStats:
     @classmethod
     def from_pairs(cls, pairs: Iterable[Any]) -> "PairStats":
         """From :class:`~smatchpp.score.PairScore` objects, leaving out skipped pairs."""
-        rows = [(p.matched, p.upper, p.test_triples, p.gold_triples)
+        rows = [(p.matched, p.upper, p.test_weight, p.gold_weight)
                 for p in pairs if p.status != "skipped"]
         cols = np.array(rows, dtype=np.float64).reshape(-1, 4)
         return cls(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3])

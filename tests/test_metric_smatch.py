@@ -168,3 +168,39 @@ def test_empty_corpus_and_skipped_pairs():
     corpus = MetricCorpus(metric, [])
     assert corpus.micro == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "f1_upper": 0.0}
     assert np.array_equal(corpus.stats, np.zeros((0, 4)))
+
+
+def test_weighted_bootstrap_and_compare_resample_the_weights(tmp_path):
+    """``score --bootstrap`` and ``compare`` under a weighted matcher divide by the total weights,
+    as the point estimate does: their intervals are the smatch metric's and contain its F1
+    (they divided by triple counts before: WSMATCH's F1 interval was [3.03, 3.71])."""
+    metric = AlignmentMetric(Config(match="wsmatch"))
+    corpus = metric.score_graphs(*[[e.graph for e in read_file(p)] for p in (PRED, GOLD)])
+    ci = bootstrap_metric(metric, corpus.stats, 200, 12345)
+    r = run("score", PRED, GOLD, "--match", "wsmatch", "--bootstrap", "200", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    summary = json.loads(r.stdout)
+    assert summary["micro"] == {k: corpus.micro[k] for k in ("precision", "recall", "f1")}
+    for k in ("precision", "recall", "f1"):
+        assert summary["bootstrap"]["micro"][k] == list(ci.micro[k])
+        assert summary["bootstrap"]["macro"][k] == list(ci.macro[k])
+    lo, hi = summary["bootstrap"]["micro"]["f1"]
+    assert lo <= summary["micro"]["f1"] <= hi
+    r = run("compare", PRED, GOLD, GOLD, "--match", "wsmatch", "--bootstrap", "200", "--format", "json",
+            cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    c = json.loads(r.stdout)["comparisons"][0]
+    assert (c["f1_sys1"], c["f1_sys2"]) == (corpus.micro["f1"], 1.0)
+    assert c["sys1_interval"] == list(ci.micro["f1"]) and c["sys2_interval"] == [1.0, 1.0]
+
+
+def test_gap_report_divides_by_the_weights():
+    """``gap``'s F1 of the exact scores is the corpus micro F1 under a weighted matcher too."""
+    from smatchpp.api import score_corpus
+    from smatchpp.audit import gap_report
+
+    texts = [PRED.read_text(), GOLD.read_text()]
+    graphs = [[b for b in t.strip().split("\n\n") if "(" in b] for t in texts]
+    exact = score_corpus(*graphs, match="wsmatch")
+    tool = gap_report(exact, {"t": [p.matched for p in exact.pairs]}).tools["t"]
+    assert tool.exact_f1 == tool.f1 == exact.micro.f1

@@ -135,8 +135,8 @@ def gap_report(exact: CorpusScore, heuristic: dict[str, list[float | None]],
         if len(matched) != len(pairs):
             raise ValueError(f"{name}: {len(matched)} results for {len(pairs)} pairs")
         read = [(p, m) for p, m in zip(pairs, matched) if m is not None]
-        test = sum(p.test_triples for p, _ in read)
-        gold = sum(p.gold_triples for p, _ in read)
+        test = sum(p.test_weight for p, _ in read)  # total weights under a weighted matcher
+        gold = sum(p.gold_weight for p, _ in read)
         gaps = [None if m is None else _gap(p.matched - m, p.tolerance) for p, m in zip(pairs, matched)]
         known = [g for g in gaps if g is not None]
         wrong = [g for g in known if g > 0]
