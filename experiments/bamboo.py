@@ -29,6 +29,10 @@ The metric is any :class:`smatchpp.Config`: ``--preset`` and repeated
 ``--set field=value`` (``--set match=s2match``, ``--set keep_wiki=true``...), or
 any metric of :mod:`smatchpp.metrics` through its interface: ``--metric wlk`` with
 repeated ``--metric-set field=value`` (``--metric-set label_keyed=true``).
+``--metric smatch`` is the alignment family through that interface (the registered
+metric ``smatch``, one process), its Config given by ``--preset`` and ``--set`` as
+without ``--metric``: the same cells as the default path, which scores with the
+:class:`smatchpp.api.Scorer` on all cores.
 ``--spearman`` takes Spearman's rho instead of Pearson's r for the nine
 correlation cells (REMATCH's paper reports BAMBOO that way).  ``--role-pearson`` is
 the protocol of the paper's tables (``evaluate4tasks.py`` as first committed,
@@ -60,9 +64,12 @@ sys.path.insert(0, str(HERE.parent))
 
 from smatchpp.api import Config, Scorer, default_workers  # noqa: E402
 from smatchpp.metrics import Metric, get_metric  # noqa: E402
+from smatchpp.metrics.alignment import AlignmentMetric  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
 DATA = HERE.parent.parent / "shared" / "data" / "bamboo"
+#: the registered metric of the alignment family
+ALIGNMENT = AlignmentMetric.name
 DATASETS = ("sts", "sick", "para")
 SUBSETS = ("main", "reify", "syno")
 #: protocol: graph/line range of the rated pairs and the column of the human score
@@ -293,7 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                    help="any Config field, repeatable (e.g. --set solver=exact --set keep_wiki=true)")
     p.add_argument("--metric", default=None,
-                   help="a metric of smatchpp.metrics (wlk, rematch, ...) instead of a Smatch setting")
+                   help="a metric of smatchpp.metrics (wlk, rematch, ...) instead of a Smatch setting; "
+                        "smatch: the Smatch setting of --preset and --set through the metric interface")
     p.add_argument("--metric-set", action="append", default=[], metavar="FIELD=VALUE",
                    help="a parameter of --metric, repeatable (e.g. --metric-set label_keyed=true)")
     p.add_argument("--first", choices=("src", "tgt"), default="src",
@@ -314,16 +322,29 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def make_config(args: argparse.Namespace) -> Config | Metric:
+    """The Config of ``--preset`` and ``--set``, or the metric ``--metric`` names (``smatch``:
+    the alignment family's metric with that Config)."""
+    alignment = args.metric in (None, ALIGNMENT)
+    if not alignment and (args.set or args.preset is not None):
+        raise ValueError(f"--set and --preset are Smatch settings: --metric {args.metric} takes "
+                         "--metric-set field=value")
+    if alignment and args.metric_set:
+        raise ValueError("--metric-set sets a parameter of another metric: the alignment family's "
+                         "settings are --preset and --set field=value")
+    if not alignment:
+        return get_metric(args.metric, **parse_metric_set(args.metric, args.metric_set))
+    values = parse_set(args.set)
+    if args.preset is not None:
+        values["preset"] = args.preset
+    config = Config(**values)
+    return get_metric(ALIGNMENT, config=config) if args.metric else config
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.metric:
-            config = get_metric(args.metric, **parse_metric_set(args.metric, args.metric_set))
-        else:
-            values = parse_set(args.set)
-            if args.preset is not None:
-                values["preset"] = args.preset
-            config = Config(**values)
+        config = make_config(args)
     except (ValueError, TypeError) as exc:
         print(f"bamboo: error: {exc}", file=sys.stderr)
         return 2
@@ -341,7 +362,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cells = every["main"]
     ours = [cells[c] for c in CELLS] + [cells["amean"]]
     is_metric = isinstance(config, Metric)
-    name = f"ours ({config.name if is_metric else config.preset})" + (", tgt first" if args.first == "tgt" else "")
+    label = (f"{config.config.preset}, metric {config.name}" if isinstance(config, AlignmentMetric)
+             else config.name if is_metric else config.preset)
+    name = f"ours ({label})" + (", tgt first" if args.first == "tgt" else "")
     rows = {name: ours}
     rows.update({k: PUBLISHED[k] for k in args.compare})
     signature = config.signature() if is_metric else Scorer(config).signature

@@ -73,3 +73,36 @@ def test_parseval_script_takes_a_metric(tmp_path):
     assert "| 0.5000 | 2 of 4 (1 human ties) | 1 |" in rows["rematch"]
     # WLK keeps the whole constant: item 4 right as well -> 2/3 of 3
     assert "| 0.6667 | 3 of 4 (1 human ties) | 0 |" in rows["wlk"]
+
+
+@pytest.mark.parametrize("settings", [[], ["--preset", "amr", "--set", "match=wsmatch"]])
+def test_bamboo_metric_smatch_gives_the_default_paths_cells(tmp_path, settings):
+    """``--metric smatch`` (the registered metric, one process) and the default path (the
+    Scorer) print the same signature and the same cells."""
+    make_bamboo(tmp_path / "bamboo")
+    outputs = {}
+    for name, extra in (("default", []), ("metric", ["--metric", "smatch"])):
+        out = tmp_path / f"{name}.json"
+        r = run("bamboo.py", "--data", str(tmp_path / "bamboo"), *settings, *extra, "--quiet",
+                "--workers", "2", "--json", str(out))
+        assert r.returncode == 0, r.stderr
+        outputs[name] = (json.loads(out.read_text()), r.stdout)
+    (default, text), (metric, metric_text) = outputs["default"], outputs["metric"]
+    assert metric == default
+    preset = "amr" if settings else "smatch"
+    assert f"| ours ({preset}, metric smatch)" in metric_text and f"| ours ({preset}) " in text
+    assert metric_text.splitlines()[0] == text.splitlines()[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--metric", "wlk", "--set", "seed=2"], "--set and --preset are Smatch settings"),
+    (["--metric", "wlk", "--preset", "amr"], "--set and --preset are Smatch settings"),
+    (["--metric", "smatch", "--metric-set", "seed=2"], "the alignment family's settings are --preset"),
+    (["--metric-set", "seed=2"], "the alignment family's settings are --preset"),
+    (["--metric", "smatch", "--set", "total_time_limit=10"], "total_time_limit is a corpus budget"),
+])
+def test_bamboo_script_refuses_settings_of_the_other_family(tmp_path, args, message):
+    make_bamboo(tmp_path / "bamboo")
+    r = run("bamboo.py", "--data", str(tmp_path / "bamboo"), *args)
+    assert r.returncode == 2 and message in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
