@@ -337,11 +337,11 @@ def iter_top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k:
                 result.pruned = len(order) - position
                 break
             began = time.perf_counter()
-            a, b, problem = scorer._compile(query, corpus[j])
+            a, b, problem = scorer.aligner.compile(query, corpus[j])
             if len(best) == k and _kept_out(_star_f1(problem, scorer.matcher, a, b), j, best[0]):
                 result.bounded += 1
                 continue
-            s = scorer._solve_compiled(a, b, problem, began)
+            s = scorer.aligner.solve(a, b, problem, began, config.time_limit)
             result.solved += 1
             result.certified += s.status == "optimal"
             f1 = float(f1_bound(np.float64(s.matched), s.test_weight, s.gold_weight))
