@@ -68,7 +68,7 @@ _RUN_ONLY = {"total_time_limit": "a corpus budget (score --total-time-limit)",
 @register
 @dataclass(frozen=True)
 class AlignmentMetric(Metric):
-    """the alignment family (Smatch, S2Match, WSMATCH, focus, role weights) under one Config"""
+    """The alignment family (Smatch, S2Match, WSMATCH, focus, role weights) under one Config."""
 
     name = "smatch"
     stat_names = ("matched", "upper", "test", "gold")
