@@ -52,7 +52,10 @@ def _indicators(graphs: Sequence[TripleGraph], vocabulary: dict,
     rows: list[int] = []
     cols: list[int] = []
     for r, g in enumerate(graphs):
-        for label, count in label_multiset(g).items():
+        labels = label_multiset(g)
+        # triples without a variable (``TripleGraph.free``) match by themselves (compile_pair)
+        labels.update(("free",) + t for t in g.free)
+        for label, count in labels.items():
             for t in range(1, count + 1):
                 col = vocabulary.setdefault((label, t), len(vocabulary)) if grow else vocabulary.get((label, t))
                 if col is None:  # (label, t) is absent, and so is every higher t

@@ -375,3 +375,21 @@ def test_search_cli_bad_input_exits_2_naming_the_graph(tmp_path: Path):
     assert run.returncode == 0 and len(rows) == len(TEXTS)
     assert all(r["solved"] + r["bounded"] + r["pruned"] == 3 for r in rows)
     assert _run("search", str(good), str(good), "--workers", "0").returncode == 2
+
+
+def test_search_bounds_count_the_triples_without_a_variable():
+    """``TripleGraph.free`` triples (between two constants, as ``smatchpp18-amr`` keeps them)
+    match whatever the alignment (compile_pair's constant), so the label bound that prunes
+    ``search`` must count them: without them the best graph here got a bound of 0 and was
+    pruned behind a worse one."""
+    from smatchpp.standardize import TripleGraph
+
+    free = (("a", "r", "b"), ("c", "r", "d"))
+    query = TripleGraph(("x",), ("dog",), (), (), free)
+    corpus = [TripleGraph(("y",), ("dog",), (), ()), TripleGraph(("z",), ("cat",), (), (), free)]
+    scorer = Scorer()
+    bounds = label_bound_matrix([query], corpus).toarray()[0]
+    for j, g in enumerate(corpus):
+        assert scorer.score_pair(query, g).matched <= bounds[j] + 1e-9
+    assert bounds.tolist() == [1.0, 2.0]
+    assert [h.index for h in top_k([query], corpus, 1)[0].hits] == [j for j, _ in _sorted_hits(query, corpus, 1)] == [1]
