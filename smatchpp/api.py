@@ -193,12 +193,13 @@ class Scorer:
 
     def iter_scores(self, entries_a: Sequence[Entry], entries_b: Sequence[Entry],
                     workers: int = 1, progress: bool = False, dask=None,
-                    chunk: int = 64) -> Iterator[PairScore]:
+                    chunk: int | None = None) -> Iterator[PairScore]:
         """Like :meth:`score_corpus`, but yield each pair's score in index order as it is done.
 
         Stopping the iteration (or an interrupt while it waits) ends the worker
         processes at once; the pairs already yielded are complete.  With ``dask``
-        (a ``distributed.Client``) the pairs run on its cluster, ``chunk`` per task.
+        (a ``distributed.Client``) the pairs run on its cluster.  ``chunk``: pairs a worker
+        gets at a time (default: an eighth of each worker's share, 1 to 64).
         """
         for row in iter_score_rows([(self, entries_a, entries_b)], workers, progress, dask, chunk):
             yield row[0]
@@ -225,15 +226,6 @@ class Scorer:
         raws = (ea.graph, eb.graph) if self.aspects is not None else None
         return ea.index, ea.id or eb.id, ga, gb, message, raws
 
-    def _map_dask(self, items: list[tuple], client, chunk: int) -> Iterator[PairScore]:
-        from .distributed import map_chunks, score_item_chunk
-
-        chunks = (items[k:k + chunk] for k in range(0, len(items), chunk))
-        # the matcher goes with its prepared similarity table (never the word vectors)
-        for scores in map_chunks(client, score_item_chunk, chunks, self.config, self.matcher,
-                                 schedule=self.schedule):
-            yield from scores
-
     def _map(self, items: list[tuple], workers: int) -> Iterator[PairScore]:
         """Each item's score (items of :meth:`_item`), in order, by ``workers`` processes."""
         for row in _map_jobs([self], [items], workers):
@@ -242,7 +234,7 @@ class Scorer:
 
 def iter_score_rows(jobs: Sequence[tuple[Scorer, Sequence[Entry], Sequence[Entry]]],
                     workers: int = 1, progress: bool = False, dask=None,
-                    chunk: int = 64) -> Iterator[tuple[PairScore, ...]]:
+                    chunk: int | None = None) -> Iterator[tuple[PairScore, ...]]:
     """Score several pairings of parallel files at once, pair by pair (``compare``: two
     systems against one gold; ``gap``: the exact and the heuristic solver on one pair of
     files).
@@ -250,7 +242,8 @@ def iter_score_rows(jobs: Sequence[tuple[Scorer, Sequence[Entry], Sequence[Entry
     ``jobs`` are ``(scorer, entries_a, entries_b)``, all of the same length.  Yields, in
     index order, the tuple of every job's score of that pair, as soon as all of them are
     done, so that an interrupted run keeps whole rows.  Each score is the one
-    :meth:`Scorer.iter_scores` gives (pairs are scored independently).
+    :meth:`Scorer.iter_scores` gives (pairs are scored independently); ``dask`` and
+    ``chunk`` are its.
     """
     began = time.time()
     items = []
@@ -267,11 +260,7 @@ def iter_score_rows(jobs: Sequence[tuple[Scorer, Sequence[Entry], Sequence[Entry
             scorer.schedule = Schedule(began + scorer.config.total_time_limit, len(job_items), parallel)
     bar = progress_bar(len(items[0]) if items else 0, progress)
     try:
-        if dask is None:
-            rows = _map_jobs(scorers, items, workers)
-        else:
-            rows = zip(*(s._map_dask(job_items, dask, chunk) for s, job_items in zip(scorers, items)))
-        for row in rows:
+        for row in _map_jobs(scorers, items, workers, dask, chunk):
             bar.update(1)
             yield row
     finally:
@@ -280,38 +269,41 @@ def iter_score_rows(jobs: Sequence[tuple[Scorer, Sequence[Entry], Sequence[Entry
             scorer.schedule = None  # the deadline belongs to this run only
 
 
-def _map_jobs(scorers: Sequence[Scorer], items: Sequence[list[tuple]],
-              workers: int) -> Iterator[tuple[PairScore, ...]]:
-    """Row ``k``: every scorer's score of its ``k``-th item; one pool for all of them."""
+def _map_jobs(scorers: Sequence[Scorer], items: Sequence[list[tuple]], workers: int,
+              client=None, chunk: int | None = None) -> Iterator[tuple[PairScore, ...]]:
+    """Row ``k``: every scorer's score of its ``k``-th item; one pool (or Dask ``client``) for
+    all of them, ``chunk`` scores at a time (default: eight batches a worker, at most 64)."""
     jobs = len(scorers)
     tasks = [(j, job_items[k]) for k in range(len(items[0]) if items else 0)
              for j, job_items in enumerate(items)]
-    chunk = max(1, min(64, len(tasks) // (workers * 8)))
+    if chunk is None:
+        slots = workers if client is None else sum(client.nthreads().values())
+        chunk = max(1, min(64, len(tasks) // (max(slots, 1) * 8)))
+    # the matcher goes with its prepared similarity table (never the word vectors)
     work = Work(run=_worker_score, local=lambda task: scorers[task[0]]._score_item(task[1]),
                 setup=_init_worker, args=([(s.config, s.matcher, s.schedule) for s in scorers],))
     row: list[PairScore] = []
-    for score in stream(work, tasks, workers, chunk):
+    for score in stream(work, tasks, workers, chunk, client):
         row.append(score)
         if len(row) == jobs:
             yield tuple(row)
             row = []
 
 
-_WORKERS: list[Scorer] = []
-
-
-def _init_worker(scorers: list[tuple]) -> None:
-    """A pool worker's scorers: ``(config, matcher, schedule)`` of every job."""
-    _WORKERS[:] = []
+def _init_worker(scorers: list[tuple]) -> list[Scorer]:
+    """A worker's scorers (its state, :class:`~smatchpp.executor.Work`): from
+    ``(config, matcher, schedule)`` of every job."""
+    made = []
     for config, matcher, schedule in scorers:
         scorer = Scorer(config, matcher)
         scorer.schedule = schedule
-        _WORKERS.append(scorer)
+        made.append(scorer)
+    return made
 
 
-def _worker_score(task: tuple) -> PairScore:
+def _worker_score(scorers: list[Scorer], task: tuple) -> PairScore:
     job, item = task
-    return _WORKERS[job]._score_item(item)
+    return scorers[job]._score_item(item)
 
 
 class _NoBar:

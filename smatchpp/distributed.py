@@ -1,47 +1,36 @@
-"""Running pairs on a Dask cluster (the optional ``dask`` extra).
+"""Connecting to a Dask cluster (the optional ``dask`` extra), and Dask workers' preload.
 
 ``--dask`` without an address starts a :class:`distributed.LocalCluster` of
 single-threaded worker processes on this machine; ``--dask tcp://HOST:8786``
 connects to a running scheduler (e.g. one that dask-jobqueue started on SLURM;
-see docs/scale-out.md).  The graphs are scattered to the workers once; tasks are
-chunks of work (pairs, or queries), at most ``window`` of them in flight, and
-their results come back in submission order, so the client holds only a
-window of results and the output never depends on the number of workers, the
-chunk size or where a task ran.
+see docs/scale-out.md).  The client :func:`connect` gives runs the commands'
+work like a process pool does: :func:`smatchpp.executor.stream` with the client
+(:mod:`smatchpp.dask_backend`).
 
 Workers started with ``--preload smatchpp.distributed`` (``dask worker ADDRESS
 --preload smatchpp.distributed``, or dask-jobqueue's ``worker_extra_args``) import
 smatchpp and load its compiled kernels when they start (:func:`dask_setup`), so no
 run pays that start on its first tasks.
 
-Each worker thread keeps its own :class:`~smatchpp.api.Scorer` (and its own
-HiGHS instance, see :mod:`smatchpp.solvers.highs`), so workers with several
-threads are safe too.
-
->>> from smatchpp.api import parse_graph
->>> from smatchpp.config import Config
->>> graphs = [parse_graph("(a / dog)"), parse_graph("(b / dog :ARG0 (c / cat))")]
+>>> from smatchpp.api import Scorer
+>>> from smatchpp.read import read_text
+>>> a, b = read_text("(a / dog)"), read_text("(b / dog :ARG0 (c / cat))")
 >>> with connect(None, workers=1, processes=False) as client:  # doctest: +SKIP
-...     [r.matched for chunk in map_chunks(client, score_pair_chunk, [[(0, 1)]], Config(), graphs, graphs)
-...      for r in chunk]
+...     [p.matched for p in Scorer().iter_scores(a, b, dask=client)]
 [2.0]
 """
 
 from __future__ import annotations
 
 import threading
-from collections import deque
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterator
 
 from .config import Config
 from .exceptions import UsageError
 
-__all__ = ["connect", "check_scheduler", "scheduler_address", "SCHEMES", "DEFAULT_TIMEOUT", "map_chunks",
-           "score_pair_chunk", "score_item_chunk", "top_k_chunk", "warm_up",
+__all__ = ["connect", "check_scheduler", "scheduler_address", "SCHEMES", "DEFAULT_TIMEOUT", "warm_up",
            "dask_setup"]
-
-_LOCAL = threading.local()
 
 
 def _import():
@@ -208,82 +197,3 @@ def dask_setup(worker=None) -> None:
     callbacks = getattr(worker, "periodic_callbacks", {})
     for name in ("profile", "profile-cycle"):
         callbacks.pop(name, None)
-
-
-def _scorer(config: Config, matcher=None):
-    """This thread's scorer for ``config`` and the (scattered, prepared) ``matcher``.
-
-    A soft matcher arrives with the similarity table of the client's corpus, so a
-    worker never loads word vectors; keying on the matcher object keeps a
-    long-lived worker from reusing another run's table.
-    """
-    from .api import Scorer
-
-    cache = getattr(_LOCAL, "scorers", None)
-    if cache is None:
-        cache = _LOCAL.scorers = {}
-    key = (config.signature(), id(matcher))
-    if key not in cache:
-        cache[key] = (Scorer(config, matcher), matcher)  # the reference keeps the id unique
-    return cache[key][0]
-
-
-def score_pair_chunk(chunk, config: Config, graphs_a, graphs_b, matcher=None):
-    """Matrix pairs ``(i, j)`` of a chunk -> :class:`~smatchpp.matrix.PairResult` list."""
-    from .matrix import score_chunk
-
-    return score_chunk(_scorer(config, matcher), graphs_a, graphs_b, chunk)
-
-
-def score_item_chunk(items, config: Config, matcher=None, schedule=None):
-    """Items of :meth:`~smatchpp.api.Scorer.iter_scores` -> their :class:`~smatchpp.score.PairScore`.
-
-    ``schedule``: the run's corpus deadline (:mod:`smatchpp.schedule`), if any.
-    """
-    scorer = _scorer(config, matcher)
-    scorer.schedule = schedule
-    return [scorer._score_item(item) for item in items]
-
-
-def top_k_chunk(queries, config: Config, query_graphs, corpus, matcher=None, *, k: int):
-    """The top ``k`` of each query index in ``queries`` against the whole corpus
-    (:func:`smatchpp.matrix.top_k_chunk`; ``matcher``: a scattered, prepared one)."""
-    from .matrix import top_k_chunk as chunk
-
-    return chunk(queries, config, query_graphs, corpus, matcher, k=k)
-
-
-def map_chunks(client, func: Callable, chunks: Iterable, config: Config, *shared: Any,
-               window: int | None = None, **kwargs: Any) -> Iterator[Any]:
-    """``func(chunk, config, *shared, **kwargs)`` for every chunk, results in chunk order.
-
-    ``shared`` objects (the graphs) are scattered to every worker once (an object given
-    twice, once).  At most ``window`` chunks are in flight (default: 4 per worker thread).
-    """
-    distributed = _import()
-    # unique keys (hash=False): a second run that scatters equal objects must not share, and
-    # then lose, the first run's keys when those are released
-    # each object is one future: scattering a list itself would make a future per element, and
-    # every task would then depend on all of them (thousands of dependencies per task for the
-    # scheduler to track: 800 graphs in chunks of 1024 with 2 workers took 38 s, now 14 s)
-    # the same object twice (a matrix of a collection against itself: rows and columns) is
-    # shipped once; 500 graphs took 0.047 s to scatter as rows and columns
-    distinct = list({id(obj): obj for obj in shared}.values())
-    scattered = dict(zip((id(obj) for obj in distinct),
-                         client.scatter(distinct, broadcast=True, hash=False)))
-    futures_shared = [scattered[id(obj)] for obj in shared]
-    if window is None:
-        threads = sum(client.nthreads().values()) or 1
-        window = 4 * threads
-    pending: deque = deque()
-    try:
-        for chunk in chunks:
-            pending.append(client.submit(func, chunk, config, *futures_shared, pure=False, **kwargs))
-            if len(pending) >= window:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    finally:
-        for future in pending:
-            future.cancel()
-        del distributed

@@ -1,12 +1,13 @@
-"""One way to run work items: in this process or in a pool of worker processes.
+"""One way to run work items: in this process, in a pool of worker processes, or on Dask.
 
 Every command that scores many things (``score``, ``compare``, ``gap``,
 ``explain``, ``matrix``, ``search``) hands :func:`stream` a :class:`Work`, which
-says how to set a worker process up and how to run one task there, and an
-iterable of tasks.  Results come back in task order, each as soon as it and
-every task before it are done, so a caller can write them out as they come
-and an interrupted run keeps every finished result.  (Dask runs its tasks
-through :func:`smatchpp.distributed.map_chunks`, which streams in the same order.)
+says how to set a worker up and how to run one task there, and an iterable of
+tasks.  Results come back in task order, each as soon as it and every task
+before it are done, so a caller can write them out as they come and an
+interrupted run keeps every finished result.  Given a Dask client (``--dask``),
+the same tasks run on its cluster (:mod:`smatchpp.dask_backend`), in the same
+order, with the same results.
 
 Interrupts.  The parent decides: :func:`interrupts` turns SIGTERM into
 :class:`Interrupted` (Ctrl-C is Python's ``KeyboardInterrupt``); when either
@@ -23,7 +24,9 @@ that arrived meanwhile is delivered then, to the right handler.  No pool is
 started for fewer than two tasks, and a pool that finished its work is closed
 and joined, not terminated.
 
->>> work = Work(run=abs, local=abs)
+>>> def absolute(state, x):  # a worker's state (no setup: None) and a task
+...     return abs(x)
+>>> work = Work(run=absolute)
 >>> list(stream(work, [-3, 1, -2], workers=1))
 [3, 1, 2]
 >>> list(stream(work, [], workers=2))
@@ -40,6 +43,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, Callable, Iterable, Iterator
+
+from .dask_backend import stream_dask
 
 __all__ = ["Work", "stream", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts", "deferred_interrupts",
            "start_method"]
@@ -88,15 +93,25 @@ def deferred_interrupts() -> Iterator[None]:
 class Work:
     """How to run one kind of task.
 
-    ``run(task)`` runs in a worker process after ``setup(*args)`` ran there once
-    (both module-level functions, so that they pickle; ``args`` go to every worker
-    once).  ``local(task)`` runs a task in this process, when no pool is used.
+    A worker (a pool process, or a Dask worker thread) makes its state once,
+    ``state = setup(*args)`` (``None`` without ``setup``), then runs each task as
+    ``run(state, task)``.  ``setup`` and ``run`` are module-level functions, so that
+    they pickle; ``args`` go to every worker once.  ``local(task)`` runs a task in
+    this process when no pool is used (default: ``run`` with a state of this
+    process's ``setup(*args)``, made once).
     """
 
-    run: Callable[[Any], Any]
-    local: Callable[[Any], Any]
-    setup: Callable[..., None] | None = None
+    run: Callable[[Any, Any], Any]
+    local: Callable[[Any], Any] | None = None
+    setup: Callable[..., Any] | None = None
     args: tuple = ()
+
+    def in_process(self) -> Callable[[Any], Any]:
+        """How this process runs a task: ``local``, or ``run`` with a state made here."""
+        if self.local is not None:
+            return self.local
+        state = self.setup(*self.args) if self.setup is not None else None
+        return lambda task: self.run(state, task)
 
 
 def start_method() -> str:
@@ -104,24 +119,33 @@ def start_method() -> str:
     return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def stream(work: Work, tasks: Iterable, workers: int = 1, chunksize: int = 1) -> Iterator:
+def stream(work: Work, tasks: Iterable, workers: int = 1, chunksize: int = 1,
+           client: Any = None) -> Iterator:
     """``work``'s result of every task, in task order, as each is done.
 
-    With ``workers > 1`` and at least two tasks, by a pool of at most ``workers``
-    processes (never more than there are tasks); otherwise in this process.
-    Stopping the iteration, an exception or an interrupt while it waits
-    terminates the workers at once; results already yielded are complete.
+    With a Dask ``client``, on its cluster, ``chunksize`` tasks to a Dask task
+    (:func:`smatchpp.dask_backend.stream_dask`; ``workers`` is then the cluster's).
+    Otherwise, with ``workers > 1`` and at least two tasks, by a pool of at most
+    ``workers`` processes (never more than there are tasks), ``chunksize`` tasks
+    at a time; else in this process.  Stopping the iteration, an exception or an
+    interrupt while it waits terminates the pool's workers at once (cancels
+    Dask's pending tasks); results already yielded are complete.  A task's
+    exception reaches the caller as it was raised, from every backend.
     """
+    if client is not None:
+        yield from stream_dask(client, work, tasks, chunksize)
+        return
     tasks = iter(tasks)
     head = list(islice(tasks, max(workers, 2)))
     if workers <= 1 or len(head) < 2:
+        local = work.in_process()
         for task in chain(head, tasks):
-            yield work.local(task)
+            yield local(task)
         return
     pool = _start_pool(work, min(workers, len(head)))
     finished = False
     try:
-        yield from pool.imap(work.run, chain(head, tasks), chunksize=chunksize)
+        yield from pool.imap(_run_pooled, chain(head, tasks), chunksize=chunksize)
         pool.close()
         pool.join()
         finished = True
@@ -142,18 +166,29 @@ def _start_pool(work: Work, processes: int):
     previous = mask(signal.SIG_BLOCK, _SIGNALS) if mask else None
     try:
         return ctx.Pool(processes, initializer=_start_worker,
-                        initargs=(work.setup, work.args, previous))
+                        initargs=(work.setup, work.run, work.args, previous))
     finally:
         if mask:
             mask(signal.SIG_SETMASK, previous)
 
 
-def _start_worker(setup: Callable[..., None] | None, args: tuple, unblocked) -> None:
+#: a pool worker's ``(run, state)`` (:func:`_start_worker`)
+_WORKER: tuple = ()
+
+
+def _start_worker(setup: Callable[..., Any] | None, run: Callable[[Any, Any], Any], args: tuple,
+                  unblocked) -> None:
     """A worker's first step: its own signal dispositions, then the signals unblocked
     (``unblocked``: the parent's mask before the pool), then the work's set-up."""
+    global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if unblocked is not None:
         signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
-    if setup is not None:
-        setup(*args)
+    _WORKER = (run, setup(*args) if setup is not None else None)
+
+
+def _run_pooled(task: Any) -> Any:
+    """A pool worker runs a task."""
+    run, state = _WORKER
+    return run(state, task)

@@ -1,8 +1,9 @@
 """All-pairs scores and exact top-k search over collections of graphs.
 
 Every graph is read and standardized once; pairs are scored in chunks (by a
-process pool when ``workers > 1``, the graphs shipped once per worker) and
-streamed back in a fixed order, so results never depend on the worker count.
+process pool when ``workers > 1``, or on Dask, the graphs shipped once per
+worker: :func:`smatchpp.executor.stream`) and streamed back in a fixed order,
+so results never depend on the worker count.
 
 Cheap bounds for whole collections: the label-count bound of every pair at
 once is a sparse product.  A label that a graph has ``c`` times becomes the
@@ -129,8 +130,8 @@ class PairChunk:
     A chunk travels from a worker to the client as these few arrays.  With a
     list of one object per pair as each task's result, 2 Dask workers took
     11.3 s instead of 7.4 s to score 124,750 pairs (measured before
-    :func:`~smatchpp.distributed.map_chunks` scattered its shared objects as
-    one future each).  Iterating gives the :class:`PairResult` of each pair,
+    the Dask backend scattered its shared objects as one future each,
+    :func:`smatchpp.dask_backend.scatter`).  Iterating gives the :class:`PairResult` of each pair,
     in chunk order.
     """
 
@@ -173,13 +174,9 @@ class PairChunk:
         return f1_bound(self.matched, self.test, self.gold)
 
 
-_GRAPHS: tuple[Sequence[TripleGraph], Sequence[TripleGraph]] | None = None
-_SCORER: Scorer | None = None
-
-
-def _init(config: Config, graphs_a, graphs_b, matcher=None) -> None:
-    global _GRAPHS, _SCORER
-    _GRAPHS, _SCORER = (graphs_a, graphs_b), Scorer(config, matcher)
+def _init(config: Config, graphs_a, graphs_b, matcher=None) -> tuple:
+    """A worker's state (:class:`~smatchpp.executor.Work`): its scorer and the two collections."""
+    return Scorer(config, matcher), graphs_a, graphs_b
 
 
 def prepared_matcher(config: Config, graphs_a, graphs_b):
@@ -195,7 +192,7 @@ def prepared_matcher(config: Config, graphs_a, graphs_b):
 
 
 def score_chunk(scorer: Scorer, graphs_a, graphs_b, chunk) -> PairChunk:
-    """Score the index pairs ``(i, j)`` of ``chunk`` (the process pool's and Dask's task)."""
+    """Score the index pairs ``(i, j)`` of ``chunk`` (a worker's task)."""
     rows = []
     for i, j in (tuple(map(int, p)) for p in chunk):
         s = scorer.score_pair(graphs_a[i], graphs_b[j])
@@ -203,9 +200,8 @@ def score_chunk(scorer: Scorer, graphs_a, graphs_b, chunk) -> PairChunk:
     return PairChunk.of_rows(rows)
 
 
-def _score_chunk(chunk: np.ndarray) -> PairChunk:
-    assert _GRAPHS is not None and _SCORER is not None
-    return score_chunk(_SCORER, *_GRAPHS, chunk)
+def _score_chunk(state: tuple, chunk: np.ndarray) -> PairChunk:
+    return score_chunk(*state, chunk)
 
 
 def chunk_sizes(total: int, chunk: int, workers: int = 1) -> Iterator[int]:
@@ -245,31 +241,25 @@ def pair_chunks(n_a: int, n_b: int | None, chunk: int, workers: int = 1) -> Iter
 
 def score_pairs(graphs_a: Sequence[TripleGraph], graphs_b: Sequence[TripleGraph],
                 chunks: Iterator[np.ndarray], config: Config | None = None,
-                workers: int = 1) -> Iterator[PairChunk]:
-    """Score chunks of index pairs ``(i, j)``; yields one :class:`PairChunk` per chunk, in chunk order."""
+                workers: int = 1, client=None) -> Iterator[PairChunk]:
+    """Score chunks of index pairs ``(i, j)``; yields one :class:`PairChunk` per chunk, in chunk
+    order (in this process, by a pool of ``workers``, or on a Dask ``client``)."""
     config = config or Config()
-    if workers <= 1:
-        scorer = Scorer(config)
-        for b in chunks:
-            yield score_chunk(scorer, graphs_a, graphs_b, b)
-        return
-    scorer = None
-
-    def local(chunk):
-        nonlocal scorer
-        scorer = scorer or Scorer(config)
-        return score_chunk(scorer, graphs_a, graphs_b, chunk)
-    yield from _pooled(_score_chunk, chunks, config, graphs_a, graphs_b, workers, local)
+    yield from _stream(_score_chunk, chunks, config, graphs_a, graphs_b, workers, client)
 
 
-def _pooled(func, tasks: Iterable, config: Config, graphs_a, graphs_b, workers: int,
-            local) -> Iterator:
-    """``func(task)`` for every task, by a process pool of ``workers`` that hold the graphs
-    and a :class:`Scorer` (:func:`_init`; shipped once per worker); results in task order.
-    ``local(task)``: the same in this process (no pool for fewer than two tasks)."""
-    matcher = prepared_matcher(config, graphs_a, graphs_b)
-    work = Work(run=func, local=local, setup=_init, args=(config, graphs_a, graphs_b, matcher))
-    yield from stream(work, tasks, workers)
+def _stream(func, tasks: Iterable, config: Config, graphs_a, graphs_b, workers: int,
+            client) -> Iterator:
+    """``func(state, task)`` for every task, results in task order, by workers that hold the
+    graphs and a :class:`Scorer` (:func:`_init`; shipped once per worker): in this process,
+    by a pool of ``workers`` or on a Dask ``client`` (:func:`smatchpp.executor.stream`).
+    A soft matcher goes to the workers with the similarity table the collections need."""
+    if workers <= 1 and client is None:
+        matcher = None  # this process computes what it needs as it goes
+    else:
+        matcher = prepared_matcher(config, graphs_a, graphs_b)
+    work = Work(run=func, setup=_init, args=(config, graphs_a, graphs_b, matcher))
+    yield from stream(work, tasks, workers, 1, client)
 
 
 @dataclass(frozen=True)
@@ -389,31 +379,30 @@ def _corpus_index(corpus: Sequence[TripleGraph]) -> LabelIndex:
     return held[1]
 
 
-def _search_chunk(task: tuple[list[int], int]) -> list[QueryResult]:
-    assert _GRAPHS is not None and _SCORER is not None
+def _search_chunk(state: tuple, task: tuple[list[int], int]) -> list[QueryResult]:
+    scorer, query_graphs, corpus = state
     queries, k = task
-    return top_k_chunk(queries, _SCORER.config, *_GRAPHS, _SCORER.matcher, k=k)
+    return top_k_chunk(queries, scorer.config, query_graphs, corpus, scorer.matcher, k=k)
 
 
 def search(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
-           config: Config | None = None, workers: int = 1) -> Iterator[QueryResult]:
-    """:func:`top_k` of every query, in query order; with ``workers > 1`` by a process pool,
-    chunks of queries at a time (the graphs shipped once per worker).  The results do not
-    depend on the number of workers."""
+           config: Config | None = None, workers: int = 1, client=None) -> Iterator[QueryResult]:
+    """:func:`top_k` of every query, in query order; with ``workers > 1`` by a process pool
+    (with a Dask ``client``, on its cluster, ``workers`` its threads), chunks of queries at
+    a time (the graphs shipped once per worker).  The results do not depend on the number
+    of workers."""
     config = config or Config()
-    if workers <= 1 or len(queries) < 2:
+    if client is None and (workers <= 1 or len(queries) < 2):
         yield from iter_top_k(queries, corpus, k, config)
         return
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
-    size = max(len(queries) // (8 * workers), 1)  # eight chunks a worker: they finish together
+    if client is not None:
+        workers = sum(client.nthreads().values())
+    size = max(len(queries) // (8 * max(workers, 1)), 1)  # eight chunks a worker: they finish together
     chunks = [(list(range(start, min(start + size, len(queries)))), k)
               for start in range(0, len(queries), size)]
-
-    def local(task):
-        queries_of_chunk, k_ = task
-        return top_k_chunk(queries_of_chunk, config, queries, corpus, k=k_)
-    for results in _pooled(_search_chunk, chunks, config, queries, corpus, workers, local):
+    for results in _stream(_search_chunk, chunks, config, queries, corpus, workers, client):
         yield from results
 
 

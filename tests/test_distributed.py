@@ -12,8 +12,9 @@ distributed = pytest.importorskip("distributed", reason="the dask extra is not i
 
 from smatchpp.api import Scorer  # noqa: E402
 from smatchpp.config import Config  # noqa: E402
-from smatchpp.distributed import connect, map_chunks, score_pair_chunk, top_k_chunk  # noqa: E402
-from smatchpp.matrix import pair_chunks, score_pairs, top_k  # noqa: E402
+from smatchpp.distributed import connect  # noqa: E402
+from smatchpp.executor import Work, stream  # noqa: E402
+from smatchpp.matrix import pair_chunks, score_pairs, search, top_k  # noqa: E402
 from smatchpp.read import read_text  # noqa: E402
 from test_matrix import GRAPHS, TEXTS  # noqa: E402
 
@@ -24,6 +25,13 @@ def _local_matrix():
             for r in chunk]
 
 
+def _dask_matrix(client, chunk):
+    return [(r.i, r.j, r.matched, r.upper, r.status)
+            for results in score_pairs(GRAPHS, GRAPHS, pair_chunks(len(GRAPHS), None, chunk), Config(),
+                                       client=client)
+            for r in results]
+
+
 @pytest.fixture(scope="module", params=[1, 2], ids=["1 worker", "2 workers"])
 def client(request):
     with connect(None, workers=request.param) as c:
@@ -32,34 +40,73 @@ def client(request):
 
 @pytest.mark.parametrize("chunk", [1, 5])
 def test_dask_matrix_equals_local(client, chunk):
-    got = [(r.i, r.j, r.matched, r.upper, r.status)
-           for results in map_chunks(client, score_pair_chunk, pair_chunks(len(GRAPHS), None, chunk),
-                                     Config(), GRAPHS, GRAPHS)
-           for r in results]
-    assert got == _local_matrix()
+    assert _dask_matrix(client, chunk) == _local_matrix()
 
 
-def _dependencies(chunk, config, *shared):
+def _dependencies(state, task):
     worker = distributed.get_worker()
-    return [len(worker.state.tasks[worker.get_current_task()].dependencies)]
+    return len(worker.state.tasks[worker.get_current_task()].dependencies)
 
 
 def test_shared_objects_are_one_dependency_each(client):
     """A list of graphs is scattered as one object: a task depends on each shared object once,
     not on every graph (thousands of dependencies per task made big matrices slow)."""
-    got = list(map_chunks(client, _dependencies, [[(0, 1)], [(1, 2)]], Config(), GRAPHS, GRAPHS[:], None))
-    assert got == [[3], [3]]
+    work = Work(run=_dependencies, args=(Config(), GRAPHS, GRAPHS[:], None))
+    assert list(stream(work, [(0, 1), (1, 2)], client=client)) == [4, 4]
 
 
-def _same_object(chunk, config, a, b):
-    return [a is b]
+def _same_object(state, task):
+    return state[0] is state[1]
+
+
+def _pair(a, b):
+    return a, b
 
 
 def test_an_object_shared_twice_is_shipped_once(client):
     """Rows and columns of a matrix of a collection against itself: one future, one object."""
-    assert list(map_chunks(client, _dependencies, [[(0, 1)]], Config(), GRAPHS, GRAPHS, None)) == [[2]]
-    assert list(map_chunks(client, _same_object, [[(0, 1)]], Config(), GRAPHS, GRAPHS)) == [[True]]
-    assert list(map_chunks(client, _same_object, [[(0, 1)]], Config(), GRAPHS, GRAPHS[:])) == [[False]]
+    assert list(stream(Work(run=_dependencies, args=(GRAPHS, GRAPHS, None)), [0], client=client)) == [2]
+    assert list(stream(Work(run=_same_object, setup=_pair, args=(GRAPHS, GRAPHS)), [0], client=client)) == [True]
+    assert list(stream(Work(run=_same_object, setup=_pair, args=(GRAPHS, GRAPHS[:])), [0],
+                       client=client)) == [False]
+
+
+def _count_setups(state, task):
+    state.append(task)
+    return len(state)
+
+
+def _new_list(tag):
+    return [tag]
+
+
+def test_dask_streams_in_task_order_with_the_executor_s_batches(client):
+    """The executor's Dask backend: any batch size, results in task order; each worker thread
+    makes its state once per run (a new run: a new state, even with equal arguments)."""
+    def square(state, x):
+        return x * x
+    for chunksize in (1, 3, 100):
+        assert list(stream(Work(run=square), range(-7, 8), chunksize=chunksize, client=client)) == \
+            [x * x for x in range(-7, 8)]
+    assert list(stream(Work(run=square), [], client=client)) == []
+    for _ in range(2):  # one batch, one thread: the state grows from [tag] task by task
+        assert list(stream(Work(run=_count_setups, setup=_new_list, args=("tag",)), range(4), chunksize=4,
+                           client=client)) == [2, 3, 4, 5]
+
+
+def _fail_on_three(state, x):
+    if x == 3:
+        raise ValueError(f"task {x} failed")
+    return x
+
+
+def test_a_task_s_exception_on_dask_is_the_pool_s(client):
+    for backend in ({"workers": 2}, {"client": client}):
+        got = []
+        with pytest.raises(ValueError, match="task 3 failed"):
+            for r in stream(Work(run=_fail_on_three), range(6), **backend):
+                got.append(r)
+        assert got == [0, 1, 2], backend
 
 
 def test_dask_score_equals_local(client):
@@ -75,10 +122,11 @@ def test_dask_score_equals_local(client):
 
 def test_dask_search_equals_local(client):
     local = top_k(GRAPHS, GRAPHS, 3)
-    remote = [r for chunk in map_chunks(client, top_k_chunk, ([q] for q in range(len(GRAPHS))),
-                                        Config(), GRAPHS, GRAPHS, k=3) for r in chunk]
-    assert [(r.query, [h.index for h in r.hits], r.solved, r.bounded, r.pruned) for r in remote] == \
-        [(r.query, [h.index for h in r.hits], r.solved, r.bounded, r.pruned) for r in local]
+    remote = list(search(GRAPHS, GRAPHS, 3, Config(), client=client))
+    pooled = list(search(GRAPHS, GRAPHS, 3, Config(), workers=2))
+    for results in (remote, pooled):
+        assert [(r.query, r.hits, r.solved, r.bounded, r.pruned, r.certified) for r in results] == \
+            [(r.query, r.hits, r.solved, r.bounded, r.pruned, r.certified) for r in local]
 
 
 def _free_port() -> int:
@@ -137,10 +185,7 @@ def test_separate_scheduler_and_worker_processes():
                 return sorted(dask_worker.periodic_callbacks)
 
             assert "profile" not in list(c.run(callbacks).values())[0]
-            got = [(r.i, r.j, r.matched, r.upper, r.status)
-                   for results in map_chunks(c, score_pair_chunk, pair_chunks(len(GRAPHS), None, 4),
-                                             Config(), GRAPHS, GRAPHS)
-                   for r in results]
+            got = _dask_matrix(c, 4)
         assert got == _local_matrix()  # two threads in one worker: thread-safe solvers
     finally:
         for p in (worker, scheduler):
@@ -156,7 +201,7 @@ def test_dask_s2match_ships_the_table_not_the_vectors(client, tmp_path, monkeypa
     """Workers score S2Match from the client's prepared table: the vectors are gone by then."""
     import shutil
 
-    from smatchpp.distributed import score_item_chunk
+    from smatchpp.api import _init_worker, _worker_score
     from test_s2match import VECTORS
 
     cache = tmp_path / "cache"
@@ -173,9 +218,50 @@ def test_dask_s2match_ships_the_table_not_the_vectors(client, tmp_path, monkeypa
     local = [(s.matched, s.upper, s.status) for s in (scorer._score_item(i) for i in items)]
     vectors.unlink()  # a worker that tried to load the vectors would fail now
     shutil.rmtree(cache, ignore_errors=True)
-    remote = [(s.matched, s.upper, s.status)
-              for chunk in map_chunks(client, score_item_chunk, ([i] for i in items), config,
-                                      scorer.matcher)
-              for s in chunk]
+    # the work of Scorer.iter_scores(dask=client), after the client prepared the table
+    work = Work(run=_worker_score, setup=_init_worker, args=([(config, scorer.matcher, None)],))
+    remote = [(s.matched, s.upper, s.status) for s in stream(work, [(0, i) for i in items], client=client)]
     assert remote == local
     assert any(m != int(m) for m, _, _ in local)  # soft matches happened
+
+
+def _pairs(path) -> list[dict]:
+    """``--pairs-out`` lines without the times (which differ from run to run)."""
+    import json
+
+    return [{k: v for k, v in json.loads(line).items() if k != "seconds" and not k.endswith("_seconds")}
+            for line in path.read_text().splitlines()]
+
+
+def test_score_cli_with_dask_writes_the_per_pair_output_of_one_worker(tmp_path):
+    """`score --dask` in a fresh process: every pair's line (alignments, a skipped unreadable
+    pair and its error included), the summary and the warnings are those of `--workers 1` and
+    of the pool."""
+    from clirun import run
+
+    (tmp_path / "a.amr").write_text("\n\n".join(TEXTS + ["(broken"]) + "\n")
+    (tmp_path / "b.amr").write_text("\n\n".join(list(reversed(TEXTS)) + ["(z / zebra)"]) + "\n")
+    runs = {}
+    for name, options in (("one", ["--workers", "1"]), ("pool", ["--workers", "2", "--force-workers"]),
+                          ("dask", ["--workers", "2", "--dask"])):
+        done = run("score", "a.amr", "b.amr", "--quiet", "--on-error", "skip", "--alignments",
+                   "--pairs-out", f"{name}.jsonl", *options, cwd=tmp_path, timeout=600)
+        assert done.returncode == 0, done.stderr
+        runs[name] = (done.stdout, done.stderr, _pairs(tmp_path / f"{name}.jsonl"))
+    assert len(runs["one"][2]) == len(TEXTS) + 1 and runs["one"][2][-1]["status"] == "skipped"
+    assert runs["dask"] == runs["one"]
+    assert runs["pool"] == runs["one"]
+
+
+def test_search_cli_with_dask_writes_the_hits_of_one_worker(tmp_path):
+    from clirun import run
+
+    (tmp_path / "g.amr").write_text("\n\n".join(TEXTS) + "\n")
+    outputs = {}
+    for name, options in (("one", ["--workers", "1"]), ("dask", ["--workers", "2", "--dask"])):
+        done = run("search", "g.amr", "g.amr", "--top", "3", "--quiet", "--out", f"{name}.jsonl", *options,
+                   cwd=tmp_path, timeout=600)
+        assert done.returncode == 0, done.stderr
+        outputs[name] = (tmp_path / f"{name}.jsonl").read_text()
+    assert outputs["one"].count("\n") == len(TEXTS)
+    assert outputs["dask"] == outputs["one"]

@@ -18,12 +18,20 @@ REPEAT = 40
 TIMEOUT = 300
 
 
-def _square(x: int) -> int:
+def _square(state: None, x: int) -> int:
     return x * x
 
 
+def _offset(start: int) -> list[int]:
+    return [start]
+
+
+def _add_offset(state: list[int], x: int) -> int:
+    return x + state[0]
+
+
 def test_results_come_in_task_order_for_any_number_of_workers():
-    work = Work(run=_square, local=_square)
+    work = Work(run=_square)
     tasks = list(range(-20, 20))
     expected = [x * x for x in tasks]
     for workers in (1, 2, 3):
@@ -31,6 +39,34 @@ def test_results_come_in_task_order_for_any_number_of_workers():
         assert list(stream(work, iter(tasks), workers, chunksize=4)) == expected
     assert list(stream(work, [], 2)) == []
     assert list(stream(work, [3], 2)) == [9]
+
+
+def test_a_worker_runs_tasks_with_the_state_its_setup_made():
+    """``setup(*args)`` once per worker; without ``local``, this process makes its own state."""
+    work = Work(run=_add_offset, setup=_offset, args=(100,))
+    for workers in (1, 2):
+        assert list(stream(work, range(5), workers, chunksize=2)) == [100, 101, 102, 103, 104]
+    local = Work(run=_add_offset, setup=_offset, args=(100,), local=lambda x: -x)
+    assert list(stream(local, range(3), 1)) == [0, -1, -2]
+
+
+def _fail_on_three(state: None, x: int) -> int:
+    if x == 3:
+        raise ValueError(f"task {x} failed")
+    return x
+
+
+def test_a_task_s_exception_reaches_the_caller_after_the_results_before_it():
+    for workers in (1, 2):
+        got = []
+        try:
+            for r in stream(Work(run=_fail_on_three), range(6), workers):
+                got.append(r)
+        except ValueError as exc:
+            assert str(exc) == "task 3 failed"
+        else:
+            raise AssertionError("no exception")
+        assert got == [0, 1, 2]
 
 
 def _run_repeatedly(code: str, tmp_path) -> subprocess.CompletedProcess:
@@ -50,7 +86,9 @@ def test_a_pool_stopped_while_its_workers_start_ends_quietly(tmp_path):
     code = """if True:
         import sys
         from smatchpp.executor import Work, interrupts, stream
-        work = Work(run=abs, local=abs)
+        def absolute(state, x):
+            return abs(x)
+        work = Work(run=absolute)
         with interrupts():
             for _ in range(int(sys.argv[1])):
                 results = stream(work, [-1, -2, -3, -4], 2)

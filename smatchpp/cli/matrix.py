@@ -166,13 +166,8 @@ def run(args: argparse.Namespace) -> int:
                 chunks = pair_chunks(n, None if square else m, chunk, _slots(client, workers))
                 if name is not None and aspect_rows[name][0].kind != "graph":
                     stream = _unaligned(aspect_rows[name][0], a, b, chunks)  # no alignment: counted here
-                elif client is None:
-                    stream = score_pairs(a, b, chunks, solve_config, workers)
                 else:
-                    from ..distributed import map_chunks, score_pair_chunk
-                    from ..matrix import prepared_matcher
-                    stream = map_chunks(client, score_pair_chunk, chunks, solve_config, a, b,
-                                        prepared_matcher(solve_config, a, b))
+                    stream = score_pairs(a, b, chunks, solve_config, workers, client)
                 for results in stream:
                     target.add(results)
                     for k in np.flatnonzero(~results.certified):

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     # each query's line is written as soon as it and every query before it are done
     with interrupts(), open_output(args.out or "-") as out, dask_client(args, workers) as client:
         try:
-            for r in _results(client, queries, corpus, args.top, config, workers):
+            for r in search(queries, corpus, args.top, config, workers, client):
                 out.write(json.dumps({"query": r.query, "id": query_ids[r.query], "solved": r.solved,
                                       "bounded": r.bounded, "pruned": r.pruned, "certified": r.certified,
                                       "hits": [{"index": h.index, "id": corpus_ids[h.index], "f1": h.f1,
@@ -94,16 +94,3 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     return EXIT_OK
 
-
-def _results(client, queries, corpus, k: int, config, workers: int):
-    """Every query's :class:`~smatchpp.matrix.QueryResult`, in query order: on Dask, else in
-    this process or its pool (:func:`~smatchpp.matrix.search`)."""
-    if client is None:
-        yield from search(queries, corpus, k, config, workers)
-        return
-    from ..distributed import map_chunks, top_k_chunk
-    from ..matrix import prepared_matcher
-    chunks = ([q] for q in range(len(queries)))
-    for chunk in map_chunks(client, top_k_chunk, chunks, config, queries, corpus,
-                            prepared_matcher(config, queries, corpus), k=k):
-        yield from chunk

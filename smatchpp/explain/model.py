@@ -341,16 +341,13 @@ def _explain_item(scorer, item: tuple) -> Explanation:
     return explain_pair(a, b, index=index, id=pid, metadata=meta, scorer=scorer)
 
 
-_WORKER = None
-
-
-def _init_worker(config) -> None:
-    global _WORKER
+def _init_worker(config):
+    """A worker's state (:class:`~smatchpp.executor.Work`): its scorer."""
     from ..api import Scorer
 
-    _WORKER = Scorer(config)
+    return Scorer(config)
 
 
-def _worker_explain(item: tuple) -> Explanation:
-    return _explain_item(_WORKER, item)
+def _worker_explain(scorer, item: tuple) -> Explanation:
+    return _explain_item(scorer, item)
 
