@@ -156,9 +156,13 @@ def connect(address: str | None, workers: int = 1, processes: bool = True,
     import dask
 
     # the workers inherit this configuration: no statistical profiler (see dask_setup)
+    # no dashboard; the scheduler's HTTP server (which it starts anyway) on a free port: on its
+    # default, 8787, a second cluster (another run, a notebook's) made Dask warn on standard
+    # error that the port was in use
     with dask.config.set({PROFILER: False}):
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                                           dashboard_address=None, silence_logs=40)
+                                           dashboard_address=":0", scheduler_kwargs={"dashboard": False},
+                                           silence_logs=40)
     client = distributed.Client(cluster)
     try:
         yield client

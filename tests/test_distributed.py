@@ -233,10 +233,24 @@ def _pairs(path) -> list[dict]:
             for line in path.read_text().splitlines()]
 
 
-def test_score_cli_with_dask_writes_the_per_pair_output_of_one_worker(tmp_path):
+@pytest.fixture
+def port_8787_in_use():
+    """Dask's default HTTP port taken, as by another cluster on this machine (if something
+    else holds it already, it is in use all the same)."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("0.0.0.0", 8787))
+            s.listen()
+        except OSError:
+            pass
+        yield
+
+
+def test_score_cli_with_dask_writes_the_per_pair_output_of_one_worker(tmp_path, port_8787_in_use):
     """`score --dask` in a fresh process: every pair's line (alignments, a skipped unreadable
     pair and its error included), the summary and the warnings are those of `--workers 1` and
-    of the pool."""
+    of the pool; no warning of Dask's (its default HTTP port was in use: it warned)."""
     from clirun import run
 
     (tmp_path / "a.amr").write_text("\n\n".join(TEXTS + ["(broken"]) + "\n")
