@@ -16,8 +16,8 @@ modules above it, which a Dask worker imports itself when it unpickles them.
 
 from __future__ import annotations
 
+import os
 import threading
-import uuid
 from collections import deque
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator
@@ -55,7 +55,7 @@ def stream_dask(client, work, tasks: Iterable, chunksize: int = 1,
     shared = scatter(client, tuple(work.args))
     if window is None:
         window = 4 * (sum(client.nthreads().values()) or 1)
-    key = uuid.uuid4().hex  # this run's state on a worker thread, never another run's
+    key = os.urandom(16).hex()  # this run's state on a worker thread, never another run's
     tasks = iter(tasks)
     pending: deque = deque()
     try:
