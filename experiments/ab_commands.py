@@ -1,0 +1,102 @@
+"""A/B timing of our commands between two checkouts, interleaved, CPU time beside wall time.
+
+    git worktree add ../base 86f0c93
+    python3 experiments/ab_commands.py ../base . --rounds 6 [--only matrix] [--skip-dask]
+
+Each round runs every command once in each checkout (``python3 -m smatchpp ...`` with the
+checkout as working directory, so that it imports that checkout's code), alternating which
+checkout goes first.  For each run: wall seconds, and CPU seconds (user + system) of the
+command and of every process it waited for (pool workers, a LocalCluster's workers), from
+``os.wait4``.  On a shared machine wall times swing with the load; CPU time much less, and a
+ratio within one round (same machine state) less still.  Prints a Markdown table: medians per
+checkout and the median of the per-round ratios B / A.  The inputs: BAMBOO's SICK test pairs
+and the first 150 Little Prince graphs (``../shared`` beside the repository).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+SHARED = HERE.parent.parent / "shared" / "data"
+SICK = SHARED / "bamboo" / "sick" / "main"
+
+
+def commands(first: Path, out: str) -> dict[str, list[str]]:
+    sick = [str(SICK / "src.test.amr"), str(SICK / "tgt.test.amr")]
+    g = str(first)
+    return {
+        "score SICK (4929 pairs), 1 worker": ["score", *sick, "--quiet", "--workers", "1", "--pairs-out", os.devnull],
+        "score SICK, 2 workers": ["score", *sick, "--quiet", "--workers", "2", "--pairs-out", os.devnull],
+        "score SICK, Dask 2 workers": ["score", *sick, "--quiet", "--workers", "2", "--dask",
+                                       "--pairs-out", os.devnull],
+        "matrix 150 graphs (11175 pairs), 1 worker": ["matrix", g, "-o", out, "--all", "--quiet", "--workers", "1"],
+        "matrix 150, 2 workers": ["matrix", g, "-o", out, "--all", "--quiet", "--workers", "2"],
+        "matrix 150, Dask 2 workers": ["matrix", g, "-o", out, "--all", "--quiet", "--workers", "2", "--dask"],
+        "search 150 x 150 --top 5, 2 workers": ["search", g, g, "--top", "5", "--quiet", "--out", os.devnull,
+                                                "--workers", "2"],
+        "search 150 x 150 --top 5, Dask 2 workers": ["search", g, g, "--top", "5", "--quiet", "--out", os.devnull,
+                                                     "--workers", "2", "--dask"],
+    }
+
+
+def measured(argv: list[str], cwd: Path) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds of the process and the descendants it waited for, exit code."""
+    began = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - began, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("a", type=Path, help="checkout A (the base)")
+    ap.add_argument("b", type=Path, help="checkout B (the change)")
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--only", help="run only the commands whose name contains this")
+    ap.add_argument("--skip-dask", action="store_true")
+    args = ap.parse_args()
+    if not SICK.exists():
+        raise SystemExit(f"missing {SICK}: the shared data is needed")
+    from bench_matrix import graphs
+
+    trees = {"A": args.a.resolve(), "B": args.b.resolve()}
+    seen: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="ab-commands-") as tmp:
+        first = Path(tmp, "first150.amr")
+        first.write_text("\n\n".join(graphs(150)) + "\n", encoding="utf-8")
+        todo = {name: argv for name, argv in commands(first, str(Path(tmp, "m.npz"))).items()
+                if (not args.only or args.only in name) and not (args.skip_dask and "--dask" in argv)}
+        for r in range(args.rounds):
+            for name, argv in todo.items():
+                for label in ("A", "B") if r % 2 == 0 else ("B", "A"):
+                    wall, cpu, code = measured([sys.executable, "-m", "smatchpp", *argv], trees[label])
+                    if code != 0:
+                        raise SystemExit(f"{name} in {trees[label]}: exit {code}")
+                    seen.setdefault((name, label), []).append((wall, cpu))
+                    print(f"round {r}: {name} [{label}] wall {wall:.2f} s, CPU {cpu:.2f} s",
+                          file=sys.stderr, flush=True)
+    med = statistics.median
+    print(f"A = {args.a}, B = {args.b}; medians of {args.rounds} rounds; ratio: median of B / A within a round\n")
+    print("| command | wall A | wall B | wall B/A | CPU A | CPU B | CPU B/A |")
+    print("|---|---|---|---|---|---|---|")
+    for name in todo:
+        a, b = seen[(name, "A")], seen[(name, "B")]
+        cells = []
+        for k in (0, 1):
+            cells += [f"{med(x[k] for x in a):.2f}", f"{med(x[k] for x in b):.2f}",
+                      f"{med(y[k] / x[k] for x, y in zip(a, b)):.3f}"]
+        print(f"| {name} | " + " | ".join(cells[0:3]) + " | " + " | ".join(cells[3:6]) + " |")
+
+
+if __name__ == "__main__":
+    main()
