@@ -4,8 +4,7 @@
 single-threaded worker processes on this machine; ``--dask tcp://HOST:8786``
 connects to a running scheduler (e.g. one that dask-jobqueue started on SLURM;
 see docs/scale-out.md).  The client :func:`connect` gives runs the commands'
-work like a process pool does: :func:`smatchpp.executor.stream` with the client
-(:mod:`smatchpp.dask_backend`).
+work like a process pool does: :func:`smatchpp.executor.stream` with the client.
 
 Workers started with ``--preload smatchpp.distributed`` (``dask worker ADDRESS
 --preload smatchpp.distributed``, or dask-jobqueue's ``worker_extra_args``) import
@@ -172,19 +171,28 @@ def connect(address: str | None, workers: int = 1, processes: bool = True,
 
 
 def warm_up() -> None:
-    """Import the scoring code and load the compiled kernels (the compile kernel and the branch
-    and bound, :mod:`smatchpp.jit`) of this process, by scoring one small pair that needs both:
+    """Import the compiler and the solvers and load the compiled kernels (the compile kernel and
+    the branch and bound, :mod:`smatchpp.jit`) of this process, by solving one small pair that
+    needs both:
     about 0.2 s once per process (0.6 s more with numba's JIT), otherwise paid by its first task.
     On a machine without the built module it waits for its build (once per machine, about
     20 s; a line on standard error says so): a worker that starts is ready to score fast."""
-    from .api import Scorer, parse_graph
+    from .compile import compile_pair, make_matcher
     from .jit import kernel_module
+    from .presets import standardize
+    from .read import read_text
+    from .solvers import get_solver
 
     kernel_module()
 
-    a = parse_graph("(a / dog :ARG0 (b / cat) :ARG1 (c / mouse))")
-    b = parse_graph("(a / dog :ARG0 (b / mouse) :ARG1 (c / cat))")
-    Scorer(Config()).score_pair(a, b)
+    # the pair a Scorer of the default Config would score (this module sits below the API)
+    config = Config()
+    a, b = (standardize(read_text(text)[0].graph, config.preset)
+            for text in ("(a / dog :ARG0 (b / cat) :ARG1 (c / mouse))",
+                         "(a / dog :ARG0 (b / mouse) :ARG1 (c / cat))"))
+    solver = get_solver(config.solver, config.seed, config.restarts, compression=config.compression != "none",
+                        work_limit=config.work_limit)
+    solver.solve(compile_pair(a, b, make_matcher(config), config.tolerance), config.time_limit)
 
 
 #: Dask's statistical profiler samples every worker thread's stack every 10 ms; on scoring,

@@ -131,7 +131,7 @@ class PairChunk:
     list of one object per pair as each task's result, 2 Dask workers took
     11.3 s instead of 7.4 s to score 124,750 pairs (measured before
     the Dask backend scattered its shared objects as one future each,
-    :func:`smatchpp.dask_backend.scatter`).  Iterating gives the :class:`PairResult` of each pair,
+    :mod:`smatchpp.executor`).  Iterating gives the :class:`PairResult` of each pair,
     in chunk order.
     """
 
