@@ -32,6 +32,7 @@ from clirun import run
 from smatchpp.aspects import AspectScorer, damonte_triples
 from smatchpp.aspects_thesis import NAMES, StatAspect, best_node
 from smatchpp.read import read_text
+from tinyvectors import vectors_file
 
 VECTORS = "boy 1 0\ngirl 0.6 0.8\nwant 0 1\ndesire 0.8 0.6\ncat -1 0\n"
 A = "(w / want-01 :ARG0 (b / boy :quant 3) :ARG1 (g / go-02 :ARG0 b :polarity -))"
@@ -49,10 +50,7 @@ F1 = {"Frames": 0.5, "Named entity": 1.0, "Negation": 0.0, "Concepts": 1 / 3, "C
 
 @pytest.fixture
 def vectors(tmp_path, monkeypatch):
-    monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
-    path = tmp_path / "v.txt"
-    path.write_text(VECTORS)
-    return str(path)
+    return vectors_file(tmp_path, monkeypatch, VECTORS, "v.txt")
 
 
 def graph(text):

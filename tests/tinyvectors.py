@@ -13,12 +13,17 @@ from smatchpp.read import read_text
 VECTORS = "dog 1 0\ncat 0 1\nbig 0.5 0.8660254037844386\n"
 
 
+def vectors_file(tmp_path, monkeypatch, text: str = VECTORS, name: str = "tiny.txt") -> str:
+    """Write ``text`` as a vectors file in the test's folder, the cache beside it; its path."""
+    monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
 @pytest.fixture
 def vectors(tmp_path, monkeypatch):
-    monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
-    path = tmp_path / "tiny.txt"
-    path.write_text(VECTORS)
-    return str(path)
+    return vectors_file(tmp_path, monkeypatch)
 
 
 def graphs(text):
