@@ -94,8 +94,8 @@ aspects); this module, below it, defines what is new and imports nothing of it.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -143,10 +143,16 @@ def frame_items(raw: RawGraph) -> list[tuple[str, str]]:
     return [(c, v) for c, v in ((smatch_concept(concept[v]), v) for v in raw.variables) if _FRAME.search(c)]
 
 
-@lru_cache(maxsize=1)
+_THREAD = threading.local()
+
+
 def _quant_extractor() -> Extractor:
-    """One extractor a process: it remembers the last graphs it cut (by identity)."""
-    return Extractor(None)
+    """One extractor a thread (it remembers the last graphs it cut, by identity, and its memo
+    is not safe to share: a Dask worker runs several threads in one process)."""
+    extractor = getattr(_THREAD, "quant_extractor", None)
+    if extractor is None:
+        extractor = _THREAD.quant_extractor = Extractor(None)
+    return extractor
 
 
 def quant_subgraph(raw: RawGraph, standardizer: Callable[[RawGraph], TripleGraph]) -> TripleGraph:

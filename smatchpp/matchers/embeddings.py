@@ -38,6 +38,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 
@@ -73,32 +74,36 @@ class Vectors:
         self._vocab_loader = vocab_loader
         self._matrix: np.ndarray | None = None
         self._vocab: dict[str, int] | None = None
+        self._lock = threading.Lock()  # threads of one process (a Dask worker's) share the loaded pair
 
     def __getstate__(self):  # pragma: no cover - guarded: workers never get vectors
         raise TypeError("word vectors are not shipped to workers; ship the similarity table")
 
     @property
     def dim(self) -> int:
-        self._load()
-        assert self._matrix is not None
-        return int(self._matrix.shape[1])
+        return int(self._load()[0].shape[1])
 
-    def _load(self) -> None:
-        if self._matrix is None:
-            self._matrix = np.load(self._matrix_path, mmap_mode="r")
-            self._vocab = self._vocab_loader()
+    def _load(self) -> tuple[np.ndarray, dict[str, int]]:
+        """The matrix and the vocabulary, loaded together once: another thread never sees
+        one without the other (it waits for the load), and a caller keeps the pair it got
+        even if :meth:`release` runs meanwhile."""
+        with self._lock:
+            if self._matrix is None or self._vocab is None:
+                vocab = self._vocab_loader()
+                self._matrix, self._vocab = np.load(self._matrix_path, mmap_mode="r"), vocab
+            return self._matrix, self._vocab
 
     def release(self) -> None:
         """Unmap the matrix and drop the vocabulary (a later lookup loads them again)."""
-        self._matrix = None
-        self._vocab = None
+        with self._lock:
+            self._matrix = None
+            self._vocab = None
 
     def lookup(self, words: list[str]) -> list[np.ndarray | None]:
         """The vector of every word (a float64 copy), ``None`` where there is none."""
-        self._load()
-        assert self._matrix is not None and self._vocab is not None
-        rows = [self._vocab.get(w) for w in words]
-        return [None if r is None else np.array(self._matrix[r], dtype=np.float64) for r in rows]
+        matrix, vocab = self._load()
+        rows = [vocab.get(w) for w in words]
+        return [None if r is None else np.array(matrix[r], dtype=np.float64) for r in rows]
 
 
 def _packaged() -> Vectors:
