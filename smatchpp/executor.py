@@ -14,7 +14,7 @@ scattered to every worker once; tasks go out in batches of ``chunksize``, at
 most 4 batches per worker thread in flight, so the client holds only a window
 of results.  A Dask worker makes the state once per thread and run (a worker
 may have several threads, and each needs its own scorer: a HiGHS instance is
-not shared between threads).  This module imports nothing above it: the work's
+not shared between threads), and drops the run's states when the run ends.  This module imports nothing above it: the work's
 functions are module-level functions of the modules that give the work, which
 a Dask worker imports itself when it unpickles them, and the client is used
 through its methods only.
@@ -205,8 +205,11 @@ def _run_pooled(task: Any) -> Any:
     return run(state, task)
 
 
-#: each worker thread's state of the run it last served: ``(run key, state)``
-_THREAD = threading.local()
+#: on a Dask worker, each run's states: ``{run key: {thread id: state}}``; a run's entry is
+#: dropped when the run ends (:func:`_forget`), so a long-lived worker keeps no scorer or
+#: graphs of runs that are over
+_STATES: dict[str, dict[int, Any]] = {}
+_STATES_LOCK = threading.Lock()
 
 
 def _scatter(client, objects: tuple) -> list:
@@ -253,14 +256,30 @@ def _stream_dask(client, work: Work, tasks: Iterable, chunksize: int = 1,
     finally:
         for future in pending:
             future.cancel()
+        try:  # the run's states on every worker; not waited for (an interrupt must end fast)
+            client.run(_forget, key, wait=False)
+        except Exception:  # noqa: BLE001 - a closed or lost client has no states to drop
+            pass
+
+
+async def _forget(key: str) -> None:
+    """Drop the states of the run ``key`` on this worker (run on every worker at the end, in
+    the worker's event loop: Dask runs a function without waiting for it only as a coroutine)."""
+    with _STATES_LOCK:
+        _STATES.pop(key, None)
 
 
 def _run_batch(setup: Callable[..., Any] | None, run: Callable[[Any, Any], Any], key: str,
                batch: list, *args: Any) -> list:
     """A worker's task: ``run(state, task)`` for each task of ``batch``; ``state`` is this
     thread's ``setup(*args)`` of the run ``key``, made at its first batch."""
-    held = getattr(_THREAD, "state", None)
-    if held is None or held[0] != key:
-        held = _THREAD.state = (key, setup(*args) if setup is not None else None)
-    state = held[1]
+    thread = threading.get_ident()
+    with _STATES_LOCK:
+        states = _STATES.setdefault(key, {})
+        made = thread in states
+        state = states.get(thread)
+    if not made:
+        state = setup(*args) if setup is not None else None
+        with _STATES_LOCK:
+            _STATES.setdefault(key, {})[thread] = state
     return [run(state, task) for task in batch]

@@ -94,6 +94,24 @@ def test_dask_streams_in_task_order_with_the_executor_s_batches(client):
                            client=client)) == [2, 3, 4, 5]
 
 
+def _held_runs() -> int:
+    from smatchpp import executor
+    return len(executor._STATES)
+
+
+def test_a_dask_worker_keeps_no_state_of_a_run_that_is_over(client):
+    """Each run's per-thread states are dropped on every worker when the run ends (a long-lived
+    worker kept the last run's scorer and graphs in each thread before)."""
+    import time
+
+    work = Work(run=_count_setups, setup=_new_list, args=("tag",))
+    assert len(list(stream(work, range(8), chunksize=1, client=client))) == 8
+    deadline = time.monotonic() + 10
+    while any(client.run(_held_runs).values()) and time.monotonic() < deadline:  # not waited for
+        time.sleep(0.05)
+    assert set(client.run(_held_runs).values()) == {0}
+
+
 def _fail_on_three(state, x):
     if x == 3:
         raise ValueError(f"task {x} failed")
