@@ -32,12 +32,14 @@ True
 
 from __future__ import annotations
 
+import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-__all__ = ["PairStats", "Intervals", "index_chunks", "percentile_interval", "BootstrapCI", "Comparison", "bootstrap", "compare", "compare_columns", "paired_stats",
+__all__ = ["PairStats", "Intervals", "index_chunks", "percentile_interval", "bootstrap_scores", "BootstrapCI", "Comparison", "bootstrap", "compare", "compare_columns", "paired_stats",
            "prf_arrays", "DEFAULT_SEED", "DEFAULT_RESAMPLES", "DEFAULT_TRIALS", "LEVEL"]
 
 #: sacreBLEU's default seed, resample count and AR trial count
@@ -192,6 +194,47 @@ def percentile_interval(values: np.ndarray, level: float) -> tuple[float, float]
     tail = 100 * (1 - level) / 2
     lo, hi = np.percentile(values, [tail, 100 - tail])
     return float(lo), float(hi)
+
+
+def bootstrap_scores(scores: Callable[[np.ndarray], dict[str, np.ndarray]], stats: np.ndarray,
+                     resamples: int, seed: int, level: float = LEVEL
+                     ) -> tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float]]]:
+    """Percentile intervals ``(micro, macro)`` of every score ``scores`` gives, from the
+    per-pair statistics ``stats`` (``n`` x ``k``, ``n > 0``), over :func:`index_chunks`' rows.
+
+    A resample's micro score is ``scores`` of its summed rows, its macro score the mean of
+    its pairs' scores.  A NaN score is n/a (an aspect with nothing on either side): such a
+    pair is left out of its resample's macro mean, a resample whose score is NaN is left out
+    of the interval, and an interval with nothing left is ``(nan, nan)``.
+
+    >>> def share(s):
+    ...     with np.errstate(invalid="ignore"):
+    ...         return {"share": s[..., 0] / s[..., 1]}
+    >>> micro, macro = bootstrap_scores(share, np.array([[1.0, 1], [0, 0], [0, 1]]), 200, 1)
+    >>> 0.0 <= micro["share"][0] < micro["share"][1] <= 1.0, bootstrap_scores(share, np.zeros((1, 2)), 5, 1)[1]
+    (True, {'share': (nan, nan)})
+    """
+    stats = np.asarray(stats, dtype=float)
+    per_pair = {k: np.asarray(v) for k, v in scores(stats).items()}
+    micro: dict[str, list[np.ndarray]] = {k: [] for k in per_pair}
+    macro: dict[str, list[np.ndarray]] = {k: [] for k in per_pair}
+    for idx in index_chunks(len(stats), resamples, seed):
+        summed = scores(stats[idx].sum(axis=1))
+        for k, v in per_pair.items():
+            micro[k].append(np.asarray(summed[k]))
+            if np.isnan(v).any():
+                with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)  # a resample of n/a pairs only
+                    macro[k].append(np.nanmean(v[idx], axis=1))
+            else:
+                macro[k].append(v[idx].mean(axis=1))
+    return ({k: _interval(v, level) for k, v in micro.items()}, {k: _interval(v, level) for k, v in macro.items()})
+
+
+def _interval(chunks: list[np.ndarray], level: float) -> tuple[float, float]:
+    values = np.concatenate(chunks)
+    values = values[~np.isnan(values)]
+    return percentile_interval(values, level) if len(values) else (math.nan, math.nan)
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,7 @@ from ..version import __version__
 from ..bulk import no_cycle_collection
 from ..read import RawGraph
 from ..config import format_value, signature_tokens
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, index_chunks, percentile_interval, sum_in_order
+from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, bootstrap_scores, sum_in_order
 
 __all__ = ["Metric", "PairMean", "param", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric"]
 
@@ -325,11 +325,12 @@ class MetricCorpus:
 
     @property
     def macro(self) -> dict[str, float]:
-        """The mean of the pairs' scores, added in pair order (0 for an empty corpus)."""
+        """The mean of the pairs' scores, added in pair order (0 for an empty corpus); a NaN
+        pair score is n/a and left out (NaN when every pair is n/a)."""
         s = self.stats
         if len(s) == 0:
             return {k: 0.0 for k in self.metric.scores(np.ones(len(self.metric.stat_names)))}
-        return {k: float(sum_in_order(v)) / len(s) for k, v in self.metric.scores(s).items()}
+        return {k: _mean(np.asarray(v)) for k, v in self.metric.scores(s).items()}
 
     def summary(self) -> dict[str, Any]:
         """The corpus summary of ``--format json``."""
@@ -345,6 +346,15 @@ class MetricCorpus:
         if note:
             out["note"] = note
         return out
+
+
+def _mean(values: np.ndarray) -> float:
+    """The mean of the scores that are not NaN (n/a), added in order; NaN when none is."""
+    if np.isnan(values).any():
+        values = values[~np.isnan(values)]
+        if not len(values):
+            return math.nan
+    return float(sum_in_order(values)) / len(values)
 
 
 @dataclass(frozen=True)
@@ -389,14 +399,5 @@ def bootstrap_metric(metric: Metric, stats: np.ndarray, resamples: int = DEFAULT
     if n == 0:
         zero = {k: (0.0, 0.0) for k in keys}
         return MetricIntervals(resamples, seed, level, 0, dict(zero), dict(zero))
-    per_pair = metric.scores(stats)
-    micro: dict[str, list[np.ndarray]] = {k: [] for k in keys}
-    macro: dict[str, list[np.ndarray]] = {k: [] for k in keys}
-    for idx in index_chunks(n, resamples, seed):
-        summed = metric.scores(stats[idx].sum(axis=1))
-        for k in keys:
-            micro[k].append(np.asarray(summed[k]))
-            macro[k].append(np.asarray(per_pair[k])[idx].mean(axis=1))
-    return MetricIntervals(resamples, seed, level, n,
-                           {k: percentile_interval(np.concatenate(v), level) for k, v in micro.items()},
-                           {k: percentile_interval(np.concatenate(v), level) for k, v in macro.items()})
+    micro, macro = bootstrap_scores(metric.scores, stats, resamples, seed, level)
+    return MetricIntervals(resamples, seed, level, n, micro, macro)
