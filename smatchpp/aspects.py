@@ -88,6 +88,7 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 
 import numpy as np
@@ -98,11 +99,12 @@ from .matchers import ExactMatcher, TripleMatcher
 from .matching import count_matched
 from .read import RawGraph
 from .score import PairScore, prf
+from .significance import prf_arrays
 from .presets import standardize
 from .standardize import EMPTY, TripleGraph, smatch_concept, smatch_constant, smatch_label
 
 __all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "SETS", "AspectMode", "aspect_list",
-           "aspect_title", "aspect_intervals",
+           "aspect_title", "aspect_intervals", "aspect_scores",
            "AspectScorer", "score_aspects", "damonte_triples", "corpus_aspects",
            "aspect_notes", "aspect_summary", "thesis_aspects", "unaligned_features", "unaligned_count"]
 
@@ -420,6 +422,26 @@ def thesis_aspects(vectors: str | None = None) -> list[Any]:
     return out
 
 
+def aspect_scores(stats: Any, vacuous: float | None) -> dict[str, np.ndarray]:
+    """Precision, recall, F1 and ``f1_upper`` of ``(matched, upper, test, gold)`` statistics
+    (any leading axes), as :meth:`AspectCount.to_json` scores one count: nothing on either
+    side scores ``vacuous``, NaN when that is ``None`` (n/a).  The scores of the aspect
+    metric (:mod:`smatchpp.metrics.aspect`) and of :func:`aspect_intervals`.
+
+    >>> {k: v.tolist() for k, v in aspect_scores([[3, 4, 4, 6], [0, 0, 0, 0]], None).items()}
+    {'precision': [0.75, nan], 'recall': [0.5, nan], 'f1': [0.6, nan], 'f1_upper': [0.8, nan]}
+    """
+    s = np.asarray(stats, dtype=np.float64)
+    matched, upper, test, gold = (s[..., k] for k in range(4))
+    p, r, f = prf_arrays(matched, test, gold)  # score.prf's operations, to the last bit
+    out = {"precision": p, "recall": r, "f1": f, "f1_upper": prf_arrays(upper, test, gold)[2]}
+    empty = (test == 0) & (gold == 0)
+    if not empty.any():
+        return out
+    value = np.nan if vacuous is None else float(vacuous)
+    return {k: np.where(empty, value, v) for k, v in out.items()}
+
+
 def aspect_intervals(pairs: Sequence[Mapping[str, AspectCount]], resamples: int, seed: int,
                      level: float = 0.95) -> dict[str, dict[str, Any]]:
     """Each aspect's percentile bootstrap intervals of micro and macro F1.
@@ -428,36 +450,27 @@ def aspect_intervals(pairs: Sequence[Mapping[str, AspectCount]], resamples: int,
     for the same seed).  A row's micro F1 is that of its summed (reported, lower-bound)
     counts, its macro F1 the mean of its pairs' F1; an aspect empty on both sides scores
     its ``vacuous`` value in both, as in the point estimates (pairs and rows with no items
-    are left out for Damonte's set, whose ``vacuous`` is n/a).
+    are left out for Damonte's set, whose ``vacuous`` is n/a).  The resampling is the
+    metric interface's (:func:`smatchpp.significance.bootstrap_scores`, which
+    ``bootstrap_metric`` runs) on :func:`aspect_scores`, so an aspect metric's intervals
+    are these.
 
     >>> one, empty = AspectCount(1, 1, 1, 1, vacuous=1.0), AspectCount(0, 0, 0, 0, vacuous=1.0)
     >>> aspect_intervals([{"CAUSE": one}, {"CAUSE": empty}], 200, 1)["CAUSE"]["micro_f1"]
     [1.0, 1.0]
     """
-    from .significance import index_chunks, percentile_interval
+    from .significance import bootstrap_scores
 
     out: dict[str, dict[str, Any]] = {}
     if not pairs:
         return out
     for name in pairs[0]:
         counts = [p[name] for p in pairs]
-        vacuous = counts[0].vacuous
-        m = np.array([c.matched for c in counts], dtype=np.float64)
-        t = np.array([c.test for c in counts], dtype=np.float64)
-        g = np.array([c.gold for c in counts], dtype=np.float64)
-        nan = np.nan if vacuous is None else vacuous
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pair_f1 = np.where(t + g == 0, nan, np.where((t > 0) & (g > 0), 2 * m / (t + g), 0.0))
-        micro, macro = [], []
-        for idx in index_chunks(len(counts), resamples, seed):
-            sm, st, sg = m[idx].sum(axis=1), t[idx].sum(axis=1), g[idx].sum(axis=1)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                micro.append(np.where(st + sg == 0, nan, np.where((st > 0) & (sg > 0), 2 * sm / (st + sg), 0.0)))
-                macro.append(np.nanmean(pair_f1[idx], axis=1) if vacuous is None else pair_f1[idx].mean(axis=1))
-        mi, ma = np.concatenate(micro), np.concatenate(macro)
-        mi, ma = mi[~np.isnan(mi)], ma[~np.isnan(ma)]
-        out[name] = {"micro_f1": list(percentile_interval(mi, level)) if len(mi) else None,
-                     "macro_f1": list(percentile_interval(ma, level)) if len(ma) else None}
+        stats = np.array([(c.matched, c.upper, c.test, c.gold) for c in counts], dtype=np.float64)
+        micro, macro = bootstrap_scores(partial(aspect_scores, vacuous=counts[0].vacuous), stats,
+                                        resamples, seed, level)
+        out[name] = {"micro_f1": None if np.isnan(micro["f1"][0]) else list(micro["f1"]),
+                     "macro_f1": None if np.isnan(macro["f1"][0]) else list(macro["f1"])}
     return out
 
 
