@@ -26,7 +26,10 @@ from strategies import penman_strings
 
 METRICS = ([pytest.param(get_metric(name), id=name) for name in metric_names()]
            + [pytest.param(get_metric("smatch", config=Config(match=match)), id=f"smatch-{match}")
-              for match in ("s2match", "wsmatch", "concept-focus")])
+              for match in ("s2match", "wsmatch", "concept-focus")]
+           # the registry's aspect metric is Damonte's Concepts; a subgraph aspect of 1.8's set too
+           + [pytest.param(get_metric("aspect", aspect="AGENT", config=Config(aspect_set="smatchpp18")),
+                           id="aspect-smatchpp18-AGENT")])
 
 #: a small corpus of pairs with shared and differing parts (the bootstrap and compare checks)
 TEXTS = ["(d / dog :ARG0-of (b / bark-01))", "(b / bark-01 :ARG0 (d / dog))",

@@ -25,3 +25,4 @@ from . import sembleu  # noqa: E402,F401
 from . import sema  # noqa: E402,F401
 from . import wwlk  # noqa: E402,F401
 from . import alignment  # noqa: E402,F401
+from . import aspect  # noqa: E402,F401

@@ -1,0 +1,181 @@
+"""Every aspect as a metric: one aspect of one set, aligned on its own (``separate`` mode).
+
+An :class:`AspectMetric` carries one :class:`~smatchpp.config.Config` (its aspect set,
+``propbank_frames`` and ``vectors``, preset, solver) and the aspect's name, so
+micro, macro and the bootstrap (:func:`~smatchpp.metrics.base.bootstrap_metric`) work
+for every aspect as for any metric:
+
+* :meth:`AspectMetric.features`: what the aspect cuts out of one graph, by the
+  aspect's own extractor (:mod:`smatchpp.aspects`, :mod:`smatchpp.aspects18`,
+  :mod:`smatchpp.aspects_thesis`): its subgraph, its items (a set aspect's label
+  multiset) or its statistic's word (the thesis' graph statistics);
+* :meth:`AspectMetric.stats`: ``(matched, upper, test, gold)``, the counts
+  :class:`~smatchpp.aspects.AspectScorer` gives the aspect; a subgraph is solved by
+  :class:`smatchpp.aligner.PairAligner` (Damonte's ``smatch`` aspect is the pair's
+  Smatch, under the Config's full preset options);
+* :meth:`AspectMetric.scores`: precision, recall, F1 and ``f1_upper``; a pair (or a
+  corpus) with nothing on either side scores the set's vacuous value: 1 for
+  ``smatchpp18`` and ``thesis``, n/a (NaN: ``null`` in JSON) for ``damonte``.  An n/a
+  pair is left out of the macro mean and of the bootstrap, as ``score --aspects`` does.
+
+Every aspect of a set: :func:`aspect_metrics`.  One by name:
+``get_metric("aspect", aspect="srl", config=Config(aspect_set="damonte"))``.
+
+With the exact solver the counts are those of ``score --aspects SET`` (separate
+mode) pair by pair: both are certified optima.  Under a time limit or a heuristic
+solver they can differ, as ``AspectScorer`` warm-starts a subgraph from the full
+graphs' alignment, which a metric (one aspect, one pair) does not have.
+
+>>> from smatchpp.read import read_text
+>>> a = read_text('(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))')[0].graph
+>>> b = read_text('(w / want-02 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 (c / cat)))')[0].graph
+>>> m = get_metric("aspect", aspect="concepts")
+>>> m.stats(m.features(a), m.features(b))
+(2.0, 2.0, 3.0, 4.0)
+>>> [(x.aspect, x.stats(x.features(a), x.features(b))) for x in aspect_metrics(Config())][-2:]
+[('reentrancies', (0.0, 0.0, 6.0, 0.0)), ('srl', (4.0, 4.0, 7.0, 8.0))]
+>>> m.pair_scores((0, 0, 0, 0))["f1"]  # Damonte's aspects: nothing on either side is n/a
+nan
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..config import Config
+from ..read import RawGraph
+from ..significance import DEFAULT_SEED
+from .base import Metric, param
+from .registry import get_metric, register
+
+if TYPE_CHECKING:
+    from ..aligner import PairAligner
+
+__all__ = ["AspectMetric", "aspect_metrics"]
+
+_EMPTY_RAW = RawGraph(None, (), ())
+
+
+@register
+@dataclass(frozen=True)
+class AspectMetric(Metric):
+    """One aspect of an aspect set (Damonte et al., smatchpp 1.8 or the thesis), aligned on its own."""
+
+    name = "aspect"
+    stat_names = ("matched", "upper", "test", "gold")
+    headline = "f1"
+
+    aspect: str = param("concepts", "the aspect's name in the Config's aspect set "
+                        "(aspect_metrics(config) gives every one)", sig="aspect-name")
+    #: the aspect set, its frames file and vectors, the preset and the solver
+    config: Config = field(default_factory=lambda: Config(aspects="separate"))
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.config, Config):
+            raise TypeError(f"config must be a smatchpp Config, got {type(self.config).__name__}")
+        if self.config.aspects == "joint":
+            raise ValueError("an aspect metric aligns each aspect on its own (aspects mode separate); "
+                             "joint mode shares the full graphs' alignment, a run of score --aspects")
+        default = Config()
+        for name in ("total_time_limit", "bootstrap", "bootstrap_seed", "ar_trials"):
+            if getattr(self.config, name) != getattr(default, name):
+                raise ValueError(f"the aspect metric scores pairs one by one: {name} is a setting "
+                                 "of the run, not of the metric")
+        if self.config.aspects != "separate":  # the signature names the set
+            object.__setattr__(self, "config", self.config.replace(aspects="separate"))
+        from ..aspects import aspect_list  # the aspects load the compiler: only when one is built
+
+        found = aspect_list(self.config.aspect_set, None, self.config.propbank_frames, self.config.vectors)
+        chosen = [a for a in found if a.name == self.aspect]
+        if not chosen:
+            raise ValueError(f"unknown {self.config.aspect_set} aspect {self.aspect!r}; choose from "
+                             f"{', '.join(a.name for a in found)}")
+        object.__setattr__(self, "_aspect", chosen[0])
+        object.__setattr__(self, "_core", None)
+
+    @property
+    def aligner(self) -> "PairAligner":
+        """The per-pair core that solves a subgraph pair, built on first use."""
+        if self._core is None:
+            from ..aligner import PairAligner
+
+            object.__setattr__(self, "_core", PairAligner(self.config))
+        return self._core
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"aspect": self.aspect, "config": self.config}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for key, value in state.items():
+            object.__setattr__(self, key, value)
+        self.__post_init__()
+
+    # --- the interface ------------------------------------------------------------
+
+    def features(self, graph: RawGraph) -> Any:
+        from ..aspects import unaligned_features
+        from ..presets import Options, standardize
+        from ..standardize import EMPTY
+
+        aspect, config = self._aspect, self.config
+        raw = graph or _EMPTY_RAW
+        if aspect.kind in ("set", "stat"):
+            return unaligned_features(aspect, raw)
+        if aspect.graph is None:  # Damonte's smatch: the run's own graph
+            return standardize(raw, config.preset, **vars(Options.of(config)))
+        if not raw.variables:
+            return EMPTY
+        # the standardizer AspectScorer.for_scorer gives a transformed graph
+        return aspect.graph(raw, lambda r: standardize(r, config.preset, keep_wiki=config.keep_wiki))
+
+    def stats(self, a: Any, b: Any) -> tuple[float, float, float, float]:
+        from ..aspects import unaligned_count
+
+        aspect = self._aspect
+        if aspect.kind in ("set", "stat"):
+            c = unaligned_count(aspect, a, b)
+            return (float(c.matched), float(c.upper), float(c.test), float(c.gold))
+        if aspect.graph is not None and (not a.n_triples or not b.n_triples):
+            return (0.0, 0.0, float(a.n_triples), float(b.n_triples))  # nothing to match
+        s = self.aligner.score(a, b)
+        return (float(s.matched), float(s.upper), float(s.test_weight), float(s.gold_weight))
+
+    def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
+        from ..aspects import aspect_scores  # loaded already: the aspect was found there
+
+        return aspect_scores(stats, getattr(self._aspect, "vacuous", None))
+
+    def signature(self, on_error: str | None = None, bootstrap: int | None = None,
+                  bootstrap_seed: int = DEFAULT_SEED) -> str:
+        """The Config's signature (its aspect set, frames and vectors among it) with
+        ``metric:aspect`` and ``aspect-name:NAME`` after the version."""
+        config = self.config.replace(on_error=on_error or self.config.on_error, bootstrap=bootstrap,
+                                     bootstrap_seed=bootstrap_seed).signature()
+        version, rest = config.split("|", 1)
+        return f"{version}|metric:{self.name}|aspect-name:{self.aspect}|{rest}"
+
+    @classmethod
+    def from_signature(cls, signature: str) -> "AspectMetric":
+        """The metric of a signature of :meth:`signature` (resampling settings left out)."""
+        version, _, rest = signature.strip().partition("|")
+        tokens = rest.split("|")
+        named = [t for t in tokens if t.startswith(("metric:", "aspect-name:"))]
+        if f"metric:{cls.name}" not in named or len(named) != 2:
+            raise ValueError(f"not a signature of the {cls.name} metric: it needs metric:{cls.name} "
+                             "and aspect-name:NAME once each")
+        name = next(t for t in named if t.startswith("aspect-name:")).partition(":")[2]
+        config = Config.from_signature("|".join([version] + [t for t in tokens if t not in named]))
+        return cls(name, config.replace(**{k: getattr(Config(), k) for k in
+                                           ("bootstrap", "bootstrap_seed", "ar_trials")}))
+
+
+def aspect_metrics(config: Config | None = None) -> list[AspectMetric]:
+    """One :class:`AspectMetric` per aspect of ``config``'s aspect set, in the set's order."""
+    from ..aspects import aspect_list
+
+    config = config or Config(aspects="separate")
+    return [get_metric("aspect", aspect=a.name, config=config)  # type: ignore[misc]
+            for a in aspect_list(config.aspect_set, None, config.propbank_frames, config.vectors)]
