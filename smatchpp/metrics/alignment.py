@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from ..score import PairScore
     from ..standardize import TripleGraph
 
-__all__ = ["AlignmentMetric"]
+__all__ = ["AlignmentMetric", "SolvesWithAligner", "check_config"]
 
 #: Config fields a metric cannot honour: a corpus budget and aspect counts belong to a run
 #: of :class:`smatchpp.api.Scorer`; resampling settings are the run's (:meth:`Metric.signature`)
@@ -65,9 +65,37 @@ _RUN_ONLY = {"total_time_limit": "a corpus budget (score --total-time-limit)",
              "ar_trials": "a resampling setting of compare"}
 
 
+def check_config(config: Any, what: str, run_only: dict[str, str]) -> None:
+    """Refuse what is not a :class:`Config`, and the settings of a run (``run_only``: name ->
+    what it is) that a metric scoring pairs one by one cannot honour."""
+    if not isinstance(config, Config):
+        raise TypeError(f"config must be a smatchpp Config, got {type(config).__name__}")
+    default = Config()
+    for name, why in run_only.items():
+        if getattr(config, name) != getattr(default, name):
+            raise ValueError(f"the {what} metric scores pairs one by one: {name} is {why}, "
+                             "not a setting of the metric")
+
+
+class SolvesWithAligner:
+    """A metric that carries a ``config`` and solves pairs with the per-pair core of the
+    alignment family, built on first use (so that the solvers load only when a pair is solved)."""
+
+    config: Config
+
+    @property
+    def aligner(self) -> "PairAligner":
+        """The per-pair core (:class:`smatchpp.aligner.PairAligner`)."""
+        if self._core is None:
+            from ..aligner import PairAligner
+
+            object.__setattr__(self, "_core", PairAligner(self.config))
+        return self._core
+
+
 @register
 @dataclass(frozen=True)
-class AlignmentMetric(Metric):
+class AlignmentMetric(SolvesWithAligner, Metric):
     """The alignment family (Smatch, S2Match, WSMATCH, focus, role weights) under one Config."""
 
     name = "smatch"
@@ -78,23 +106,8 @@ class AlignmentMetric(Metric):
     config: Config = field(default_factory=Config)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.config, Config):
-            raise TypeError(f"config must be a smatchpp Config, got {type(self.config).__name__}")
-        default = Config()
-        for name, what in _RUN_ONLY.items():
-            if getattr(self.config, name) != getattr(default, name):
-                raise ValueError(f"the smatch metric scores pairs one by one: {name} is {what}, "
-                                 "not a setting of the metric")
+        check_config(self.config, "smatch", _RUN_ONLY)
         object.__setattr__(self, "_core", None)
-
-    @property
-    def aligner(self) -> "PairAligner":
-        """The per-pair core (:class:`smatchpp.aligner.PairAligner`), built on first use."""
-        if self._core is None:
-            from ..aligner import PairAligner  # the solvers load only when a pair is solved
-
-            object.__setattr__(self, "_core", PairAligner(self.config))
-        return self._core
 
     def __getstate__(self) -> dict[str, Any]:
         # the aligner (its solver and a soft matcher's table) is rebuilt where it is used

@@ -48,6 +48,7 @@ import numpy as np
 from ..config import Config
 from ..read import RawGraph
 from ..significance import DEFAULT_SEED
+from .alignment import SolvesWithAligner, check_config
 from .base import Metric, param
 from .registry import get_metric, register
 
@@ -61,7 +62,7 @@ _EMPTY_RAW = RawGraph(None, (), ())
 
 @register
 @dataclass(frozen=True)
-class AspectMetric(Metric):
+class AspectMetric(SolvesWithAligner, Metric):
     """One aspect of an aspect set (Damonte et al., smatchpp 1.8 or the thesis), aligned on its own."""
 
     name = "aspect"
@@ -74,16 +75,11 @@ class AspectMetric(Metric):
     config: Config = field(default_factory=lambda: Config(aspects="separate"))
 
     def __post_init__(self) -> None:
-        if not isinstance(self.config, Config):
-            raise TypeError(f"config must be a smatchpp Config, got {type(self.config).__name__}")
-        if self.config.aspects == "joint":
+        if isinstance(self.config, Config) and self.config.aspects == "joint":
             raise ValueError("an aspect metric aligns each aspect on its own (aspects mode separate); "
                              "joint mode shares the full graphs' alignment, a run of score --aspects")
-        default = Config()
-        for name in ("total_time_limit", "bootstrap", "bootstrap_seed", "ar_trials"):
-            if getattr(self.config, name) != getattr(default, name):
-                raise ValueError(f"the aspect metric scores pairs one by one: {name} is a setting "
-                                 "of the run, not of the metric")
+        check_config(self.config, "aspect", {name: "a setting of the run" for name in
+                                             ("total_time_limit", "bootstrap", "bootstrap_seed", "ar_trials")})
         if self.config.aspects != "separate":  # the signature names the set
             object.__setattr__(self, "config", self.config.replace(aspects="separate"))
         from ..aspects import aspect_list  # the aspects load the compiler: only when one is built
@@ -95,15 +91,6 @@ class AspectMetric(Metric):
                              f"{', '.join(a.name for a in found)}")
         object.__setattr__(self, "_aspect", chosen[0])
         object.__setattr__(self, "_core", None)
-
-    @property
-    def aligner(self) -> "PairAligner":
-        """The per-pair core that solves a subgraph pair, built on first use."""
-        if self._core is None:
-            from ..aligner import PairAligner
-
-            object.__setattr__(self, "_core", PairAligner(self.config))
-        return self._core
 
     def __getstate__(self) -> dict[str, Any]:
         return {"aspect": self.aspect, "config": self.config}
