@@ -16,14 +16,13 @@ the reference's F1 exceeds 1, and our default's (bounded) F1 beside it.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from metric_peers import BAMBOO, TASKS, checkout, compare, mirror_path, ours, run_reference, task_files  # noqa: E402
+from metric_peers import BAMBOO, TASKS, checkout, compare, mirror_path, ours, report, run_reference, task_files  # noqa: E402
 
 from smatchpp.metrics import get_metric  # noqa: E402
 
@@ -71,12 +70,7 @@ def main(argv=None) -> int:
             print(f"{commit} {task:20s} test={first}: {res['equal']}/{res['pairs']} F1 equal, counts differ in "
                   f"{len(counts_differ)}, largest difference {res['largest']:.3g}; reference F1 > 1 in "
                   f"{above} pairs, our default's in {above_default}", flush=True)
-    print(f"all: {equal} of {total} pairs equal within 1e-9; largest difference {largest:.3g}")
-    for ex in examples[:10]:
-        print("differs:", json.dumps(ex))
-    if args.json:
-        args.json.write_text(json.dumps({"rows": rows, "pairs": total, "equal": equal,
-                                         "largest": largest, "examples": examples}, indent=1) + "\n")
+    report(rows, total, equal, largest, examples, args.json)
     return 0
 
 

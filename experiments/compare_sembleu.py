@@ -16,14 +16,13 @@ difference, and the first differing pairs with both scores.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from metric_peers import BAMBOO, TASKS, checkout, compare, mirror_path, ours, run_reference, task_files  # noqa: E402
+from metric_peers import BAMBOO, TASKS, checkout, compare, mirror_path, ours, report, run_reference, task_files  # noqa: E402
 
 from smatchpp.metrics import get_metric  # noqa: E402
 
@@ -70,12 +69,7 @@ def main(argv=None) -> int:
                     print(f"{commit} (inverse={inverse}) {task:20s} k={k} hyp={hyp_side}: "
                           f"{res['equal']}/{res['pairs']} equal, largest difference {res['largest']:.3g}",
                           flush=True)
-    print(f"all: {equal} of {total} pairs equal within 1e-9; largest difference {largest:.3g}")
-    for ex in examples[:10]:
-        print("differs:", json.dumps(ex))
-    if args.json:
-        args.json.write_text(json.dumps({"rows": rows, "pairs": total, "equal": equal,
-                                         "largest": largest, "examples": examples}, indent=1) + "\n")
+    report(rows, total, equal, largest, examples, args.json)
     return 0
 
 

@@ -107,3 +107,14 @@ def compare(our: list[float | None], theirs: list[float | None], tol: float = 1e
             differ.append(i)
         largest = max(largest, d)
     return {"pairs": n, "equal": n - len(differ), "largest": largest, "differ": differ}
+
+
+def report(rows: list, total: int, equal: int, largest: float, examples: list, json_path: Path | None) -> None:
+    """The closing lines of a fidelity run (pairs equal of all, the largest difference, up to 10
+    differing pairs) and, with ``json_path``, the whole record as JSON."""
+    print(f"all: {equal} of {total} pairs equal within 1e-9; largest difference {largest:.3g}")
+    for ex in examples[:10]:
+        print("differs:", json.dumps(ex))
+    if json_path:
+        json_path.write_text(json.dumps({"rows": rows, "pairs": total, "equal": equal,
+                                         "largest": largest, "examples": examples}, indent=1) + "\n")

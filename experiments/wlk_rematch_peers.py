@@ -22,7 +22,8 @@ from typing import Iterable, Sequence
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "wlk_rematch_peer_driver.py"
 CACHE = Path.home() / ".cache"
-DATA = HERE.parent.parent / "shared" / "data" / "bamboo"
+sys.path.insert(0, str(HERE))
+from metric_peers import BAMBOO as DATA, task_files  # noqa: E402,F401 (re-exported to the compare scripts)
 TASKS = tuple(f"{d}/{s}" for d in ("sts", "sick", "para") for s in ("main", "reify", "syno", "role_confusion"))
 
 
@@ -78,11 +79,6 @@ def run_reference(ref: Reference, pairs: Sequence[tuple[Path, Path]], option: Se
     env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
     out = subprocess.run(argv, check=True, capture_output=True, text=True, env=env, cwd=str(CACHE)).stdout
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-
-
-def task_files(task: str, data: Path = DATA) -> tuple[Path, Path]:
-    """BAMBOO's ``src`` and ``tgt`` test files of ``task`` (``"sts/main"``...)."""
-    return data / task / "src.test.amr", data / task / "tgt.test.amr"
 
 
 def read_graphs(path: Path) -> list:
