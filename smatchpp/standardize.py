@@ -45,7 +45,7 @@ from typing import Literal
 from .read import RawGraph
 
 
-__all__ = ["TripleGraph", "smatch_triples", "smatch_label", "smatch_constant", "smatch_concept",
+__all__ = ["TripleGraph", "smatch_triples", "smatch_direction", "smatch_label", "smatch_constant", "smatch_concept",
            "NOT_INVERTED", "PresetName", "EMPTY"]
 
 #: a preset name, a key of :data:`smatchpp.presets.PRESETS`
@@ -110,6 +110,22 @@ def smatch_concept(value: str) -> str:
     return smatch_label(value)
 
 
+def smatch_direction(source: str, role: str, target: str) -> tuple[str, str, str]:
+    """A non-instance triple as smatch 1.0.4 reads it: the role without its colon, an inverse
+    role (``-of``, but not :data:`NOT_INVERTED`) turned around, ``mod`` as the inverse of
+    ``domain`` (both case-sensitive; the role is not lower-cased here).
+
+    >>> smatch_direction("d", ":ARG0-of", "b"), smatch_direction("c", ":mod", "b")
+    (('b', 'ARG0', 'd'), ('b', 'domain', 'c'))
+    """
+    name = role[1:] if role.startswith(":") else role
+    if name.endswith("-of") and name not in NOT_INVERTED:
+        return target, name[:-3], source
+    if name == "mod":
+        return target, "domain", source
+    return source, name, target
+
+
 def smatch_triples(raw: RawGraph, top: Literal["constant", "concept"] = "constant") -> TripleGraph:
     """smatch 1.0.4's triples (see the module doc); ``top="concept"`` is smatch <= 1.0.2's TOP."""
     index = {v: i for i, v in enumerate(raw.variables)}
@@ -120,11 +136,7 @@ def smatch_triples(raw: RawGraph, top: Literal["constant", "concept"] = "constan
         if role == ":instance":
             concepts[index[source]] = smatch_concept(target)
             continue
-        name = role[1:] if role.startswith(":") else role
-        if name.endswith("-of") and name not in NOT_INVERTED:
-            source, name, target = target, name[:-3], source
-        elif name == "mod":
-            source, name, target = target, "domain", source
+        source, name, target = smatch_direction(source, role, target)
         if source not in index:
             continue  # inverted onto a constant: smatch 1.0.4 loses it
         if target in index:

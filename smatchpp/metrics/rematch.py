@@ -64,7 +64,7 @@ from typing import Any, Mapping
 
 
 from ..read import RawGraph
-from ..standardize import NOT_INVERTED, smatch_concept, smatch_constant, smatch_label
+from ..standardize import smatch_concept, smatch_constant, smatch_direction, smatch_label
 from .base import param
 from .sets import SetJaccard
 from .registry import register
@@ -86,11 +86,7 @@ def rematch_motifs(raw: RawGraph, verbatlas: Mapping[str, Any] | None = None) ->
     for s, r, t in triples:
         if r == ":instance":
             continue
-        name = r[1:] if r.startswith(":") else r
-        if name.endswith("-of") and name not in NOT_INVERTED:
-            s, name, t = t, name[:-3], s
-        elif name == "mod":
-            s, name, t = t, "domain", s
+        s, name, t = smatch_direction(s, r, t)
         if s not in concept:
             continue  # inverted onto a constant: smatch 1.0.4 loses it
         if t in concept:
