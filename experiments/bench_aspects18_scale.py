@@ -32,16 +32,8 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-SHARED = Path(os.environ.get("SMATCHPP_SHARED", HERE.parents[1] / "shared"))
-LP = SHARED / "data" / "little-prince" / "amr-bank-struct-v3.0.txt"
-
-
-def graphs(n: int) -> list[str]:
-    text = LP.read_text(encoding="utf-8")
-    blocks = [b.strip() for b in re.split(r"\n\s*\n", text)]
-    blocks = [b for b in blocks if any(line.strip() and not line.lstrip().startswith("#")
-                                       for line in b.splitlines())]
-    return blocks[:n]
+sys.path.insert(0, str(HERE))
+from bench_matrix import graphs  # noqa: E402  (the first N Little Prince graphs, as text)
 
 
 def measured(argv: list[str], env: dict | None = None) -> tuple[float, float, int, str]:

@@ -61,6 +61,17 @@ PEER = Path.home() / ".cache" / "s2match-peer"
 TASKS = ("sts", "sick", "para")
 
 
+def run_reference(a: Path, b: Path, glove: Path):
+    """The reference S2Match on the pairs of ``a`` and ``b`` (its own venv); stops if it fails."""
+    peer = run_peer("s2match.py (reference)",
+                    [str(HERE / "s2match_peer_driver.py"), str(a), str(b),
+                     "--peer-src", str(PEER / "src"), "--vectors", str(glove)],
+                    python=PEER / "venv" / "bin" / "python")
+    if peer.status != "ok":
+        sys.exit(f"reference failed ({peer.status}): {peer.stderr_tail}")
+    return peer
+
+
 def write_glove_text(path: Path) -> Path:
     """The packaged vectors as GloVe text (every float32 printed exactly as a float64)."""
     if path.is_file():
@@ -160,12 +171,7 @@ def cells_main(args) -> None:
     glove = write_glove_text(args.glove_text)
     with tempfile.TemporaryDirectory(prefix="s2match-cells-") as tmp:
         a, b, where = concat_cells(Path(tmp))
-        peer = run_peer("s2match.py (reference)",
-                        [str(HERE / "s2match_peer_driver.py"), str(a), str(b),
-                         "--peer-src", str(PEER / "src"), "--vectors", str(glove)],
-                        python=PEER / "venv" / "bin" / "python")
-        if peer.status != "ok":
-            sys.exit(f"reference failed ({peer.status}): {peer.stderr_tail}")
+        peer = run_reference(a, b, glove)
         began = time.perf_counter()
         from_penman = Scorer(Config(preset=args.preset, match="s2match")).score_corpus(
             read_file(a), read_file(b), workers=args.workers).pairs
@@ -216,12 +222,7 @@ def main() -> None:
     report: dict = {}
     with tempfile.TemporaryDirectory(prefix="s2match-cmp-") as tmp:
         a, b = concat(Path(tmp), args.limit)
-        peer = run_peer("s2match.py (reference)",
-                        [str(HERE / "s2match_peer_driver.py"), str(a), str(b),
-                         "--peer-src", str(PEER / "src"), "--vectors", str(glove)],
-                        python=PEER / "venv" / "bin" / "python")
-        if peer.status != "ok":
-            sys.exit(f"reference failed ({peer.status}): {peer.stderr_tail}")
+        peer = run_reference(a, b, glove)
         records = sorted(peer.pairs, key=lambda r: r["index"])
         runs = {
             "ours s2match, 1 worker": run_ours(a, b, "--match", "s2match", "--workers", "1"),
