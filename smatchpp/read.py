@@ -25,7 +25,8 @@ Robustness, in the order the issue lists it:
 * Files are read as bytes and decoded line by line: a line that is not UTF-8
   makes only its own graph unreadable, with the line and the byte named (in a
   comment line, the byte becomes U+FFFD in the metadata).  A leading UTF-8
-  byte-order mark is ignored.
+  byte-order mark is ignored.  A NUL character makes its graph unreadable the
+  same way (a binary or UTF-16 file; penman would read it into a label).
 * Graphs of any depth are read: the parser is a loop over penman's tokens, not
   a recursion, and so is everything after it.
 * A line starting with ``#`` is a comment anywhere in a graph or after it, as
@@ -174,12 +175,28 @@ def read_bytes(data: bytes, path: str = "<bytes>", fmt: Format = "penman") -> li
                 bad[number] = (f"not valid UTF-8: byte 0x{raw[exc.start]:02x} at "
                                f"column {exc.start + 1} (convert the file to UTF-8, e.g. with iconv)")
         text = data.decode("utf-8", errors="replace")
-    return _read_lines(_split_lines(text), path, fmt, bad)
+    lines = _split_lines(text)
+    if "\x00" in text:
+        _nul_lines(lines, bad)
+    return _read_lines(lines, path, fmt, bad)
 
 
 def read_text(text: str, path: str = "<string>", fmt: Format = "penman") -> list[Entry]:
     """Read graphs from a string; see the module docstring."""
-    return _read_lines(_split_lines(text), path, fmt, {})
+    lines, bad = _split_lines(text), {}
+    if "\x00" in text:
+        _nul_lines(lines, bad)
+    return _read_lines(lines, path, fmt, bad)
+
+
+def _nul_lines(lines: list[str], bad: dict[int, str]) -> None:
+    """Mark the lines with a NUL character in ``bad`` (line -> error): no AMR text has one,
+    a binary or UTF-16 file has many, and penman would read it into a label."""
+    for number, line in enumerate(lines, start=1):
+        column = line.find("\x00")
+        if column >= 0 and number not in bad:
+            bad[number] = (f"a NUL byte at column {column + 1} (a binary file, or UTF-16 text: "
+                           "convert the file to UTF-8, e.g. with iconv)")
 
 
 def _split_lines(text: str) -> list[str]:

@@ -118,6 +118,8 @@ THREE = "(w / want-01 :ARG0 (b / boy))\n\n{}\n\n(d / dog)\n"
 
 @pytest.mark.parametrize("second, fragment", [
     (b"\xef\xbb\xbf(c / cat)", "bad.amr:3: graph 1: "),  # a byte-order mark in the middle
+    (b"(c / ca\x00t)", "bad.amr:3: graph 1: a NUL byte at column 8 (a binary file, or UTF-16 text"),
+    (b"(c / cat\n   :mod \"a\x00\")", "bad.amr:4: graph 1: a NUL byte at column 11"),  # in a constant
 ])
 def test_bad_graph_in_the_middle_exits_2_and_spares_the_others(tmp_path, second, fragment):
     (tmp_path / "bad.amr").write_bytes(THREE.encode().replace(b"{}", second))

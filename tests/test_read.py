@@ -790,3 +790,20 @@ def test_fast_path_equals_careful_parser_on_shared_data():
             [_metadata_by_one_regex([x]) for x in comments], path
         graphs += len(fast)
     assert graphs > 80000
+
+
+def test_nul_character_spoils_only_its_graph():
+    """A NUL (a binary or UTF-16 file) was read into a label; now its graph is unreadable,
+    from bytes and from text alike, and a NUL in a comment only stays in the metadata."""
+    from smatchpp.read import read_bytes
+
+    text = "(a / dog)\n\n# ::id x\x00\n(b / ca\x00t)\n\n# ::snt a\x00b\n(d / bird)\n"
+    for entries in (read_text(text, "n.amr"), read_bytes(text.encode(), "n.amr")):
+        assert [e.error is None for e in entries] == [True, False, True]
+        p, line, index, message = _parts(entries[1].error)
+        assert (p, line, index) == ("n.amr", 4, 1)
+        assert message.startswith("a NUL byte at column 8 (a binary file, or UTF-16 text")
+        assert entries[2].graph.triples == (("d", ":instance", "bird"),) and entries[2].metadata["snt"] == "a\x00b"
+    # UTF-16 without a byte-order mark decodes as UTF-8 with a NUL after every ASCII character
+    utf16 = read_bytes("(a / dog)\n\n(b / cat)\n".encode("utf-16-le"), "u.amr")
+    assert all(e.error is not None and "a NUL byte" in str(e.error) for e in utf16)
