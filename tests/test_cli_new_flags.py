@@ -75,7 +75,7 @@ BAD_VECTORS = {
 }
 
 
-@pytest.mark.parametrize("command", ["score", "matrix"])
+@pytest.mark.parametrize("command", ["score", "compare", "matrix"])
 @pytest.mark.parametrize("case", sorted(BAD_VECTORS))
 def test_bad_vectors_for_thesis_aspects_exit_2(tmp_path, monkeypatch, command, case):
     monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
@@ -85,7 +85,8 @@ def test_bad_vectors_for_thesis_aspects_exit_2(tmp_path, monkeypatch, command, c
         (tmp_path / name).mkdir()
     else:
         (tmp_path / name).write_bytes(data)
-    inputs = ("t.amr", "g.amr") if command == "score" else ("t.amr", "-o", "m.npz")
+    inputs = {"score": ("t.amr", "g.amr"), "compare": ("t.amr", "g.amr", "g.amr"),
+              "matrix": ("t.amr", "-o", "m.npz")}[command]
     r = run(command, *inputs, "--aspects", "thesis", "--vectors", name, "--quiet", cwd=tmp_path)
     _clean(r, 2)
     assert fragment in r.stderr
@@ -162,3 +163,26 @@ def test_an_empty_quoted_concept_is_a_concept_of_its_own(tmp_path):
     _clean(r)
     # want-01, boy, dog match; "" and cat do not
     assert json.loads(r.stdout)["totals"] == {"matched": 3, "upper": 3, "test": 4, "gold": 4}
+
+
+def test_compare_thesis_aspects_are_the_score_of_each_system(tmp_path, monkeypatch):
+    """``compare S1 S2 G --aspects thesis --vectors F``: each aspect's F1 of a system is the
+    F1 ``score S G --aspects thesis --vectors F`` gives it."""
+    monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
+    _pair(tmp_path)
+    (tmp_path / "v.txt").write_text(VECTORS)
+    vectors = ("--aspects", "thesis", "--vectors", "v.txt", "--format", "json", "--quiet")
+    c = run("compare", "t.amr", "g.amr", "t.amr", *vectors, "--bootstrap", "20", "--ar-trials", "20",
+            cwd=tmp_path)
+    _clean(c)
+    got = {x["name"]: (x["f1_sys1"], x["f1_sys2"]) for x in json.loads(c.stdout)["comparisons"]}
+    s = run("score", "g.amr", "t.amr", *vectors, cwd=tmp_path)
+    _clean(s)
+    scored = json.loads(s.stdout)
+    want = {name: x["f1"] for name, x in scored["aspects"]["scores"].items()}
+    assert set(got) == {"smatch", *want}
+    assert got["smatch"] == pytest.approx((1.0, scored["micro"]["f1"]))
+    for name, f1 in want.items():
+        assert got[name] == pytest.approx((1.0, f1)), name
+    # by hand: the roots want/want and dog/cat, cosine 1 and 0.96
+    assert got["rootSim"][1] == pytest.approx((1 + 0.96) / 2)
