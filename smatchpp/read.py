@@ -25,8 +25,9 @@ Robustness, in the order the issue lists it:
 * Files are read as bytes and decoded line by line: a line that is not UTF-8
   makes only its own graph unreadable, with the line and the byte named (in a
   comment line, the byte becomes U+FFFD in the metadata).  A leading UTF-8
-  byte-order mark is ignored.  A NUL character makes its graph unreadable the
-  same way (a binary or UTF-16 file; penman would read it into a label).
+  byte-order mark is ignored.  A NUL character, or a byte-order mark further
+  on, makes its graph unreadable the same way (a binary or UTF-16 file, files
+  joined with ``cat``; penman would read a NUL into a label).
 * Graphs of any depth are read: the parser is a loop over penman's tokens, not
   a recursion, and so is everything after it.
 * A line starting with ``#`` is a comment anywhere in a graph or after it, as
@@ -176,27 +177,35 @@ def read_bytes(data: bytes, path: str = "<bytes>", fmt: Format = "penman") -> li
                                f"column {exc.start + 1} (convert the file to UTF-8, e.g. with iconv)")
         text = data.decode("utf-8", errors="replace")
     lines = _split_lines(text)
-    if "\x00" in text:
-        _nul_lines(lines, bad)
+    if "\x00" in text or _BOM in text[1:]:
+        _stray_characters(lines, bad)
     return _read_lines(lines, path, fmt, bad)
 
 
 def read_text(text: str, path: str = "<string>", fmt: Format = "penman") -> list[Entry]:
     """Read graphs from a string; see the module docstring."""
     lines, bad = _split_lines(text), {}
-    if "\x00" in text:
-        _nul_lines(lines, bad)
+    if "\x00" in text or _BOM in text[1:]:
+        _stray_characters(lines, bad)
     return _read_lines(lines, path, fmt, bad)
 
 
-def _nul_lines(lines: list[str], bad: dict[int, str]) -> None:
-    """Mark the lines with a NUL character in ``bad`` (line -> error): no AMR text has one,
-    a binary or UTF-16 file has many, and penman would read it into a label."""
+def _stray_characters(lines: list[str], bad: dict[int, str]) -> None:
+    """Mark in ``bad`` (line -> error) the lines with a NUL character (no AMR text has one, a
+    binary or UTF-16 file has many; penman would read it into a label) or a byte-order mark
+    after the file's first character (files joined with ``cat``; penman's error named neither)."""
     for number, line in enumerate(lines, start=1):
+        if number in bad:
+            continue
         column = line.find("\x00")
-        if column >= 0 and number not in bad:
+        if column >= 0:
             bad[number] = (f"a NUL byte at column {column + 1} (a binary file, or UTF-16 text: "
                            "convert the file to UTF-8, e.g. with iconv)")
+            continue
+        column = line.find(_BOM, 1 if number == 1 else 0)
+        if column >= 0:
+            bad[number] = (f"a byte-order mark (U+FEFF) at column {column + 1}, inside the file "
+                           "(files joined with cat? remove it, e.g. with sed 's/\\xEF\\xBB\\xBF//g')")
 
 
 def _split_lines(text: str) -> list[str]:

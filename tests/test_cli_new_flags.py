@@ -118,7 +118,7 @@ THREE = "(w / want-01 :ARG0 (b / boy))\n\n{}\n\n(d / dog)\n"
 
 
 @pytest.mark.parametrize("second, fragment", [
-    (b"\xef\xbb\xbf(c / cat)", "bad.amr:3: graph 1: "),  # a byte-order mark in the middle
+    (b"\xef\xbb\xbf(c / cat)", "bad.amr:3: graph 1: a byte-order mark (U+FEFF) at column 1, inside the file"),
     (b"(c / ca\x00t)", "bad.amr:3: graph 1: a NUL byte at column 8 (a binary file, or UTF-16 text"),
     (b"(c / cat\n   :mod \"a\x00\")", "bad.amr:4: graph 1: a NUL byte at column 11"),  # in a constant
 ])
@@ -135,6 +135,12 @@ def test_bad_graph_in_the_middle_exits_2_and_spares_the_others(tmp_path, second,
     _clean(r)
     pairs = [json.loads(line) for line in (tmp_path / "p.jsonl").read_text().splitlines()]
     assert [(p["matched"], p["test_triples"], p["gold_triples"]) for p in pairs] == [(4, 4, 4), (0, 0, 2), (2, 2, 2)]
+    assert fragment in pairs[1]["error"]
+    r = run("score", "bad.amr", "ok.amr", "--metric", "aspect", "--on-error", "empty", "--pairs-out", "a.jsonl",
+            "--quiet", cwd=tmp_path)
+    _clean(r)
+    pairs = [json.loads(line) for line in (tmp_path / "a.jsonl").read_text().splitlines()]
+    assert [(p["matched"], p["test"], p["gold"]) for p in pairs] == [(2, 2, 2), (0, 0, 1), (1, 1, 1)]
     assert fragment in pairs[1]["error"]
 
 

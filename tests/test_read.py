@@ -807,3 +807,16 @@ def test_nul_character_spoils_only_its_graph():
     # UTF-16 without a byte-order mark decodes as UTF-8 with a NUL after every ASCII character
     utf16 = read_bytes("(a / dog)\n\n(b / cat)\n".encode("utf-16-le"), "u.amr")
     assert all(e.error is not None and "a NUL byte" in str(e.error) for e in utf16)
+
+
+def test_byte_order_mark_inside_the_file_spoils_only_its_graph():
+    """Files joined with cat leave a byte-order mark at a graph's start: penman's error named
+    neither the mark nor its column; the file's own leading mark is still ignored."""
+    from smatchpp.read import read_bytes
+
+    data = b"\xef\xbb\xbf(a / dog)\n\n\xef\xbb\xbf# ::id x\n(b / cat)\n\n(d / bird :mod \"x\xef\xbb\xbf\")\n\n(e / eel)\n"
+    for entries in (read_bytes(data, "j.amr"), read_text(data.decode(), "j.amr")):
+        assert [e.error is None for e in entries] == [True, False, False, True]
+        assert [_parts(e.error)[:3] for e in entries[1:3]] == [("j.amr", 3, 1), ("j.amr", 6, 2)]
+        assert _parts(entries[1].error)[3].startswith("a byte-order mark (U+FEFF) at column 1, inside the file")
+        assert "at column 18" in _parts(entries[2].error)[3]
