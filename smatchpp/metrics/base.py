@@ -89,6 +89,11 @@ def param(default: Any, help: str, *, choices: Sequence[Any] | None = None,
                                             "pattern": pattern})
 
 
+#: name -> metric class (filled by :func:`smatchpp.metrics.registry.register`; here, so that
+#: :meth:`Metric.from_signature` finds the metric a signature names)
+METRICS: dict[str, type["Metric"]] = {}
+
+
 @dataclass(frozen=True)
 class Metric(ABC):
     """A graph similarity metric computed from per-pair sufficient statistics."""
@@ -206,8 +211,6 @@ class Metric(ABC):
         >>> Metric.from_signature(m.signature()) == m
         True
         """
-        from .registry import METRICS
-
         sig = Signature.parse(signature)
         sig.check_version()
         name = sig.metric or "smatch"
