@@ -120,7 +120,8 @@ def _from_signature(args: argparse.Namespace, defaults: dict[str, Any]) -> Metri
     cls = _others()[name]
     files = {s.name: getattr(args, _dest(name, s.name)) for s in cls.settings()
              if s.identity is not None and getattr(args, _dest(name, s.name), None) is not None}
-    files.update((f, getattr(args, f)) for f in _CONFIG_FILES if getattr(args, f, None) is not None)
+    if name == "aspect":  # its Config's files
+        files.update((f, getattr(args, f)) for f in _CONFIG_FILES if getattr(args, f, None) is not None)
     try:
         metric = cls.from_signature(sig, files)
     except (SignatureError, OSError) as exc:
