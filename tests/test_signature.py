@@ -149,6 +149,17 @@ def test_the_other_aspect_sets_signatures_replay(capsys, files, aspect_set):
         assert got["totals"] == pytest.approx(dict(zip(metric.stat_names, corpus.stats.sum(axis=0))))
 
 
+def test_an_aspect_signature_with_frames_needs_the_file(capsys, files):
+    (files / "frames.txt").write_text("want-01  ARG0: wanter  ARG1: thing wanted\n")
+    metric = get_metric("aspect", aspect="AGENT", config=Config(aspects="separate", aspect_set="smatchpp18",
+                                                                 propbank_frames="frames.txt"))
+    sig = metric.signature()
+    assert "|frames:frames.txt@" in sig
+    code, _, err = cli(capsys, "score", "t.amr", "g.amr", "--signature", sig)
+    assert code == 2 and "pass --propbank-frames FILE" in err and "Traceback" not in err
+    assert score(capsys, "--signature", sig, "--propbank-frames", "frames.txt")["signature"] == sig
+
+
 def _graphs():
     from smatchpp.read import read_file
 
