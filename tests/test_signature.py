@@ -327,3 +327,15 @@ def test_round_trip_over_random_parameters(name, data):
     assert again == metric
     assert again.sign(on_error, bootstrap, seed, trials if bootstrap else None) == sig
     assert type(metric).from_signature(str(sig)) == metric
+
+
+_keys = st.text(st.characters(blacklist_characters="|:", blacklist_categories=("Cs",)), min_size=1, max_size=12)
+_texts = st.text(st.characters(blacklist_characters="|", blacklist_categories=("Cs",)), max_size=12).map(str.strip)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tokens=st.dictionaries(_keys.filter(lambda k: k.strip() == k and k != "smatchpp"), _texts, max_size=8))
+def test_printing_and_parsing_are_inverse_for_any_tokens(tokens):
+    sig = Signature((("smatchpp", __version__), *tokens.items()))
+    assert Signature.parse(str(sig)) == sig
+    assert Signature.parse(str(sig)).tokens == sig.tokens
