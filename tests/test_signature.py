@@ -260,7 +260,8 @@ _configs = st.fixed_dictionaries({
     "match": st.sampled_from(sorted(MATCHERS)),
     "solver": st.sampled_from(["exact", "highs", "hillclimber"]),
     "compression": st.sampled_from(["exact", "none"]),
-    "time_limit": st.none() | st.floats(0.001, 1e6, allow_nan=False),
+    # whole seconds too: %g wrote 1234567.0 as 1.23457e+06 (read back as 1234570.0)
+    "time_limit": st.none() | st.floats(0.001, 1e9) | st.integers(10 ** 6, 10 ** 9).map(float),
     "work_limit": st.none() | st.integers(1, 10 ** 9),
     "seed": st.integers(0, 2 ** 40), "restarts": st.integers(0, 50),
     "on_error": st.sampled_from(["raise", "empty", "skip"]),
