@@ -35,7 +35,6 @@ the same result everywhere.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable, Iterable
 
@@ -45,17 +44,15 @@ from .matchers.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
 from .paths import file_identity
 from .presets import canonical, describe, get_preset, preset_names
 from .problem import CERTIFY_TOLERANCE
+from .signature import Setting, Signature, SignatureError, format_value
+from .signature import idle as idle_settings
 from .significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS
 from .significance import DEFAULT_SEED as BOOTSTRAP_SEED
 from .solvers import SOLVERS
 from .version import __version__
 
 __all__ = ["Config", "SignatureError", "signature_tokens", "highs_version", "MAX_RESAMPLES", "CONDITIONAL_FIELDS",
-           "BOOTSTRAP_SEED", "DEFAULT_RESAMPLES", "ON_ERROR", "ASPECT_MODES", "format_value"]
-
-
-class SignatureError(ValueError):
-    """A signature that cannot be turned back into a :class:`Config`."""
+           "BOOTSTRAP_SEED", "DEFAULT_RESAMPLES", "ON_ERROR", "ASPECT_MODES", "format_value", "SETTINGS"]
 
 
 def highs_version() -> str:
@@ -450,12 +447,7 @@ class Config:
         >>> Config().idle(["cutoff", "seed"])
         [('cutoff', '--match s2match')]
         """
-        names, out = set(names), []
-        for f in fields(self):
-            needs = f.metadata.get("needs")
-            if f.name in names and needs is not None and not needs[0](self):
-                out.append((f.name, needs[1]))
-        return out
+        return idle_settings(SETTINGS, self, names)
 
     @property
     def deterministic(self) -> bool:
@@ -467,7 +459,8 @@ class Config:
         return replace(self, **changes)
 
     def signature(self, match: str | None = None) -> str:
-        """A sacreBLEU-style string that pins down the score, e.g. for a paper.
+        """A sacreBLEU-style string that pins down the score, e.g. for a paper
+        (:class:`~smatchpp.signature.Signature`).
 
         ``match``: the name of the matcher that scored, when it is not a
         registered one (a :class:`~smatchpp.api.Scorer` given its own matcher).
@@ -475,72 +468,54 @@ class Config:
         >>> Config().signature(match="my-matcher").split("|")[3]
         'match:my-matcher'
         """
-        parts = [f"smatchpp:{__version__}", f"highs:{highs_version()}"]
-        for f in fields(self):
-            key = f.metadata.get("sig")
-            if key is None:
-                continue
-            show = f.metadata.get("show")
-            if show is not None and not show(self):
-                continue
-            display = f.metadata.get("display")
-            value = match if f.name == "match" and match is not None else getattr(self, f.name)
-            parts.append(f"{key}:{display(value) if display else format_value(value)}")
-        parts.append(f"deterministic:{'yes' if self.deterministic else 'no'}")
-        return "|".join(parts)
+        return str(self.sign(match))
+
+    def sign(self, match: str | None = None) -> Signature:
+        """The :class:`~smatchpp.signature.Signature` of :meth:`signature`: the versions of
+        smatchpp and HiGHS, the shown fields in declaration order, ``deterministic``."""
+        sig = Signature.write(SETTINGS, self, head=[("highs", highs_version())],
+                              tail=[("deterministic", "yes" if self.deterministic else "no")])
+        if match is not None:
+            sig = Signature(tuple((k, match if k == "match" else v) for k, v in sig.tokens))
+        return sig
 
     @classmethod
-    def from_signature(cls, signature: str) -> "Config":
+    def from_signature(cls, signature: "str | Signature", files: dict[str, str] | None = None) -> "Config":
         """The :class:`Config` a signature was made with.
 
-        A signature is re-created exactly or refused (:class:`SignatureError`):
-        another smatchpp or HiGHS version (an interval under a limit, and the
-        work a work limit counts, depend on HiGHS; a signature without its
-        ``highs`` token accepts any), an unknown or repeated key, a
-        ``deterministic`` token other than the one the settings imply, a file
-        named by a path instead of its ``name@sha1`` identity, and a setting
-        that would do nothing (``cutoff`` without ``match:s2match``).  Keys
-        left out take their defaults.
+        A signature is re-created exactly or refused (:class:`SignatureError`,
+        :meth:`Signature.read <smatchpp.signature.Signature.read>`): another smatchpp or
+        HiGHS version (an interval under a limit, and the work a work limit counts, depend
+        on HiGHS; a signature without its ``highs`` token accepts any), an unknown or
+        repeated key, a ``deterministic`` token other than the one the settings imply, a
+        file named by a path instead of its ``name@sha1`` identity, a file (role weights,
+        PropBank frames) not given in ``files`` (``{field: path}``) or of other content, and
+        a setting that would do nothing (``cutoff`` without ``match:s2match``).  Keys left
+        out take their defaults.
 
         >>> Config.from_signature(f"smatchpp:{__version__}|seed:7|seed:8")
         Traceback (most recent call last):
         ...
-        smatchpp.config.SignatureError: signature key 'seed' is given twice (seed:7, seed:8)
+        smatchpp.signature.SignatureError: signature key 'seed' is given twice (seed:7, seed:8)
         """
-        tokens = signature_tokens(signature)
-        highs = tokens.pop("highs", None)
+        sig = Signature.parse(signature)
+        sig.check_version()
+        highs = sig.get("highs")
         if highs is not None and highs != highs_version():
             raise SignatureError(
                 f"this signature was made with HiGHS {highs}, this is HiGHS {highs_version()}: "
                 f"install highspy=={highs} to reproduce it exactly (a certified optimum does not "
                 f"depend on HiGHS, intervals under a limit can: to accept HiGHS {highs_version()}, "
                 f"remove highs:{highs} from the signature)")
-        deterministic = tokens.pop("deterministic", None)
-        by_key = {f.metadata["sig"]: f for f in fields(cls) if "sig" in f.metadata}
-        values = {}
-        for key, value in tokens.items():
-            f = by_key.get(key)
-            if f is None:
-                raise SignatureError(f"unknown signature key {key!r} for smatchpp {__version__}")
-            values[f.name] = _parse(value, f.metadata["kind"])
-            if f.metadata.get("display") is not None and values[f.name] is not None \
-                    and not _IDENTITY.fullmatch(values[f.name]):
-                raise SignatureError(f"{key} in a signature names a file by its identity, "
-                                     "name@sha1-prefix (as smatchpp writes it), not by a path: pass "
-                                     f"the file as --{f.name.replace('_', '-')} FILE")
-        key_of = {f.name: f.metadata["sig"] for f in fields(cls)}
         try:
-            # what the other tokens make of a matcher's parameter (say): used, or refused
-            idle = cls(**{k: v for k, v in values.items() if k not in CONDITIONAL_FIELDS}).idle(values)
-            if idle:
-                name, what = idle[0]
-                raise SignatureError(f"{key_of[name]}:{tokens[key_of[name]]} does nothing without "
-                                     f"{what}: a signature of smatchpp {__version__} never holds it")
+            values = sig.read(SETTINGS, ignore=("highs", "deterministic"), files=files,
+                              build=lambda known: cls(**known))
             config = cls(**values)
         except SignatureError:
             raise
         except ValueError as exc:
             raise SignatureError(f"invalid signature: {exc}") from None
+        deterministic = sig.get("deterministic")
         if deterministic is not None and deterministic != ("yes" if config.deterministic else "no"):
             raise SignatureError(f"deterministic:{deterministic} contradicts the settings (a time "
                                  "limit makes a run not deterministic, nothing else does)")
@@ -549,56 +524,22 @@ class Config:
 
 #: the fields that do nothing under some settings (they never decide whether others do)
 CONDITIONAL_FIELDS = frozenset(f.name for f in fields(Config) if f.metadata.get("needs") is not None)
-#: how a signature names a file: ``name@sha1-prefix`` (or ``package@version``), never a path
-_IDENTITY = re.compile(r"[^/\\@|]+@[^/\\@|]+")
+#: every field of :class:`Config` as a signed setting (:class:`~smatchpp.signature.Setting`), in order
+SETTINGS = tuple(Setting(f.name, f.metadata["sig"], f.metadata["kind"], f.default, show=f.metadata["show"],
+                         needs=f.metadata["needs"], identity=f.metadata["display"],
+                         resolves=f.name == "vectors",  # the packaged GloVe, or vectors converted before
+                         flag=f.metadata["option"]["flag"] or "--" + f.name.replace("_", "-"))
+                 for f in fields(Config))
 
 
 def signature_tokens(signature: str) -> dict[str, str]:
     """``{key: value text}`` of a signature of this smatchpp version, without the version token
-    (:meth:`Config.from_signature`, and a metric's signature); refuses a token without ``:``, a
-    repeated key and another smatchpp version (:class:`SignatureError`).
+    (:class:`~smatchpp.signature.Signature`); refuses a token without ``:``, a repeated key and
+    another smatchpp version (:class:`SignatureError`).
 
     >>> signature_tokens(f"smatchpp:{__version__}|metric:jaccard|errors:skip")
     {'metric': 'jaccard', 'errors': 'skip'}
     """
-    tokens: dict[str, str] = {}
-    for token in signature.strip().split("|"):
-        key, sep, value = token.partition(":")
-        if not sep:
-            raise SignatureError(f"not a smatchpp signature: token {token!r} has no ':'")
-        if key in tokens:
-            raise SignatureError(f"signature key {key!r} is given twice "
-                                 f"({key}:{tokens[key]}, {key}:{value})")
-        tokens[key] = value
-    version = tokens.pop("smatchpp", None)
-    if version is None:
-        raise SignatureError("not a smatchpp signature: it does not start with smatchpp:VERSION")
-    if version != __version__:
-        raise SignatureError(f"this signature was made by smatchpp {version}, this is smatchpp "
-                             f"{__version__}: install smatchpp=={version} to reproduce it")
-    return tokens
-
-
-def format_value(value: Any) -> str:
-    """A setting's value as a signature (and ``--help``) writes it: ``none``, ``yes``, ``0.5``, ``3``."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return repr(value) if value != int(value) or abs(value) >= 1e15 else f"{value:g}"
-    return str(value)
-
-
-def _parse(text: str, kind: type) -> Any:
-    if kind is str:  # names (a compression may be called "none")
-        return text
-    if text == "none":
-        return None
-    try:
-        if kind is bool:
-            return {"yes": True, "no": False}[text]
-        return kind(text)
-    except (ValueError, KeyError):
-        raise SignatureError(f"cannot read {text!r} as {kind.__name__}") from None
-
+    sig = Signature.parse(signature)
+    sig.check_version()
+    return dict(sig.without("smatchpp").tokens)

@@ -54,15 +54,35 @@ def test_every_field_is_signed_and_checked():
         assert f.metadata["check"](f.default) is None, f.name
 
 
+#: the fields that name a file the signature cannot find by itself: replaying needs the file
+FILES = ("role_weights", "propbank_frames")
+
+
+def _files(tmp_path, values):
+    """Real files for the file fields of ``values`` (their identities are signed); ``{field: path}``."""
+    files = {}
+    for name in FILES:
+        if values.get(name) is not None:
+            path = tmp_path / values[name].partition("@")[0]
+            path.write_text("ARG0\t2\n" if name == "role_weights" else "give-01  ARG0: giver\n")
+            values[name] = files[name] = str(path)
+    return files
+
+
 @pytest.mark.parametrize("name", [f.name for f in fields(Config)])
-def test_signature_round_trip_per_field(name):
+def test_signature_round_trip_per_field(name, tmp_path):
     f = next(f for f in fields(Config) if f.name == name)
-    config = Config(**{name: _other(f), **CONTEXT.get(name, {})})
-    back = Config.from_signature(config.signature())
+    values = {name: _other(f), **CONTEXT.get(name, {})}
+    files = _files(tmp_path, values)
+    config = Config(**values)
+    back = Config.from_signature(config.signature(), files=files)
     assert back == config
+    if files:  # without its file the signature is not replayed
+        with pytest.raises(SignatureError, match="names a file by its identity: pass --"):
+            Config.from_signature(config.signature())
 
 
-def test_signature_round_trip_all_fields_at_once():
+def test_signature_round_trip_all_fields_at_once(tmp_path):
     values = {f.name: _other(f) for f in fields(Config)}
     values["focus_weight"] = 3.0  # not shown under s2match: it reads back as the default
     values["preset"] = "amr"  # a pair-rewriting preset is for unweighted exact matching only,
@@ -70,9 +90,10 @@ def test_signature_round_trip_all_fields_at_once():
     values["aspects"] = "none"  # aspects count Smatch triples: exact matching only
     values["propbank_frames"] = None  # read by the smatchpp18 aspects only
     values["aspect_set"] = "damonte"  # not shown without aspects: it reads back as the default
+    files = _files(tmp_path, values)
     config = Config(**values)
     assert config.match == "s2match"
-    assert Config.from_signature(config.signature()) == config
+    assert Config.from_signature(config.signature(), files=files) == config
 
 
 def test_matcher_parameters_are_signed_only_where_they_matter():

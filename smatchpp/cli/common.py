@@ -251,8 +251,11 @@ def config_from_args(args: argparse.Namespace, **overrides: Any) -> Config:
                          + ", ".join(_given_option(k, v) for k, v in overrides.items()))
     try:
         if getattr(args, "signature", None):
-            config = Config.from_signature(args.signature)
-            return _agree(config, given, overrides)
+            # a file given replaces the identity the signature names it by (same content only)
+            files = {f.name: given[f.name] for f in fields(Config)
+                     if f.metadata.get("display") is not None and f.name in given}
+            config = Config.from_signature(args.signature, files=files)
+            return _agree(config, {k: v for k, v in given.items() if k not in files}, overrides)
         # what the other settings make of a conditional one (a matcher's parameter, say)
         idle = Config(**{k: v for k, v in {**given, **overrides}.items()
                          if k not in CONDITIONAL_FIELDS}).idle(given)
@@ -278,17 +281,15 @@ def _option(name: str) -> str:
 
 
 def _agree(config: Config, given: dict[str, Any], overrides: dict[str, Any]) -> Config:
-    """``config`` (from ``--signature``) if the options given agree with it; files given
-    replace the identities the signature names them by."""
-    files, clash = {}, []
+    """``config`` (from ``--signature``) if the options given agree with it (files given were
+    matched by :meth:`Config.from_signature`)."""
+    clash = []
     for f in fields(Config):
         if f.name not in given:
             continue
         ours, theirs = given[f.name], getattr(config, f.name)
-        display = f.metadata.get("display")
-        if display is not None and theirs is not None and display(ours) == display(theirs):
-            files[f.name] = ours  # the same file's content: read it from the path given
-        elif ours != theirs:
+        if ours != theirs:
+            display = f.metadata.get("display")
             shown = display(theirs) if display else _shown_value(theirs)
             clash.append(f"{f.metadata['sig']}:{shown} but the options give "
                          f"{_given_option(f.name, ours)}")
@@ -303,7 +304,7 @@ def _agree(config: Config, given: dict[str, Any], overrides: dict[str, Any]) -> 
         if getattr(config, name) != value:
             raise UsageError(f"--signature sets {_SIG[name]}:{getattr(config, name)}, which this "
                              f"command does not use: it uses {_given_option(name, value)}")
-    return config.replace(**files) if files else config
+    return config
 
 
 def _shown_value(value: Any) -> str:

@@ -35,6 +35,7 @@ from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metri
 from ..metrics.base import MetricIntervals
 from ..bulk import no_cycle_collection
 from ..read import RawGraph, read_file
+from ..signature import Signature, SignatureError, read_value
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageError, check_outputs,
                      emit, interrupts, one_stdin, open_output, plural, read_inputs, report_unreadable,
@@ -101,55 +102,67 @@ def _option(dest: str) -> str:
     return "--" + dest.replace("_", "-")
 
 
-def _from_signature(args: argparse.Namespace, defaults: dict[str, Any]) -> None:
-    """Set ``args`` from a metric signature (``--signature``); an option given as well must
-    agree with it."""
+def _from_signature(args: argparse.Namespace, defaults: dict[str, Any]) -> Metric:
+    """The metric of a metric signature (``--signature``), and the run's settings in it set on
+    ``args``; an option given as well must agree with it, a file it names must be given
+    (:class:`smatchpp.signature.Signature`'s rules).  The alignment family's file options
+    (``--vectors``, ``--propbank-frames``, ``--role-weights``) give the files of an ``aspect``
+    signature."""
     try:
-        name, tokens = Metric.parse_signature(args.signature)
-    except ValueError as exc:
+        sig = Signature.parse(args.signature)
+    except SignatureError as exc:
         raise UsageError(f"--signature: {exc}") from None
+    name = sig.metric
     if name not in _others():
         raise UsageError(f"--signature: unknown metric {name!r}; known: {', '.join(sorted(_others()))}")
     if args.metric not in (ALIGNMENT, name):
         raise UsageError(f"--metric {args.metric} disagrees with the signature's metric {name}")
-    args.metric = name
-    keys = {key: (_dest(name, field_name), f) for field_name, key, f in _others()[name].params()}
-    keys.update({"errors": ("on_error", None), "bootstrap": ("bootstrap", None),
-                 "bootstrap-seed": ("bootstrap_seed", None)})
-    for key, text in tokens.items():
-        if key not in keys:
-            raise UsageError(f"--signature: unknown key {key!r} for metric {name}")
-        dest, f = keys[key]
-        if f is None:
-            value: Any = text if dest == "on_error" else _int(text, key)
-        else:
-            kind = type(f.default) if f.default is not None else str
-            try:
-                value = None if text == "none" else (_parse_bool(text) if kind is bool else kind(text))
-            except (ValueError, argparse.ArgumentTypeError):
-                raise UsageError(f"--signature: cannot read {key}:{text}") from None
-        given = getattr(args, dest, None)
-        if given != defaults.get(dest) and given != value:
-            flag = f"--{key}" if f is not None else _option(dest)
-            raise UsageError(f"{flag} {given} disagrees with the signature's {key}:{text}")
-        setattr(args, dest, value)
-    args.signature = None
-
-
-def _int(text: str, key: str) -> int:
+    cls = _others()[name]
+    files = {s.name: getattr(args, _dest(name, s.name)) for s in cls.settings()
+             if s.identity is not None and getattr(args, _dest(name, s.name), None) is not None}
+    if name == "aspect":  # its Config's files
+        files.update((f, getattr(args, f)) for f in _CONFIG_FILES if getattr(args, f, None) is not None)
     try:
-        return int(text)
-    except ValueError:
-        raise UsageError(f"--signature: cannot read {key}:{text}") from None
+        metric = cls.from_signature(sig, files)
+    except (SignatureError, OSError) as exc:
+        raise UsageError(f"--signature: {exc}") from None
+    for s in cls.settings():  # the metric's options given must agree with the signature
+        given = getattr(args, _dest(name, s.name), None)
+        if given is not None and s.identity is None and given != getattr(metric, s.name):
+            raise UsageError(f"--{s.key} {given} disagrees with the signature's {s.key}:{s.text(metric)}")
+    run = {"errors": ("on_error", str), "bootstrap": ("bootstrap", int),
+           "bootstrap-seed": ("bootstrap_seed", int), "ar-trials": ("ar_trials", int)}
+    for key, text in sig.run().items():
+        dest, kind = run[key]
+        if not hasattr(args, dest):
+            raise UsageError(f"--signature sets {key}:{text}, which this command does not take")
+        try:
+            value = read_value(text, kind, None, key)
+        except SignatureError as exc:
+            raise UsageError(f"--signature: {exc}") from None
+        given = getattr(args, dest)
+        if given != defaults.get(dest) and given != value:
+            raise UsageError(f"{_option(dest)} {given} disagrees with the signature's {key}:{text}")
+        setattr(args, dest, value)
+    args.metric = name
+    args.signature = None
+    return metric
+
+
+#: the alignment family's file options, which give an ``aspect`` signature's files
+_CONFIG_FILES = ("vectors", "propbank_frames", "role_weights")
 
 
 def metric_from_args(args: argparse.Namespace):
     """The metric ``--metric`` names with its options; refuses options that would do nothing."""
     defaults: dict[str, Any] = getattr(args, "option_defaults", {})
+    replayed = None
     if getattr(args, "signature", None) and "|metric:" in args.signature:
-        _from_signature(args, defaults)
+        replayed = _from_signature(args, defaults)
     given = {dest for dest, default in defaults.items()
              if dest not in _SHARED and getattr(args, dest, default) != default}
+    if replayed is not None and args.metric == "aspect":
+        given -= set(_CONFIG_FILES)  # the files of the signature's Config
     params = {_dest(name, f) for name, cls in _others().items() for f, _, _ in cls.params()}
     if args.metric == ALIGNMENT:  # the alignment family's options are its own
         stray = sorted(given & params)
@@ -169,6 +182,8 @@ def metric_from_args(args: argparse.Namespace):
         args.on_error = "raise"
     if getattr(args, "bootstrap_seed", BOOTSTRAP_SEED) is None:
         args.bootstrap_seed = BOOTSTRAP_SEED
+    if replayed is not None:
+        return replayed
     params = {f: getattr(args, _dest(args.metric, f)) for f, _, _ in _others()[args.metric].params()
               if getattr(args, _dest(args.metric, f)) is not None}
     try:
@@ -282,8 +297,7 @@ def run_compare(args: argparse.Namespace, metric) -> int:
     trials = args.ar_trials or DEFAULT_TRIALS
     c = compare_columns(_headline(metric), stats[0].T, stats[1].T, resamples, trials,
                         args.bootstrap_seed, name=metric.name)
-    signature = metric.signature(args.on_error, resamples, args.bootstrap_seed)
-    signature = signature.replace("|deterministic:", f"|ar-trials:{trials}|deterministic:")
+    signature = metric.signature(args.on_error, resamples, args.bootstrap_seed, trials)
     if args.pairs_out:
         with open_output(args.pairs_out) as out:
             for row, k in enumerate(kept):

