@@ -31,7 +31,7 @@ import numpy as np
 
 from .. import present
 from ..config import BOOTSTRAP_SEED
-from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metric, get_metric
+from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metric, get_metric, metric_names
 from ..metrics.base import MetricIntervals
 from ..bulk import no_cycle_collection
 from ..read import RawGraph, read_file
@@ -58,7 +58,7 @@ _EMPTY = RawGraph(top=None, triples=(), variables=())
 
 def _others() -> dict[str, type[Metric]]:
     """The registered metrics but the alignment family (which the options name ALIGNMENT)."""
-    return {name: cls for name, cls in METRICS.items() if name != ALIGNMENT}
+    return {name: METRICS[name] for name in metric_names() if name != ALIGNMENT}
 
 
 def add_metric_options(p: argparse.ArgumentParser, sample: tuple[str, ...] = ("A", "B")) -> None:

@@ -65,10 +65,11 @@ import numpy as np
 from ..version import __version__
 from ..bulk import no_cycle_collection
 from ..read import RawGraph
+from ..plugins import GROUPS, load
 from ..signature import RUN_KEYS, Setting, Signature, SignatureError
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, bootstrap_scores, sum_in_order
 
-__all__ = ["Metric", "PairMean", "param", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric",
+__all__ = ["Metric", "PairMean", "param", "load_plugins", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric",
            "run_tokens"]
 
 
@@ -92,6 +93,35 @@ def param(default: Any, help: str, *, choices: Sequence[Any] | None = None,
 #: name -> metric class (filled by :func:`smatchpp.metrics.registry.register`; here, so that
 #: :meth:`Metric.from_signature` finds the metric a signature names)
 METRICS: dict[str, type["Metric"]] = {}
+#: the names the entry points registered, once they are loaded
+_PLUGINS: list[str] = []
+_LOADED: list[bool] = []
+
+
+def load_plugins() -> list[str]:
+    """Register the metrics of the installed packages' ``smatchpp.metrics`` entry points
+    (:mod:`smatchpp.plugins`) in :data:`METRICS`, once, on the first look-up by name (not on
+    import: an extension imports :mod:`smatchpp.metrics` itself); returns their names."""
+    if not _LOADED:
+        _LOADED.append(True)  # first: an extension that looks a metric up does not recurse
+        _PLUGINS.extend(load(GROUPS["metrics"], _accept_plugin, _register_plugin))
+    return list(_PLUGINS)
+
+
+def _accept_plugin(name: str, obj: Any) -> type["Metric"]:
+    """An entry point's metric class, checked: a :class:`Metric` subclass named ``name``
+    that takes no name already taken by another class."""
+    if not (isinstance(obj, type) and issubclass(obj, Metric)):
+        raise TypeError(f"{obj!r} is not a subclass of smatchpp.metrics.Metric")
+    if getattr(obj, "name", None) != name:
+        raise ValueError(f"its class names itself {getattr(obj, 'name', None)!r}, not {name!r}")
+    if name in METRICS and METRICS[name] is not obj:
+        raise ValueError(f"metric {name!r} exists already (an extension never replaces a metric)")
+    return obj
+
+
+def _register_plugin(name: str, cls: type["Metric"]) -> None:
+    METRICS[name] = cls
 
 
 @dataclass(frozen=True)
@@ -216,6 +246,7 @@ class Metric(ABC):
         name = sig.metric or "smatch"
         target = cls
         if getattr(cls, "name", None) is None:  # Metric, PairMean: the registered one
+            load_plugins()
             if name not in METRICS:
                 raise SignatureError(f"unknown metric {name!r}; known: {', '.join(sorted(METRICS))}")
             target = METRICS[name]

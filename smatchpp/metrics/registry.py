@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import METRICS, Metric
+from .base import METRICS, Metric, load_plugins
 
-__all__ = ["METRICS", "register", "get_metric", "metric_names"]
+__all__ = ["METRICS", "register", "get_metric", "metric_names", "load_plugins"]
 
 
 def register(cls: type[Metric]) -> type[Metric]:
@@ -26,13 +26,15 @@ def register(cls: type[Metric]) -> type[Metric]:
 
 
 def metric_names() -> tuple[str, ...]:
-    """The registered metric names, sorted."""
+    """The registered metric names, sorted (the installed extensions' included)."""
+    load_plugins()
     return tuple(sorted(METRICS))
 
 
 def get_metric(name: str, **params: Any) -> Metric:
     """The metric ``name`` with ``params`` (its dataclass fields); an unknown name raises
     ``ValueError`` listing the known ones."""
+    load_plugins()
     try:
         cls = METRICS[name]
     except KeyError:

@@ -2,7 +2,8 @@
 
 A preset is data (:class:`Preset`): how the triples are built, the rules
 applied to the graph before that, and an optional rewrite of each pair.
-:data:`PRESETS` names them; ``Config.preset`` and ``--preset`` take a name
+:data:`PRESETS` names them (another installed package adds one through the
+``smatchpp.presets`` entry-point group, :mod:`smatchpp.plugins`); ``Config.preset`` and ``--preset`` take a name
 from it, and an unknown name is an error (it never becomes a new signature).
 
 ========================  ==============================================================
@@ -62,6 +63,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Optional
 
+from ..plugins import GROUPS, load
 from ..read import RawGraph
 from ..standardize import PresetName, TripleGraph, smatch_triples
 from .amr import AMR_RULES
@@ -70,7 +72,7 @@ from .smatchpp18 import concept_identity
 from .suite import suite_triples
 from .smatchpp18amr import amr18_graph
 
-__all__ = ["Preset", "Options", "preset_names", "PRESETS", "ALIASES", "get_preset", "canonical", "standardize", "describe",
+__all__ = ["Preset", "Options", "preset_names", "PRESETS", "ALIASES", "get_preset", "canonical", "standardize", "describe", "load_plugins",
            "PairRewrite"]
 
 #: a rewrite of a standardized pair (both graphs at once)
@@ -165,6 +167,7 @@ def get_preset(preset: "str | Preset") -> Preset:
     """The preset named ``preset`` or an alias of it (a :class:`Preset` is returned as is)."""
     if isinstance(preset, Preset):
         return preset
+    load_plugins()
     try:
         return PRESETS[canonical(preset)]
     except (KeyError, TypeError):
@@ -173,6 +176,7 @@ def get_preset(preset: "str | Preset") -> Preset:
 
 def describe() -> str:
     """One line per preset, for ``--help``."""
+    load_plugins()
     aliases = {target: alias for alias, target in ALIASES.items()}
     return "; ".join(f"{name}: {p.description}{f' (alias {aliases[name]})' if name in aliases else ''}"
                      for name, p in PRESETS.items())
@@ -180,7 +184,8 @@ def describe() -> str:
 
 def preset_names() -> tuple[str, ...]:
     """The names :func:`standardize` accepts: the keys of :data:`PRESETS` and their
-    aliases (:data:`ALIASES`)."""
+    aliases (:data:`ALIASES`), the installed extensions' included."""
+    load_plugins()
     return tuple(PRESETS) + tuple(ALIASES)
 
 
@@ -197,3 +202,31 @@ def standardize(raw: RawGraph, preset: "PresetName | Preset" = "smatch", options
     elif option_values:
         raise TypeError("give either options or keyword options, not both")
     return get_preset(preset).standardize(raw, options)
+
+
+def _accept(name: str, obj: object) -> Preset:
+    """An entry point's preset, checked: a :class:`Preset` under a name not yet taken."""
+    if not isinstance(obj, Preset):
+        raise TypeError(f"{obj!r} is not a smatchpp.presets.Preset")
+    if name in PRESETS or name in ALIASES:
+        raise ValueError(f"preset {name!r} exists already (an extension never replaces a preset)")
+    return obj
+
+
+def _register(name: str, preset: Preset) -> None:
+    PRESETS[name] = preset
+
+
+#: the names the entry points registered, once they are loaded
+_PLUGINS: list[str] = []
+_LOADED: list[bool] = []
+
+
+def load_plugins() -> list[str]:
+    """Register the presets of the installed packages' ``smatchpp.presets`` entry points
+    (:mod:`smatchpp.plugins`), once, on the first look-up by name (not on import: an
+    extension imports :mod:`smatchpp.presets` itself); returns their names."""
+    if not _LOADED:
+        _LOADED.append(True)  # first: an extension that looks a preset up does not recurse
+        _PLUGINS.extend(load(GROUPS["presets"], _accept, _register))
+    return list(_PLUGINS)
