@@ -217,6 +217,7 @@ _DEFAULT_IN_WORDS = {"keep_wiki", "on_error", "aspects", "aspect_set"}
 
 def test_every_signed_field_has_exactly_one_option_with_its_default_in_help(tmp_path):
     from smatchpp.cli.common import option_flag, setting_help
+    from smatchpp.cli.options import OPTIONS
     from smatchpp.config import format_value
 
     commands = _subparsers()
@@ -242,7 +243,7 @@ def test_every_signed_field_has_exactly_one_option_with_its_default_in_help(tmp_
         assert shown and (f.name == "aspect_set"  # its help names the command's verb
                           or any("".join(text.split()) in help_of[c] for c in shown)), f.name
         if f.default is not None and f.name not in _DEFAULT_IN_WORDS:
-            declared = f.metadata["option"]["help"]
+            declared = OPTIONS[f.name]["help"]
             assert "{default}" in (declared() if callable(declared) else declared), f.name
             assert f"default {format_value(f.default)}" in text or \
                 f"{format_value(f.default)} (default" in text, (f.name, text)
