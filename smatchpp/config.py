@@ -1,14 +1,23 @@
 """The configuration of a score, and its signature.
 
-:class:`Config` holds every setting that can change a number.  Each such
-field declares a signature key (``metadata["sig"]``); :meth:`Config.signature`
-writes the fields in declaration order after the versions of smatchpp and
-HiGHS, and :meth:`Config.from_signature` reads a signature back, so a reader
-can re-run a paper's setting exactly (sacreBLEU's idea, with a round trip).
-Adding a setting means adding a field with a ``sig`` key and a ``check``;
-the round-trip test covers it without further work.  A setting takes effect
-or is refused: a field that matters only under others (a matcher's parameter)
-declares what it ``needs``, and setting it anyway is an error.
+:class:`Config` holds every setting that can change a number.  It composes the
+settings the components declare (:mod:`smatchpp.settings`): the preset's
+(:class:`~smatchpp.presets.PresetSettings`), the matchers' (:class:`~smatchpp.matchers.Matching`,
+:data:`~smatchpp.matchers.MATCHER_SETTINGS`), the certification tolerance
+(:class:`~smatchpp.problem.Certification`), the solvers' (:class:`~smatchpp.solvers.SolverSettings`),
+the run policy (:class:`~smatchpp.policy.RunPolicy`: limits, errors, resampling) and the
+aspect sets' (:class:`~smatchpp.aspect_settings.AspectSettings`).  Each field is one
+component's setting, taken with :func:`~smatchpp.settings.take`, which adds what only the
+composition knows: a field that matters only under others (a matcher's parameter) declares
+what it ``needs``, and setting it anyway is an error.  :meth:`Config.part` hands a component
+its settings back (``make_matcher`` gives a matcher its own).
+
+:meth:`Config.signature` writes the fields in declaration order after the versions of
+smatchpp and HiGHS, and :meth:`Config.from_signature` reads a signature back, so a reader
+can re-run a paper's setting exactly (sacreBLEU's idea, with a round trip).  Adding a
+setting means declaring it in its component (:func:`~smatchpp.settings.setting`: a
+signature key and a ``check``), taking it here, and giving its option words in
+:data:`smatchpp.cli.options.OPTIONS`; the round-trip test covers it without further work.
 
 >>> c = Config(time_limit=30)
 >>> c.signature().split("|")[2:]  # doctest: +NORMALIZE_WHITESPACE
