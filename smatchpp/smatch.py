@@ -142,13 +142,34 @@ def compute_f(match_num, test_num, gold_num) -> tuple[float, float, float]:
     return precision, recall, 0.00
 
 
-def _lines(source) -> Iterator[str]:
+class _Source:
+    """An input's lines, counted: ``start`` is the line where the AMR being read began (for
+    error messages; ``name``: the file's name, if it has one)."""
+
+    def __init__(self, source) -> None:
+        self._lines = iter(source)
+        self.name = getattr(source, "name", None)
+        self.line = 0
+        self.start: int | None = None
+
+    def __iter__(self) -> "_Source":
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        self.line += 1
+        return line
+
+
+def _lines(source) -> _Source:
     """``source`` as 1.0.4 reads it (an iterator of lines), refusing a string."""
+    if isinstance(source, _Source):
+        return source
     if isinstance(source, (str, bytes)):
         raise TypeError("smatch.score_amr_pairs and generate_amr_lines read a file object or an "
                         "iterable of lines, not a " + type(source).__name__
                         + " (for a text: io.StringIO(text))")
-    return iter(source)
+    return _Source(source)
 
 
 def get_amr_line(input_f) -> str:
@@ -171,6 +192,8 @@ def get_amr_line(input_f) -> str:
             break
         if line.startswith("#"):
             continue
+        if not has_content and isinstance(input_f, _Source):
+            input_f.start = input_f.line
         has_content = True
         cur_amr.append(line)
     return "".join(cur_amr)
@@ -207,8 +230,10 @@ def _graph(text: str, which: int, sent_num: int) -> TripleGraph:
         else:
             found = entries[0].error.message if entries[0].error is not None else "no graph"
         print("Error in parsing amr %d: %s" % (which, text), file=ERROR_LOG)
-        raise ReadError(f"AMR {which} of pair {sent_num} is not one PENMAN graph ({found}): {text[:200]}",
-                        where, 1, sent_num - 1)
+        error = ReadError(f"AMR {which} of pair {sent_num} is not one PENMAN graph ({found}): {text[:200]}",
+                          where, 1, sent_num - 1)
+        error.amr = which  # type: ignore[attr-defined]  (score_amr_pairs names the file and line)
+        raise error
     return standardize(entries[0].graph, "smatch")
 
 
@@ -295,10 +320,15 @@ def score_amr_pairs(f1, f2, justinstance: bool = False, justattribute: bool = Fa
     lines: yields ``(precision, recall, f_score)`` once for all pairs (:data:`single_score`
     True) or once per pair (False), as 1.0.4's generator does."""
     total_match_num = total_test_num = total_gold_num = 0
+    f1, f2 = _lines(f1), _lines(f2)
     for sent_num, (cur_amr1, cur_amr2) in enumerate(generate_amr_lines(f1, f2), start=1):
-        best_match_num, test_triple_num, gold_triple_num = get_amr_match(
-            cur_amr1, cur_amr2, sent_num=sent_num, justinstance=justinstance,
-            justattribute=justattribute, justrelation=justrelation)
+        try:
+            best_match_num, test_triple_num, gold_triple_num = get_amr_match(
+                cur_amr1, cur_amr2, sent_num=sent_num, justinstance=justinstance,
+                justattribute=justattribute, justrelation=justrelation)
+        except ReadError as exc:
+            source = f1 if getattr(exc, "amr", 1) == 1 else f2
+            raise ReadError(exc.message, source.name or exc.path, source.start, sent_num - 1) from None
         total_match_num += best_match_num
         total_test_num += test_triple_num
         total_gold_num += gold_triple_num

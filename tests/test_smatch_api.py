@@ -151,11 +151,15 @@ def test_unequal_files_report_on_error_log_and_score_the_common_pairs():
     assert log.getvalue() == "Error: File 2 has less AMRs than file 1\nIgnoring remaining AMRs\n"
 
 
-def test_an_unreadable_graph_names_the_pair():
-    with pytest.raises(ReadError, match="AMR 2 of pair 2"):
-        smatch.ERROR_LOG = io.StringIO()
+def test_an_unreadable_graph_names_the_pair_and_its_line(tmp_path):
+    smatch.ERROR_LOG = io.StringIO()
+    with pytest.raises(ReadError, match=r"^<AMR pair 2, AMR 2>:3: graph 1: AMR 2 of pair 2 "):
         list(smatch.score_amr_pairs(io.StringIO("(a / b)\n\n(c / d)\n"),
                                     io.StringIO("(a / b)\n\n(c / d :ARG0\n")))
+    bad = tmp_path / "gold.amr"
+    bad.write_text("# ::id 1\n(a / b)\n\n# ::id 2\n(c / d\n  :ARG0\n")
+    with pytest.raises(ReadError, match=f"^{bad}:5: graph 1: AMR 2 of pair 2 "):
+        list(smatch.score_amr_pairs(io.StringIO("(a / b)\n\n(c / d)\n"), open(bad)))
 
 
 def test_just_flags_combine_as_in_1_0_4():
