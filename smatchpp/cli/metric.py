@@ -37,7 +37,7 @@ from ..bulk import no_cycle_collection
 from ..read import RawGraph, read_file
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageError, check_outputs,
-                     emit, interrupts, one_stdin, open_output, plural, read_inputs, report_unreadable,
+                     emit, interrupts, one_stdin, open_output, pairs_output, plural, read_inputs, report_unreadable,
                      warn, warn_unreadable)
 
 __all__ = ["add_metric_options", "metric_from_args", "run_score", "run_compare", "run_matrix", "run_search",
@@ -212,7 +212,8 @@ def _score_pairs(args: argparse.Namespace, metric) -> int:
     interrupted = False
     with interrupts():
         try:
-            with open_output(args.pairs_out) if args.pairs_out else nullcontext() as handle:
+            signature = MetricCorpus(metric, [], args.on_error, args.bootstrap, args.bootstrap_seed).signature
+            with pairs_output(args.pairs_out, signature) if args.pairs_out else nullcontext() as handle:
                 for i, (ea, eb) in enumerate(zip(entries_a, entries_b)):
                     pair_id = ea.id if ea.id is not None else eb.id
                     bad = ea.error or eb.error
@@ -228,8 +229,7 @@ def _score_pairs(args: argparse.Namespace, metric) -> int:
                         line = pair.to_json(metric)
                         if getattr(args, "alignments", False) and pair.stats is not None:
                             line.update(metric.explain(fa, fb) or {})
-                        handle.write(json.dumps(line) + "\n")
-                        handle.flush()
+                        handle.write(line)
         except (KeyboardInterrupt, Interrupted):
             interrupted = True
     corpus = MetricCorpus(metric, pairs, args.on_error, args.bootstrap, args.bootstrap_seed)

@@ -62,6 +62,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 import numpy as np
 
 from ..version import __version__
+from .. import tables
 from ..bulk import no_cycle_collection
 from ..read import RawGraph
 from ..config import format_value, signature_tokens
@@ -346,6 +347,47 @@ class MetricCorpus:
         if note:
             out["note"] = note
         return out
+
+    def _summary_with(self, intervals) -> dict[str, Any]:
+        summary = self.summary()
+        if intervals is not None:
+            summary["bootstrap"] = intervals.to_json()
+        return summary
+
+    def to_pandas(self, intervals: "MetricIntervals | None" = None):
+        """One row per pair (:meth:`MetricPair.to_json`) as a :class:`pandas.DataFrame`, with
+        ``attrs["signature"]`` and ``attrs["summary"]`` (with ``intervals`` under ``bootstrap``)."""
+        return tables.to_pandas([p.to_json(self.metric) for p in self.pairs], self.signature,
+                                self._summary_with(intervals))
+
+    def to_arrow(self, intervals: "MetricIntervals | None" = None):
+        """:meth:`to_pandas` as a :class:`pyarrow.Table` (signature and summary in its metadata)."""
+        return tables.to_arrow([p.to_json(self.metric) for p in self.pairs], self.signature,
+                               self._summary_with(intervals))
+
+    @classmethod
+    def from_pandas(cls, table) -> "MetricCorpus":
+        """The corpus of a :meth:`to_pandas` frame or :meth:`to_arrow` table: the metric and the
+        run's settings from its signature, each pair's statistics from its columns."""
+        from . import METRICS  # the package registers every metric
+
+        found, signature, _ = tables.rows(table)
+        if not signature:
+            raise ValueError("the table has no smatchpp signature (attrs['signature'])")
+        name, tokens = Metric.parse_signature(signature)
+        if name not in METRICS:
+            raise ValueError(f"the signature names metric {name!r}, which is not registered")
+        metric = METRICS[name].from_signature(signature)
+        pairs = [MetricPair(int(r["index"]), r.get("id"),
+                            None if r.get("status") == "skipped" else tuple(float(r[k]) for k in metric.stat_names),
+                            r.get("error")) for r in found]
+        bootstrap = tokens.get("bootstrap")
+        return cls(metric, pairs, tokens.get("errors", "raise"), int(bootstrap) if bootstrap else None,
+                   int(tokens.get("bootstrap-seed", DEFAULT_SEED)))
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the corpus summary (:func:`smatchpp.tables.summary_html`)."""
+        return tables.summary_html(self.summary())
 
 
 def _mean(values: np.ndarray) -> float:
