@@ -40,7 +40,7 @@ from .drawing import colour_css, draw
 from .model import Explanation
 from .penman_view import branch_triples, layout_tree, penman_lines
 
-__all__ = ["render_report", "render_pair", "in_frame", "write_report", "script_json", "MAX_DRAW",
+__all__ = ["render_report", "render_pair", "in_frame", "notebook_html", "write_report", "script_json", "MAX_DRAW",
            "COMPRESS_ABOVE"]
 
 #: graphs with more variables than this are shown as PENMAN text instead of a drawing
@@ -512,6 +512,17 @@ def in_frame(page: str, title: str, height: int = 720) -> str:
     return (f'<iframe class="smatchpp" title="{escape(title)}" sandbox="allow-scripts" '
             f'style="width:100%;height:{int(height)}px;border:1px solid #ddd" '
             f'srcdoc="{escape(page, quote=True)}"></iframe>')
+
+
+def notebook_html(e: Explanation) -> str:
+    """How a notebook shows an :class:`Explanation` (its ``_repr_html_``): :func:`render_pair` in
+    :func:`in_frame` (both graphs drawn, aligned variables in one colour, unmatched triples,
+    certificate, hill-climber)."""
+    return in_frame(render_pair(e), f"pair {e.index}")
+
+
+# the notebook display is set here: model does not import this module (no circle)
+Explanation._repr_html_ = notebook_html  # type: ignore[attr-defined]
 
 
 def write_report(path: str, explanations: Sequence[Explanation], **kwargs) -> None:

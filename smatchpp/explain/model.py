@@ -123,13 +123,6 @@ class Explanation:
     def hc_f1(self) -> float:
         return prf(self.hc_matched, self.score.test_weight, self.score.gold_weight)[2]
 
-    def _repr_html_(self) -> str:
-        """A notebook shows the pair as the explorer's report does (both graphs drawn, aligned
-        variables in one colour, unmatched triples, certificate, hill-climber), in a frame."""
-        from .html import in_frame, render_pair
-
-        return in_frame(render_pair(self), f"pair {self.index}")
-
     def certificate(self) -> str:
         """Which stage proved the score optimal, or the interval the optimum lies in."""
         if self.status == "optimal":

@@ -369,15 +369,15 @@ class MetricCorpus:
     def from_pandas(cls, table) -> "MetricCorpus":
         """The corpus of a :meth:`to_pandas` frame or :meth:`to_arrow` table: the metric and the
         run's settings from its signature, each pair's statistics from its columns."""
-        from . import METRICS  # the package registers every metric
-
         found, signature, _ = tables.rows(table)
         if not signature:
             raise ValueError("the table has no smatchpp signature (attrs['signature'])")
         name, tokens = Metric.parse_signature(signature)
-        if name not in METRICS:
-            raise ValueError(f"the signature names metric {name!r}, which is not registered")
-        metric = METRICS[name].from_signature(signature)
+        known = {c.name: c for c in _subclasses(Metric) if isinstance(getattr(c, "name", None), str)}
+        if name not in known:
+            raise ValueError(f"the signature names metric {name!r}, which is not loaded "
+                             "(import smatchpp.metrics)")
+        metric = known[name].from_signature(signature)
         pairs = [MetricPair(int(r["index"]), r.get("id"),
                             None if r.get("status") == "skipped" else tuple(float(r[k]) for k in metric.stat_names),
                             r.get("error")) for r in found]
@@ -388,6 +388,15 @@ class MetricCorpus:
     def _repr_html_(self) -> str:
         """A notebook shows the corpus summary (:func:`smatchpp.tables.summary_html`)."""
         return tables.summary_html(self.summary())
+
+
+def _subclasses(cls: type) -> list[type]:
+    """Every subclass of ``cls`` loaded, at any depth (the metrics, without importing their
+    registry: it imports this module)."""
+    out = []
+    for sub in cls.__subclasses__():
+        out += [sub] + _subclasses(sub)
+    return out
 
 
 def _mean(values: np.ndarray) -> float:
