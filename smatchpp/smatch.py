@@ -16,7 +16,8 @@ that such code uses, with the same arguments, inputs and results:
   test_triple_num, gold_triple_num)`` of two one-line AMR strings;
 * :func:`compute_f`, :func:`generate_amr_lines`, :func:`get_amr_line` (1.0.4's
   ``amr.AMR.get_amr_line``), :func:`normalize`, and :func:`main` (1.0.4's ``main(arguments)``);
-* :func:`signature`: the settings of these scores, as smatchpp's signature;
+* :func:`signature`: the settings of these scores, as smatchpp's signature; :func:`read_amr`:
+  the triples of one one-line AMR;
 * the flags: :data:`single_score`, :data:`pr_flag`, :data:`verbose`, :data:`veryVerbose`,
   :data:`iteration_num`, :data:`match_triple_dict`, :data:`ERROR_LOG`, :data:`DEBUG_LOG`.
 
@@ -70,7 +71,7 @@ from .read import read_text
 from .standardize import TripleGraph
 
 __all__ = ["score_amr_pairs", "get_amr_match", "compute_f", "generate_amr_lines", "get_amr_line",
-           "normalize", "main", "signature", "iteration_num", "verbose", "veryVerbose", "single_score", "pr_flag",
+           "normalize", "main", "signature", "read_amr", "iteration_num", "verbose", "veryVerbose", "single_score", "pr_flag",
            "ERROR_LOG", "DEBUG_LOG", "match_triple_dict", "duplicates", "UNSUPPORTED"]
 
 #: 1.0.4: restarts + 1 of the hill-climber; no effect here (every pair is solved exactly)
@@ -235,6 +236,17 @@ def _graph(text: str, which: int, sent_num: int) -> TripleGraph:
         error.amr = which  # type: ignore[attr-defined]  (score_amr_pairs names the file and line)
         raise error
     return standardize(entries[0].graph, "smatch")
+
+
+def read_amr(cur_amr: str) -> TripleGraph:
+    """1.0.4's triples of one one-line AMR (what :func:`get_amr_match` compares), as a
+    :class:`~smatchpp.standardize.TripleGraph`; raises :class:`ReadError` if it is not PENMAN.
+
+    >>> g = read_amr("(a / Dog :mod (b / big))")
+    >>> g.concepts, g.attributes, g.relations
+    (('dog', 'big'), ((0, 'top', 'top'),), ((1, 'domain', 0),))
+    """
+    return _graph(cur_amr, 1, 1)
 
 
 def _restrict(g: TripleGraph, side: str, doinstance: bool, doattribute: bool,
