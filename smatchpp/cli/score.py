@@ -49,7 +49,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                               "Smatch/S2Match/WSMATCH rows, AMRParseEval, Damonte et al.'s aspects, "
                               "smatchpp 1.8), choose the preset and matcher from the table 'To compare "
                               "with X, use Y' in docs/reference-readers.md: e.g. --preset amr-suite for "
-                              "BAMBOO's rows.")
+                              "BAMBOO's rows. smatch 1.0.4's options (--pr, --ms, -r N, --significant N, -v, "
+                              "--justinstance, --justattribute, --justrelation) take smatch's command line "
+                              "and print its lines (F-score: ...), scored exactly: docs/smatch-api.md.")
     add_scoring_options(p)
     p.add_argument("--format", choices=present.FORMATS, default="text",
                    help="format of the corpus summary on stdout (markdown and latex: tables to paste)")
