@@ -71,8 +71,9 @@ from .read import read_text
 from .standardize import TripleGraph
 
 __all__ = ["score_amr_pairs", "get_amr_match", "compute_f", "generate_amr_lines", "get_amr_line",
-           "normalize", "main", "signature", "read_amr", "iteration_num", "verbose", "veryVerbose", "single_score", "pr_flag",
-           "ERROR_LOG", "DEBUG_LOG", "match_triple_dict", "duplicates", "UNSUPPORTED"]
+           "normalize", "main", "signature", "read_amr", "iteration_num", "verbose", "veryVerbose",
+           "single_score", "pr_flag", "ERROR_LOG", "DEBUG_LOG", "match_triple_dict", "duplicates",
+           "UNSUPPORTED"]
 
 #: 1.0.4: restarts + 1 of the hill-climber; no effect here (every pair is solved exactly)
 iteration_num = 5
