@@ -142,8 +142,8 @@ class PairScore:
         return tables.to_arrow([self.to_json(True)], signature)
 
     def _repr_html_(self) -> str:
-        """A notebook shows the pair's scores as a table."""
-        return self.to_pandas().to_html(index=False)
+        """A notebook shows the pair's numbers as a table (no pandas needed)."""
+        return tables.summary_html(self.to_json())
 
 
 #: the keys of :meth:`PairScore.to_json` that are not ``stats``

@@ -229,7 +229,8 @@ def summary_html(summary: dict[str, Any]) -> str:
         if isinstance(value, str) and value.startswith(_JSON_PREFIX):
             value = value[len(_JSON_PREFIX):]
         rows_out.append(f"<tr><td>{escape(str(key))}</td><td>{escape(str(value))}</td></tr>")
-    return ("<div class=\"smatchpp-summary\"><p>signature: <code>"
-            f"{escape(str(summary.get('signature', '')))}</code></p>"
-            "<table><thead><tr><th>key</th><th>value</th></tr></thead><tbody>"
+    signature = summary.get("signature")
+    return ("<div class=\"smatchpp-summary\">"
+            + (f"<p>signature: <code>{escape(str(signature))}</code></p>" if signature else "")
+            + "<table><thead><tr><th>key</th><th>value</th></tr></thead><tbody>"
             + "".join(rows_out) + "</tbody></table></div>")
