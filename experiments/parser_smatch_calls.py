@@ -78,8 +78,8 @@ def main() -> None:
         return
     scratch = Path(args.scratch).resolve()
     print("| parser function | system | smatch 1.0.4 | smatchpp.smatch | triples test/gold (1.0.4 = ours) "
-          "| pairs ours > 1.0.4 | pairs ours < 1.0.4 | seconds 1.0.4 | seconds ours |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| pairs ours > 1.0.4 | pairs ours < 1.0.4 | seconds 1.0.4 | seconds ours | import s 1.0.4 / ours |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for parser in PARSERS:
         for system in ("bart", "t5"):
             pred, gold = scratch / "data" / f"{system}.amr", scratch / "data" / "gold.amr"
@@ -92,7 +92,8 @@ def main() -> None:
             below = sum(o[0] < t[0] for o, t in zip(ours["counts"], theirs["counts"]))
             print(f"| {PARSERS[parser][1]} | {system} | {theirs['value']:.6f} | {ours['value']:.6f} "
                   f"| {totals[0]}/{totals[1]} ({'equal' if same else 'DIFFERENT'}) | {above} | {below} "
-                  f"| {theirs['seconds']:.2f} | {ours['seconds']:.2f} |")
+                  f"| {theirs['seconds']:.2f} | {ours['seconds']:.2f} "
+                  f"| {theirs['import_seconds']:.2f} / {ours['import_seconds']:.2f} |")
 
 
 if __name__ == "__main__":
