@@ -268,25 +268,28 @@ class CorpusScore:
             **({"aspects": self.aspect_summary} if self.aspect_summary else {}),
         }
 
-    def _summary_with(self, intervals) -> dict[str, Any]:
+    def _summary_with(self, intervals, aspect_intervals: dict | None) -> dict[str, Any]:
         summary = self.summary()
         if intervals is not None:
             summary["bootstrap"] = intervals.to_json()
+        if aspect_intervals and "aspects" in summary:  # where score --format json puts them
+            summary["aspects"] = dict(summary["aspects"], bootstrap=aspect_intervals)  # a copy
         return summary
 
-    def to_pandas(self, intervals=None):
+    def to_pandas(self, intervals=None, aspect_intervals: dict | None = None):
         """One row per pair (:meth:`PairScore.to_json`, aspects as ``aspects.NAME.f1`` columns) as a
         :class:`pandas.DataFrame`; ``attrs["signature"]``, and ``attrs["summary"]`` the corpus
         summary (with ``intervals``, a :class:`~smatchpp.significance.BootstrapCI`, under
-        ``bootstrap``).  :meth:`from_pandas` reads it back."""
+        ``bootstrap``; the aspects' intervals, ``smatchpp.cli.score.aspect_bootstrap``'s, under
+        ``aspects.bootstrap``).  :meth:`from_pandas` reads it back."""
         return tables.to_pandas([p.to_json(True) for p in self.pairs], self.signature,
-                                self._summary_with(intervals))
+                                self._summary_with(intervals, aspect_intervals))
 
-    def to_arrow(self, intervals=None):
+    def to_arrow(self, intervals=None, aspect_intervals: dict | None = None):
         """:meth:`to_pandas` as a :class:`pyarrow.Table` (signature and summary in its schema
         metadata)."""
         return tables.to_arrow([p.to_json(True) for p in self.pairs], self.signature,
-                               self._summary_with(intervals))
+                               self._summary_with(intervals, aspect_intervals))
 
     @classmethod
     def from_pandas(cls, table) -> "CorpusScore":
@@ -298,7 +301,9 @@ class CorpusScore:
         found, signature, summary = tables.rows(table) if not isinstance(table, tuple) else table
         if not signature:
             raise ValueError("the table has no smatchpp signature (attrs['signature'])")
-        aspects = (summary or {}).get("aspects")
+        aspects = dict((summary or {}).get("aspects") or {}) or None
+        if aspects is not None:
+            aspects.pop("bootstrap", None)  # intervals are the run's, not the corpus's
         return cls([PairScore.from_json(r) for r in found], Config.from_signature(signature), None, aspects)
 
     def _repr_html_(self) -> str:

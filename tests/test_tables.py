@@ -4,6 +4,7 @@ and ``--pairs-out`` as Parquet and CSV in a fresh process."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -13,6 +14,7 @@ pa = pytest.importorskip("pyarrow")
 from clirun import GOLD, PRED, run  # noqa: E402
 from smatchpp import tables  # noqa: E402
 from smatchpp.api import Scorer, score_files  # noqa: E402
+from smatchpp.cli.score import aspect_bootstrap  # noqa: E402
 from smatchpp.config import Config  # noqa: E402
 from smatchpp.metrics import get_metric  # noqa: E402
 from smatchpp.metrics.base import MetricCorpus, MetricPair  # noqa: E402
@@ -40,10 +42,12 @@ def same_pairs(a: CorpusScore, b: CorpusScore) -> None:
 def test_corpus_to_a_table_and_back_keeps_the_signature(corpus, kind, tmp_path):
     intervals = bootstrap(PairStats.from_pairs(corpus.scored), 200, 1)
     if kind == "pandas":
-        table = corpus.to_pandas(intervals)
+        aspect_intervals = aspect_bootstrap(corpus, replace(corpus.config, bootstrap=200))
+        table = corpus.to_pandas(intervals, aspect_intervals)
         assert table.attrs["signature"] == corpus.signature
         assert "aspects.srl.f1" in table.columns
         assert table.attrs["summary"]["bootstrap"] == json.loads(json.dumps(intervals.to_json()))
+        assert table.attrs["summary"]["aspects"]["bootstrap"]["f1"]["srl"] == aspect_intervals["f1"]["srl"]
         back = CorpusScore.from_pandas(table)
     elif kind == "arrow":
         table = corpus.to_arrow(intervals)
@@ -89,6 +93,14 @@ def test_metric_corpus_round_trip(name):
         assert back.signature == corpus.signature
         assert back.metric == corpus.metric and back.pairs == corpus.pairs
         assert back.summary() == corpus.summary()
+
+
+def test_metric_pair_to_pandas():
+    metric = get_metric("jaccard")
+    pair = MetricPair(0, "x", (1.0, 3.0))
+    frame = pair.to_pandas(metric)
+    assert frame.attrs["signature"] == metric.signature() and frame["id"].tolist() == ["x"]
+    assert tables.rows(pair.to_arrow(metric))[0] == [pair.to_json(metric)]
 
 
 def test_pair_to_pandas():

@@ -288,6 +288,14 @@ class MetricPair:
             out["error"] = self.error
         return out
 
+    def to_pandas(self, metric: Metric):
+        """This pair as a one-row :class:`pandas.DataFrame` (the metric's signature in ``attrs``)."""
+        return tables.to_pandas([self.to_json(metric)], metric.signature())
+
+    def to_arrow(self, metric: Metric):
+        """This pair as a one-row :class:`pyarrow.Table` (see :meth:`to_pandas`)."""
+        return tables.to_arrow([self.to_json(metric)], metric.signature())
+
 
 def _finite(x: float) -> float | int | None:
     if not math.isfinite(x):
