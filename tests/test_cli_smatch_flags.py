@@ -102,3 +102,12 @@ def test_an_unreadable_graph_names_file_and_line(tmp_path):
 def test_without_smatchs_options_score_is_unchanged(tmp_path):
     done = run("-f", PRED, GOLD, cwd=tmp_path)
     assert done.returncode == 0 and done.stdout.startswith("smatchpp:")
+
+
+def test_docsmatchs_readme_line_with_the_options_first(tmp_path):
+    """``doc-smatch -r 1 --significant 4 -f A B``, the order of docSmatch's README."""
+    done = run("-r", "1", "--significant", "4", "-f", PRED, GOLD, cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout == "F-score: 0.8958\n"
+    assert done.stderr.count("has no effect") == 1
+    done = run("--pr", PRED, cwd=tmp_path)
+    assert done.returncode == 2 and "give two files, TEST GOLD or -f TEST GOLD (got 1)" in done.stderr
