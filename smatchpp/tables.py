@@ -59,19 +59,18 @@ def table_format(path: str) -> str | None:
 
 
 def flatten(row: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """A row with nested dicts as dotted keys and lists as JSON text (marked ``json:``).
+    """A row with nested dicts as dotted keys and lists as JSON text (marked ``json:``; so is a
+    dict whose keys cannot be a path: empty, or with a dot in a key).
 
-    >>> flatten({"a": 1, "b": {"c": 2, "d": {"e": 3}}, "l": [1, 2]})
-    {'a': 1, 'b.c': 2, 'b.d.e': 3, 'l': 'json:[1, 2]'}
+    >>> flatten({"a": 1, "b": {"c": 2, "d": {"e": 3}}, "l": [1, 2], "m": {"x.y": 1}})
+    {'a': 1, 'b.c': 2, 'b.d.e': 3, 'l': 'json:[1, 2]', 'm': 'json:{"x.y": 1}'}
     """
     out: dict[str, Any] = {}
     for key, value in row.items():
         name = f"{prefix}{key}"
-        if "." in str(key):
-            raise ValueError(f"a key with a dot cannot be a column: {name!r}")
         if isinstance(value, dict):
-            if not value:
-                out[name] = _JSON_PREFIX + "{}"
+            if not value or any("." in str(k) or not isinstance(k, str) for k in value):
+                out[name] = _JSON_PREFIX + json.dumps(value)  # kept whole: its keys cannot be paths
             else:
                 out.update(flatten(value, f"{name}."))
         elif isinstance(value, (list, tuple)):
