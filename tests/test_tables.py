@@ -135,3 +135,18 @@ def test_metric_pairs_out_as_parquet(tmp_path):
     found, signature, _ = tables.read(table)
     assert signature.startswith("smatchpp:") and "metric:wlk" in signature
     assert [r["id"] for r in found] == ["ex1", "ex2", "ex3", "ex4"]
+
+
+@pytest.mark.parametrize("command", ["compare", "gap", "compare-metric"])
+def test_every_pairs_out_writes_a_table_by_its_ending(tmp_path, command):
+    """``compare`` and ``gap`` (and ``compare --metric``) write ``--pairs-out FILE.csv`` as a table
+    too, never JSON lines under a table's name."""
+    table = tmp_path / "pairs.csv"
+    argv = {"compare": ("compare", PRED, GOLD, GOLD, "--ar-trials", "50"),
+            "gap": ("gap", PRED, GOLD),
+            "compare-metric": ("compare", PRED, GOLD, GOLD, "--metric", "wlk", "--ar-trials", "50")}[command]
+    done = run(*argv, "--quiet", "--pairs-out", table, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    found, signature, _ = tables.read(table)
+    assert signature.startswith("smatchpp:") and signature in done.stdout
+    assert [r["index"] for r in found] == [0, 1, 2, 3]

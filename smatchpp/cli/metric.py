@@ -285,11 +285,11 @@ def run_compare(args: argparse.Namespace, metric) -> int:
     signature = metric.signature(args.on_error, resamples, args.bootstrap_seed)
     signature = signature.replace("|deterministic:", f"|ar-trials:{trials}|deterministic:")
     if args.pairs_out:
-        with open_output(args.pairs_out) as out:
+        with pairs_output(args.pairs_out, signature) as out:
             for row, k in enumerate(kept):
                 s1, s2 = (metric.pair_scores(st[row])[metric.headline] for st in stats)
-                out.write(json.dumps({"index": k, "id": entries_gold[k].id or entries_1[k].id,
-                                      "sys1": s1, "sys2": s2, "difference": s1 - s2}) + "\n")
+                out.write({"index": k, "id": entries_gold[k].id or entries_1[k].id,
+                           "sys1": s1, "sys2": s2, "difference": s1 - s2})
     summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
     summary = {"signature": signature, "sys1": args.sys1, "sys2": args.sys2,
                "gold": args.gold, "pairs": c.pairs, "left_out": sorted(bad),
