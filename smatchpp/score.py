@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
+from . import tables
+
 if TYPE_CHECKING:
     from .config import Config
 
@@ -124,6 +126,43 @@ class PairScore:
             out["aspects"] = {name: count.to_json() for name, count in self.aspects.items()}
         return out
 
+    @classmethod
+    def from_json(cls, row: dict[str, Any]) -> "PairScore":
+        """The pair of a :meth:`to_json` row (``--pairs-out``, a table row); its aspects, if any,
+        are not restored (the corpus's aspect summary is)."""
+        return _pair_from_row(cls, row)
+
+    def to_pandas(self, signature: str | None = None):
+        """This pair as a one-row :class:`pandas.DataFrame` (:mod:`smatchpp.tables`; the
+        scorer's signature, if given, in ``attrs["signature"]``)."""
+        return tables.to_pandas([self.to_json(True)], signature)
+
+    def to_arrow(self, signature: str | None = None):
+        """This pair as a one-row :class:`pyarrow.Table` (see :meth:`to_pandas`)."""
+        return tables.to_arrow([self.to_json(True)], signature)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the pair's numbers as a table (no pandas needed)."""
+        return tables.summary_html(self.to_json())
+
+
+#: the keys of :meth:`PairScore.to_json` that are not ``stats``
+_PAIR_KEYS = frozenset({"index", "id", "matched", "test_triples", "gold_triples", "test_total",
+                        "gold_total", "tolerance", "lower", "upper", "status", "solver", "stage",
+                        "seconds", "precision", "recall", "f1", "error", "alignment", "aspects"})
+
+
+def _pair_from_row(cls, row: dict[str, Any]) -> "PairScore":
+    test, gold = int(row["test_triples"]), int(row["gold_triples"])
+    test_total, gold_total = row.get("test_total"), row.get("gold_total")
+    return cls(int(row["index"]), row.get("id"), float(row["matched"]), float(row["upper"]), test, gold,
+               row["status"], row["solver"], row.get("stage") or "", float(row.get("seconds") or 0.0),
+               [tuple(a) for a in row.get("alignment") or []], row.get("error"),
+               {k: v for k, v in row.items() if k not in _PAIR_KEYS and v is not None},
+               None, None if test_total is None or test_total == test else float(test_total),
+               None if gold_total is None or gold_total == gold else float(gold_total),
+               float(row.get("tolerance") or 0.0))
+
 
 def _in_order(values: Iterable[float]) -> float:
     """Left to right, one addition after another (Python 3.12's ``sum()`` compensates, which
@@ -228,3 +267,45 @@ class CorpusScore:
             "errors": [p.error for p in self.pairs if p.error],
             **({"aspects": self.aspect_summary} if self.aspect_summary else {}),
         }
+
+    def _summary_with(self, intervals, aspect_intervals: dict | None) -> dict[str, Any]:
+        summary = self.summary()
+        if intervals is not None:
+            summary["bootstrap"] = intervals.to_json()
+        if aspect_intervals and "aspects" in summary:  # where score --format json puts them
+            summary["aspects"] = dict(summary["aspects"], bootstrap=aspect_intervals)  # a copy
+        return summary
+
+    def to_pandas(self, intervals=None, aspect_intervals: dict | None = None):
+        """One row per pair (:meth:`PairScore.to_json`, aspects as ``aspects.NAME.f1`` columns) as a
+        :class:`pandas.DataFrame`; ``attrs["signature"]``, and ``attrs["summary"]`` the corpus
+        summary (with ``intervals``, a :class:`~smatchpp.significance.BootstrapCI`, under
+        ``bootstrap``; the aspects' intervals, ``smatchpp.cli.score.aspect_bootstrap``'s, under
+        ``aspects.bootstrap``).  :meth:`from_pandas` reads it back."""
+        return tables.to_pandas([p.to_json(True) for p in self.pairs], self.signature,
+                                self._summary_with(intervals, aspect_intervals))
+
+    def to_arrow(self, intervals=None, aspect_intervals: dict | None = None):
+        """:meth:`to_pandas` as a :class:`pyarrow.Table` (signature and summary in its schema
+        metadata)."""
+        return tables.to_arrow([p.to_json(True) for p in self.pairs], self.signature,
+                               self._summary_with(intervals, aspect_intervals))
+
+    @classmethod
+    def from_pandas(cls, table) -> "CorpusScore":
+        """The corpus of a :meth:`to_pandas` frame or :meth:`to_arrow` table (or
+        :func:`smatchpp.tables.read`'s file): its pairs, and the :class:`Config` of its signature
+        (refused, as by ``--signature``, when it is not this smatchpp's)."""
+        from .config import Config
+
+        found, signature, summary = tables.rows(table) if not isinstance(table, tuple) else table
+        if not signature:
+            raise ValueError("the table has no smatchpp signature (attrs['signature'])")
+        aspects = dict((summary or {}).get("aspects") or {}) or None
+        if aspects is not None:
+            aspects.pop("bootstrap", None)  # intervals are the run's, not the corpus's
+        return cls([PairScore.from_json(r) for r in found], Config.from_signature(signature), None, aspects)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the corpus summary (:func:`smatchpp.tables.summary_html`)."""
+        return tables.summary_html(self.summary())

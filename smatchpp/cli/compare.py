@@ -12,7 +12,6 @@ signature names the resamples, the trials and the seed.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from contextlib import nullcontext
 from dataclasses import replace
@@ -30,7 +29,7 @@ from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairS
                             compare_columns, paired_stats, prf_arrays)
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_aspect_options,
                      add_bootstrap_options, add_dask_option, add_setting, add_setting_options, check_outputs,
-                     config_from_args, dask_client, open_output,
+                     config_from_args, dask_client, pairs_output,
                      plural, read_inputs, warn, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_compare
 from .common import report_unreadable, warn_unreadable
@@ -147,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     # both systems' scores of a pair come together, and each row is written as it is done,
     # so that an interrupted run keeps (and compares) every finished pair
     with dask_client(args, workers) as client, \
-            open_output(args.pairs_out) if args.pairs_out else nullcontext() as out:
+            pairs_output(args.pairs_out, scorer.signature) if args.pairs_out else nullcontext() as out:
         try:
             for p1, p2 in iter_score_rows([(scorer, entries_1, entries_gold),
                                            (scorer, entries_2, entries_gold)],
@@ -155,8 +154,7 @@ def run(args: argparse.Namespace) -> int:
                 with deferred_interrupts():  # the pair is in both the file and the comparison
                     rows.append((p1, p2))
                     if out is not None:
-                        out.write(json.dumps(_pair_row(p1, p2)) + "\n")
-                        out.flush()
+                        out.write(_pair_row(p1, p2))
         except INTERRUPTS:
             interrupted = True
     total = len(entries_gold)

@@ -32,7 +32,7 @@ from ..score import CorpusScore
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS,
                      add_aspect_options, add_bootstrap_options, add_dask_option, add_scoring_options, add_setting,
                      dask_client,
-                     check_outputs, config_from_args, emit, interrupts, open_output, plural,
+                     check_outputs, config_from_args, emit, interrupts, pairs_output, plural,
                      read_inputs, report_unreadable, warn, warn_unreadable, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_score
 
@@ -49,13 +49,16 @@ def add_parser(sub) -> argparse.ArgumentParser:
                               "Smatch/S2Match/WSMATCH rows, AMRParseEval, Damonte et al.'s aspects, "
                               "smatchpp 1.8), choose the preset and matcher from the table 'To compare "
                               "with X, use Y' in docs/reference-readers.md: e.g. --preset amr-suite for "
-                              "BAMBOO's rows.")
+                              "BAMBOO's rows. smatch 1.0.4's options (--pr, --ms, -r N, --significant N, -v, "
+                              "--justinstance, --justattribute, --justrelation) take smatch's command line "
+                              "and print its lines (F-score: ...), scored exactly: docs/smatch-api.md.")
     add_scoring_options(p)
     p.add_argument("--format", choices=present.FORMATS, default="text",
                    help="format of the corpus summary on stdout (markdown and latex: tables to paste)")
     p.add_argument("--pairs-out", metavar="FILE.jsonl",
                    help="write one JSON object per pair (in index order, as pairs finish); "
-                        "- for stdout (the summary then goes to stderr)")
+                        "- for stdout (the summary then goes to stderr); FILE.parquet or FILE.csv: "
+                        "a table with the signature (extra 'tables')")
     p.add_argument("--alignments", action="store_true",
                    help="include each pair's variable alignment in --pairs-out (--metric wwlk: its "
                         "transport plan, key plan)")
@@ -166,12 +169,11 @@ def run(args: argparse.Namespace) -> int:
             stream = scorer.iter_scores(entries_a, entries_b, workers=workers, progress=not args.quiet,
                                         dask=client)
             if args.pairs_out:
-                with open_output(args.pairs_out) as out:
+                with pairs_output(args.pairs_out, scorer.signature) as out:
                     for pair in stream:
                         with deferred_interrupts():  # the pair is in both the file and the summary
                             pairs.append(pair)
-                            out.write(json.dumps(pair.to_json(args.alignments)) + "\n")
-                            out.flush()
+                            out.write(pair.to_json(args.alignments))
             else:
                 pairs.extend(stream)
         except INTERRUPTS:
