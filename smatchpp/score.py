@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 if TYPE_CHECKING:
     from .config import Config
 
-__all__ = ["prf", "PRF", "PairScore", "CorpusScore"]
+__all__ = ["prf", "PRF", "PairScore", "CorpusScore", "coref_json"]
 
 
 class PRF(NamedTuple):
@@ -75,6 +75,9 @@ class PairScore:
     gold_total: float | None = None
     #: the gap a certificate tolerated: 0 for integral objectives
     tolerance: float = 0.0
+    #: docSmatch's "Total Coref" counts ``(matched, test, gold)`` on this pair's alignment, with
+    #: ``--coref-subscore`` (:func:`smatchpp.sentences.coref_counts`); "Non-Coref" is the rest
+    coref: tuple[float, float, float] | None = None
 
     @property
     def test_weight(self) -> float:
@@ -122,7 +125,26 @@ class PairScore:
             out["alignment"] = self.alignment
         if self.aspects is not None:
             out["aspects"] = {name: count.to_json() for name, count in self.aspects.items()}
+        if self.coref is not None:
+            out["coref"] = coref_json(self.coref, (self.matched, self.test_weight, self.gold_weight))
         return out
+
+
+def coref_json(coref: tuple[float, float, float], whole: tuple[float, float, float]) -> dict[str, Any]:
+    """docSmatch's two subscores from the Total Coref counts ``coref`` and the pair's (or corpus')
+    ``(matched, test, gold)``: ``{"Total Coref": ..., "Non-Coref": ...}``, each with its counts
+    and P/R/F1 (0 when a side has nothing, as docSmatch prints it).
+
+    >>> coref_json((2, 3, 4), (10, 20, 20))["Non-Coref"]
+    {'matched': 8, 'test': 17, 'gold': 16, 'precision': 0.47058823529411764, 'recall': 0.5, 'f1': 0.48484848484848486}
+    """
+    rest = tuple(w - c for w, c in zip(whole, coref))
+    out = {}
+    for name, (m, t, g) in (("Total Coref", coref), ("Non-Coref", rest)):
+        p, r, f = prf(m, t, g) if t > 0 and g > 0 else (0.0, 0.0, 0.0)
+        out[name] = {"matched": _num(m), "test": _num(t), "gold": _num(g),
+                     "precision": p, "recall": r, "f1": f}
+    return out
 
 
 def _in_order(values: Iterable[float]) -> float:
@@ -227,4 +249,13 @@ class CorpusScore:
             "test_total": _num(test), "gold_total": _num(gold),
             "errors": [p.error for p in self.pairs if p.error],
             **({"aspects": self.aspect_summary} if self.aspect_summary else {}),
+            **({"coref": self.coref_summary()} if any(p.coref is not None for p in s) else {}),
         }
+
+    def coref_summary(self) -> dict[str, Any]:
+        """docSmatch's ``--coref-subscore`` of the corpus: the pairs' Total Coref counts summed,
+        Non-Coref the rest of the summed counts (micro, as docSmatch sums over pairs)."""
+        lower, _, test, gold = self._sums()
+        coref = [p.coref for p in self.scored if p.coref is not None]
+        summed = tuple(_in_order(c[k] for c in coref) for k in range(3))
+        return coref_json(summed, (lower, test, gold))

@@ -274,7 +274,7 @@ def explain_pair(a: TripleGraph | RawGraph | str, b: TripleGraph | RawGraph | st
     if rewrite is not None:  # the scorer explains the rewritten graphs (smatchpp18-lossy)
         ga, gb = rewrite(ga, gb)
         raw_a = raw_b = None
-    problem = compile_pair(ga, gb, scorer.matcher)
+    problem = compile_pair(ga, gb, scorer.matcher, buckets=config.sentence_buckets)
     alignment = np.full(len(ga.variables), -1, dtype=np.int64)
     index_b = {v: j for j, v in enumerate(gb.variables)}
     index_a = {v: i for i, v in enumerate(ga.variables)}
