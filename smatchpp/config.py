@@ -326,7 +326,7 @@ class Config:
                                       option=dict(group="setting", action="store_true", help=(
         "docSmatch's setting: align a node of one document only to a node of the other in a "
         "common sentence bucket (the descendants of :sntN, sentence N against sentence N), "
-        "solved exactly; the optimum can only be lower than without it (default off)")))
+        "solved exactly; the optimum can only be lower than without it (default {default})")))
     #: docSmatch's ``--coref-subscore``: "Total Coref" and "Non-Coref" P/R/F1 beside the score,
     #: on the exact alignment (:func:`smatchpp.sentences.coref_counts`); it adds numbers and
     #: changes none, the signature names it all the same
@@ -334,7 +334,7 @@ class Config:
                                     option=dict(action="store_true", help=(
         "docSmatch's coreference subscore: Total Coref (coref-entity/implicit-role nodes, "
         "nodes reached from several sentences and the edges into them, :coref, cross-sentence "
-        ":part/:subset) and Non-Coref (the rest), P/R/F1 on the exact alignment")))
+        ":part/:subset) and Non-Coref (the rest), P/R/F1 on the exact alignment (default {default})")))
     solver: str = _setting("exact", "solver", str, _name_in(_solvers, "solver"), option=dict(
         group="setting", choices=_solvers,
         help="{default} (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber"))

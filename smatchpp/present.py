@@ -263,7 +263,7 @@ def coref_lines(coref: Mapping[str, Any]) -> list[str]:
 
     >>> c = {"Total Coref": {"matched": 2, "test": 4, "gold": 4, "precision": 0.5, "recall": 0.5, "f1": 0.5},
     ...      "Non-Coref": {"matched": 6, "test": 8, "gold": 8, "precision": 0.75, "recall": 0.75, "f1": 0.75}}
-    >>> print("\n".join(coref_lines(c)))
+    >>> print("\\n".join(coref_lines(c)))
     Total Coref  P 50.00  R 50.00  F1 50.00  (matched 2 of test 4 / gold 4)
     Non-Coref    P 75.00  R 75.00  F1 75.00  (matched 6 of test 8 / gold 8)
     """
