@@ -508,7 +508,8 @@ def comparison_table_text(results: Sequence[Comparison], mode: str) -> str:
     aspects (joint alignment)       F1 sys1  F1 sys2     delta  95% interval of delta  p bootstrap    p AR
     SRL                               69.23    69.23    +0.000  [+0.00, +0.00]              1.0000  1.0000
     """
-    lines = [f"{f'aspects ({mode} alignment)':30s}  F1 sys1  F1 sys2     delta  95% interval of delta"
+    title = "subscores" if mode == "none" else f"aspects ({mode} alignment)"  # --coref-subscore
+    lines = [f"{title:30s}  F1 sys1  F1 sys2     delta  95% interval of delta"
              "  p bootstrap    p AR"]
     for c in results:
         lines.append(f"{c.name:30s}  {pct(c.f1[0]):>7s}  {pct(c.f1[1]):>7s}  {points(c.delta):>8s}  "
@@ -555,7 +556,8 @@ def compare_report(json_summary: Mapping[str, Any], results: Sequence[Comparison
                      f"delta lies in {interval(*first.delta_range, signed)}")
     tables = [("", head, [row(first)])]
     if len(results) > 1:
-        tables.append((f"aspects ({mode} alignment)", head, [row(c) for c in results[1:]]))
+        tables.append(("subscores" if mode == "none" else f"aspects ({mode} alignment)", head,
+                       [row(c) for c in results[1:]]))
     return _document(fmt, notes, tables)
 
 

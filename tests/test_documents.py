@@ -246,3 +246,21 @@ def test_against_docsmatch(tmp_path):
         mine = PairAligner(Config(sentence_buckets=True)).score(ga, gb)
         assert (mine.test_triples, mine.gold_triples) == (row["test"], row["gold"])
         assert row["matched"] <= mine.matched
+
+
+def test_compare_tests_coreference_alone(tmp_path, capsys):
+    gold = tmp_path / "g.amr"
+    one = tmp_path / "1.amr"
+    two = tmp_path / "2.amr"
+    gold.write_text(MERGE_NAMES + "\n\n" + DOCAMR + "\n")
+    one.write_text(MERGE_NAMES + "\n\n" + DOCAMR + "\n")
+    two.write_text(NO_MERGE + "\n\n" + DOCAMR.replace("coref-entity", "person") + "\n")
+    assert cli_main(["compare", str(one), str(two), str(gold), "--coref-subscore", "--bootstrap", "100",
+                     "--ar-trials", "100", "--format", "json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    by_name = {c["name"]: c for c in out["comparisons"]}
+    assert list(by_name) == ["smatch", "Total Coref", "Non-Coref"]
+    # sys1 is the gold itself: every coreference item found; sys2 has none of MERGE_NAMES's two
+    # edges into p and not DOCAMR's node c (a person there): 2 + 3 of the gold's 2 + 5
+    assert by_name["Total Coref"]["f1_sys1"] == 1.0
+    assert by_name["Total Coref"]["f1_sys2"] < 1.0 and by_name["Total Coref"]["delta_f1"] > 0
