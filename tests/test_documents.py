@@ -228,7 +228,11 @@ DRIVER = Path(__file__).resolve().parents[1] / "experiments" / "docsmatch_peer_d
 
 @pytest.mark.skipif(not (PEER / "venv" / "bin" / "python").exists(), reason="docSmatch's environment absent")
 def test_against_docsmatch(tmp_path):
-    docs = [NO_MERGE, MERGE_NAMES, DOCAMR, MULTI]
+    docs = [NO_MERGE, MERGE_NAMES, DOCAMR, MULTI,
+            # reached through :coref only, :coref-of, :subset across sentences, an inverted role
+            # onto a later node, :mod
+            "(d / document :snt1 (x / a :coref (y / b) :ARG1-of z) :snt2 (z / c :subset (w / e :mod (q / f)))"
+            " :snt3 (v / g :coref-of w :ARG0 (u / implicit-role)))"]
     (tmp_path / "a.amr").write_text("\n\n".join(docs) + "\n")
     (tmp_path / "b.amr").write_text("\n\n".join(docs[1:] + docs[:1]) + "\n")
     subprocess.run([str(PEER / "venv" / "bin" / "python"), str(DRIVER), str(tmp_path / "a.amr"),
