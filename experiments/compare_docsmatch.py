@@ -136,7 +136,8 @@ def run_set(name: str, test: Path, gold: Path, args) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", type=Path, default=SHARED)
-    ap.add_argument("--sets", nargs="*", default=["lp-doc5", "lp-doc20"], choices=sorted(sets(SHARED)))
+    ap.add_argument("--sets", nargs="*", default=None, choices=sorted(sets(SHARED)),
+                    help="default: lp-doc5 lp-doc20, unless --files is given")
     ap.add_argument("--files", nargs=3, action="append", default=[], metavar=("NAME", "TEST", "GOLD"),
                     help="another set: its name, test file, gold file")
     ap.add_argument("--restarts", nargs="+", type=int, default=[1, 4])
@@ -151,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.peer_src / "docSmatch" / "smatch.py").exists():
         print(f"docSmatch not found under {args.peer_src} (IBM/docAMR's docSmatch/)", file=sys.stderr)
         return 2
+    if args.sets is None:
+        args.sets = [] if args.files else ["lp-doc5", "lp-doc20"]
     chosen = [(n, *known[n]) for n in args.sets] + [(n, Path(t), Path(g)) for n, t, g in args.files]
     print("| set | run | F1 | certified | Total Coref F1 | wall s | peak MB | checks against docSmatch |")
     print("|---|---|---|---|---|---|---|---|")
