@@ -12,10 +12,9 @@ import random
 import subprocess
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from oracle import matched_count, partial_maps, triple_multiset, mapped_multiset  # noqa: F401
+from oracle import mapped_multiset, partial_maps, triple_multiset
 from smatchpp.aligner import PairAligner
 from smatchpp.api import parse_graph
 from smatchpp.cli import main as cli_main
