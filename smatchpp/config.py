@@ -316,6 +316,22 @@ class Config:
                                 needs=_FRACTIONAL, option=dict(group="matching", type="non-negative",
         help="a pair with non-integer coefficients is certified when its gap is below "
              "this (default {default}); integral pairs need none"))
+    #: docSmatch's restriction (IBM/docAMR): a variable of one document may be aligned only to
+    #: a variable of the other in a common sentence bucket, sentence N to sentence N
+    #: (:func:`smatchpp.sentences.sentence_buckets`); solved exactly and certified like any pair
+    sentence_buckets: bool = _setting(False, "buckets", bool, _bool, show=lambda c: c.sentence_buckets,
+                                      option=dict(group="setting", action="store_true", help=(
+        "docSmatch's setting: align a node of one document only to a node of the other in a "
+        "common sentence bucket (the descendants of :sntN, sentence N against sentence N), "
+        "solved exactly; the optimum can only be lower than without it (default {default})")))
+    #: docSmatch's ``--coref-subscore``: "Total Coref" and "Non-Coref" P/R/F1 beside the score,
+    #: on the exact alignment (:func:`smatchpp.sentences.coref_counts`); it adds numbers and
+    #: changes none, the signature names it all the same
+    coref_subscore: bool = _setting(False, "coref", bool, _bool, show=lambda c: c.coref_subscore,
+                                    option=dict(action="store_true", help=(
+        "docSmatch's coreference subscore: Total Coref (coref-entity/implicit-role nodes, "
+        "nodes reached from several sentences and the edges into them, :coref, cross-sentence "
+        ":part/:subset) and Non-Coref (the rest), P/R/F1 on the exact alignment (default {default})")))
     solver: str = _setting("exact", "solver", str, _name_in(_solvers, "solver"), option=dict(
         group="setting", choices=_solvers,
         help="{default} (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber"))
@@ -431,6 +447,11 @@ class Config:
             if get_preset(self.preset).pair_rewrite is not None:
                 raise ValueError(f"preset {self.preset} rewrites pairs (smatchpp 1.8's lossy "
                                  "rewrite): it is defined for unweighted exact matching only")
+        if self.sentence_buckets or self.coref_subscore:
+            if self.aspects != "none" or get_preset(self.preset).pair_rewrite is not None:
+                raise ValueError("sentence_buckets and coref_subscore read the documents as written: "
+                                 "they need aspects none and a preset without a pair rewrite "
+                                 f"(got aspects {self.aspects}, preset {self.preset})")
         idle = self.idle(f.name for f in fields(self) if getattr(self, f.name) != f.default)
         if idle:
             name, what = idle[0]

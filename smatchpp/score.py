@@ -16,7 +16,7 @@ from . import tables
 if TYPE_CHECKING:
     from .config import Config
 
-__all__ = ["prf", "PRF", "PairScore", "CorpusScore"]
+__all__ = ["prf", "PRF", "PairScore", "CorpusScore", "coref_json"]
 
 
 class PRF(NamedTuple):
@@ -77,6 +77,9 @@ class PairScore:
     gold_total: float | None = None
     #: the gap a certificate tolerated: 0 for integral objectives
     tolerance: float = 0.0
+    #: docSmatch's "Total Coref" counts ``(matched, test, gold)`` on this pair's alignment, with
+    #: ``--coref-subscore`` (:func:`smatchpp.sentences.coref_counts`); "Non-Coref" is the rest
+    coref: tuple[float, float, float] | None = None
 
     @property
     def test_weight(self) -> float:
@@ -124,6 +127,8 @@ class PairScore:
             out["alignment"] = self.alignment
         if self.aspects is not None:
             out["aspects"] = {name: count.to_json() for name, count in self.aspects.items()}
+        if self.coref is not None:
+            out["coref"] = coref_json(self.coref, (self.matched, self.test_weight, self.gold_weight))
         return out
 
     @classmethod
@@ -149,7 +154,7 @@ class PairScore:
 #: the keys of :meth:`PairScore.to_json` that are not ``stats``
 _PAIR_KEYS = frozenset({"index", "id", "matched", "test_triples", "gold_triples", "test_total",
                         "gold_total", "tolerance", "lower", "upper", "status", "solver", "stage",
-                        "seconds", "precision", "recall", "f1", "error", "alignment", "aspects"})
+                        "seconds", "precision", "recall", "f1", "error", "alignment", "aspects", "coref"})
 
 
 def _pair_from_row(cls, row: dict[str, Any]) -> "PairScore":
@@ -161,7 +166,32 @@ def _pair_from_row(cls, row: dict[str, Any]) -> "PairScore":
                {k: v for k, v in row.items() if k not in _PAIR_KEYS and v is not None},
                None, None if test_total is None or test_total == test else float(test_total),
                None if gold_total is None or gold_total == gold else float(gold_total),
-               float(row.get("tolerance") or 0.0))
+               float(row.get("tolerance") or 0.0), _coref_from_row(row.get("coref")))
+
+
+def _coref_from_row(coref: dict[str, Any] | None) -> tuple[float, float, float] | None:
+    """The Total Coref counts of a row's ``coref`` (:func:`coref_json`), if it has one."""
+    if not coref:
+        return None
+    total = coref["Total Coref"]
+    return (float(total["matched"]), float(total["test"]), float(total["gold"]))
+
+
+def coref_json(coref: tuple[float, float, float], whole: tuple[float, float, float]) -> dict[str, Any]:
+    """docSmatch's two subscores from the Total Coref counts ``coref`` and the pair's (or corpus')
+    ``(matched, test, gold)``: ``{"Total Coref": ..., "Non-Coref": ...}``, each with its counts
+    and P/R/F1 (0 when a side has nothing, as docSmatch prints it).
+
+    >>> coref_json((2, 3, 4), (10, 20, 20))["Non-Coref"]
+    {'matched': 8, 'test': 17, 'gold': 16, 'precision': 0.47058823529411764, 'recall': 0.5, 'f1': 0.48484848484848486}
+    """
+    rest = tuple(w - c for w, c in zip(whole, coref))
+    out = {}
+    for name, (m, t, g) in (("Total Coref", coref), ("Non-Coref", rest)):
+        p, r, f = prf(m, t, g) if t > 0 and g > 0 else (0.0, 0.0, 0.0)
+        out[name] = {"matched": _num(m), "test": _num(t), "gold": _num(g),
+                     "precision": p, "recall": r, "f1": f}
+    return out
 
 
 def _in_order(values: Iterable[float]) -> float:
@@ -266,6 +296,7 @@ class CorpusScore:
             "test_total": _num(test), "gold_total": _num(gold),
             "errors": [p.error for p in self.pairs if p.error],
             **({"aspects": self.aspect_summary} if self.aspect_summary else {}),
+            **({"coref": self.coref_summary()} if any(p.coref is not None for p in s) else {}),
         }
 
     def _summary_with(self, intervals, aspect_intervals: dict | None) -> dict[str, Any]:
@@ -309,3 +340,11 @@ class CorpusScore:
     def _repr_html_(self) -> str:
         """A notebook shows the corpus summary (:func:`smatchpp.tables.summary_html`)."""
         return tables.summary_html(self.summary())
+
+    def coref_summary(self) -> dict[str, Any]:
+        """docSmatch's ``--coref-subscore`` of the corpus: the pairs' Total Coref counts summed,
+        Non-Coref the rest of the summed counts (micro, as docSmatch sums over pairs)."""
+        lower, _, test, gold = self._sums()
+        coref = [p.coref for p in self.scored if p.coref is not None]
+        summed = tuple(_in_order(c[k] for c in coref) for k in range(3))
+        return coref_json(summed, (lower, test, gold))

@@ -46,6 +46,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_setting_options(p)
     add_bootstrap_options(p, default=DEFAULT_RESAMPLES)
     add_setting(p, "ar_trials")
+    add_setting(p, "coref_subscore", help="also compare docSmatch's coreference subscores (Total Coref, "
+                "Non-Coref), each with its own delta F1, interval and p-values (paired, as Smatch)")
     add_aspect_options(p, "also compare (each aspect with its own delta F1, interval and p-values)")
     add_dask_option(p)
     p.add_argument("--format", choices=present.FORMATS, default="text",
@@ -105,11 +107,23 @@ def _named_stats(corpus1: CorpusScore, corpus2: CorpusScore, dropped: list[int]
     each with the F1 of an aspect empty on both sides (:attr:`AspectCount.vacuous`)."""
     left_out = set(dropped)
     kept = [(p, q) for k, (p, q) in enumerate(zip(corpus1.pairs, corpus2.pairs)) if k not in left_out]
+    if kept and all(p.coref is not None and q.coref is not None for p, q in kept):
+        # docSmatch's coreference subscores (--coref-subscore): Total Coref, and the rest
+        for name, part in (("Total Coref", lambda p: p.coref),
+                           ("Non-Coref", lambda p: (p.matched - p.coref[0], p.test_weight - p.coref[1],
+                                                    p.gold_weight - p.coref[2]))):
+            yield name, _count_stats(part(p) for p, _ in kept), _count_stats(part(q) for _, q in kept), None
     if not kept or any(p.aspects is None or q.aspects is None for p, q in kept):
         return
     for name in kept[0][0].aspects:  # the set's order
         yield aspect_title(name), _aspect_stats(p.aspects[name] for p, _ in kept), \
             _aspect_stats(q.aspects[name] for _, q in kept), kept[0][0].aspects[name].vacuous
+
+
+def _count_stats(rows: Iterable[tuple[float, float, float]]) -> PairStats:
+    """Per-pair ``(matched, test, gold)`` (found on the pair's alignment: its upper bound too)."""
+    cols = np.array(list(rows), dtype=np.float64).reshape(-1, 3)
+    return PairStats(cols[:, 0], cols[:, 0], cols[:, 1], cols[:, 2])
 
 
 def _aspect_stats(counts: Iterable[AspectCount]) -> PairStats:

@@ -63,6 +63,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="include each pair's variable alignment in --pairs-out (--metric wwlk: its "
                         "transport plan, key plan)")
     add_setting(p, "total_time_limit")
+    add_setting(p, "coref_subscore")
     add_dask_option(p)
     p.add_argument("--stats", action="store_true",
                    help="print problem sizes before/after compression per pair and in total (stderr)")
@@ -92,13 +93,35 @@ def _preset_note(config) -> str:
     return get_preset(config.preset).note
 
 
+def coref_bootstrap(corpus: CorpusScore, config) -> dict:
+    """The bootstrap intervals of the coreference subscores (``--coref-subscore``): the pairs the
+    main score's intervals resample (same seed), Total Coref and Non-Coref counts of each."""
+    from ..significance import PairStats, bootstrap
+
+    scored = [p for p in corpus.scored if p.coref is not None]
+    if not scored:
+        return {}
+    out = {}
+    for name, part in (("Total Coref", lambda p: p.coref),
+                       ("Non-Coref", lambda p: (p.matched - p.coref[0], p.test_weight - p.coref[1],
+                                                p.gold_weight - p.coref[2]))):
+        rows = [part(p) for p in scored]
+        stats = PairStats.from_counts([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
+        out[name] = bootstrap(stats, config.bootstrap, config.bootstrap_seed).to_json()
+    return out
+
+
 def format_text(corpus: CorpusScore, total: int | None = None, fmt: str = "text",
-                intervals: BootstrapCI | None = None, aspect_intervals: dict | None = None) -> str:
+                intervals: BootstrapCI | None = None, aspect_intervals: dict | None = None,
+                coref_intervals: dict | None = None) -> str:
     """The corpus summary in ``fmt`` (``total``: pairs in the input, if interrupted;
-    ``aspect_intervals``: :func:`aspect_bootstrap`'s, with ``--bootstrap`` and ``--aspects``)."""
+    ``aspect_intervals``: :func:`aspect_bootstrap`'s, with ``--bootstrap`` and ``--aspects``;
+    ``coref_intervals``: :func:`coref_bootstrap`'s, with ``--coref-subscore``)."""
     summary = corpus.summary()
     if aspect_intervals:
         summary["aspects"]["bootstrap"] = aspect_intervals
+    if coref_intervals:
+        summary["coref"]["bootstrap"] = coref_intervals
     return present.score_report(summary, fmt, total=total, bootstrap=intervals,
                                 preset_note=_preset_note(corpus.config))
 
@@ -184,6 +207,7 @@ def run(args: argparse.Namespace) -> int:
     total = len(entries_a)
     intervals = None
     aspect_intervals: dict = {}
+    coref_intervals: dict = {}
     # an interrupt, during the scoring or during the bootstrap: the summary goes out without
     # intervals (resampling after an interrupt could take long: the user asked to stop)
     bootstrap_cut = bool(config.bootstrap) and interrupted
@@ -192,10 +216,11 @@ def run(args: argparse.Namespace) -> int:
             intervals = bootstrap(PairStats.from_pairs(corpus.scored), config.bootstrap,
                                   config.bootstrap_seed)
             aspect_intervals = aspect_bootstrap(corpus, config)
+            coref_intervals = coref_bootstrap(corpus, config)
         except INTERRUPTS:
             intervals, aspect_intervals, bootstrap_cut = None, {}, True
     text = format_text(corpus, total if interrupted or bootstrap_cut else None, args.format, intervals,
-                       aspect_intervals)
+                       aspect_intervals, coref_intervals)
     if bootstrap_cut:
         text = _without_intervals(text, args.format)
     emit(text, summary_out)

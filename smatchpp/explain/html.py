@@ -216,7 +216,30 @@ def _section(e: Explanation, max_draw: int) -> str:
             f"{len(e.unmatched_a())}</h3>" + _triple_list(e, "a", e.unmatched_a(), ta, "unm")
             + '</div><div class="col"><h3>unmatched triples of B (gold): '
             f"{len(e.unmatched_b())}</h3>" + _triple_list(e, "b", e.unmatched_b(), tb, "unm")
-            + "</div></div>" + _soft(e, ta, tb) + _matched_table(e, ta, tb) + _hc(e, ta, tb) + "</section>")
+            + "</div></div>" + _soft(e, ta, tb) + _coreference(e) + _matched_table(e, ta, tb)
+            + _hc(e, ta, tb) + "</section>")
+
+
+def _coreference(e: Explanation) -> str:
+    """docSmatch's coreference nodes and edges of both documents, unmatched ones marked."""
+    marks = e.coreference_marks()
+    if marks is None:
+        return ""
+
+    def items(side: list[tuple[str, bool]]) -> str:
+        if not side:
+            return '<p class="none">none</p>'
+        return '<ul class="tl">' + "".join(
+            f'<li><span class="{"c" if ok else "c u"}">{escape(text)}</span></li>' for text, ok in side) + "</ul>"
+
+    found = sum(ok for _, ok in marks[1])
+    return (f"<details open><summary>coreference items (docSmatch's --coref-subscore): test {len(marks[0])}, "
+            f"gold {len(marks[1])}, matched {found}</summary>"
+            '<p class="note">Coreference nodes (coref-entity, implicit-role) and the edges docSmatch counts '
+            '(into a node reached from several sentences, :coref, cross-sentence :part/:subset); '
+            '<span class="c u">red</span>: not matched under the optimal alignment.</p>'
+            f'<div class="pair"><div class="col"><h4>A (test)</h4>{items(marks[0])}</div>'
+            f'<div class="col"><h4>B (gold)</h4>{items(marks[1])}</div></div></details>')
 
 
 def _soft(e: Explanation, ta, tb) -> str:
