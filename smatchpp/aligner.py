@@ -32,6 +32,7 @@ from .matchers import TripleMatcher
 from .presets import get_preset
 from .problem import Problem
 from .score import PairScore
+from .sentences import as_written, coref_counts
 from .solvers import get_solver
 from .standardize import TripleGraph
 
@@ -74,7 +75,8 @@ class PairAligner:
     def compile(self, a: TripleGraph, b: TripleGraph) -> tuple[TripleGraph, TripleGraph, Problem]:
         """The pair after :meth:`rewrite`, and its :class:`Problem`."""
         a, b = self.rewrite(a, b)
-        return a, b, compile_pair(a, b, self.matcher, self.config.tolerance)
+        return a, b, compile_pair(a, b, self.matcher, self.config.tolerance,
+                                  buckets=self.config.sentence_buckets)
 
     def solve(self, a: TripleGraph, b: TripleGraph, problem: Problem, began: float,
               time_limit: float | None, index: int = 0, id: str | None = None) -> PairScore:
@@ -94,6 +96,8 @@ class PairAligner:
         stats.update(result.stats)
         alignment = [(a.variables[i], b.variables[j])
                      for i, j in enumerate(result.alignment.tolist()) if j >= 0]
+        coref = (coref_counts(as_written(a), as_written(b), alignment)
+                 if self.config.coref_subscore else None)
         # a weighted matcher compiles its weights divided by a power of two (exact): back to
         # the weights as given (WeightedMatcher.scale)
         scale = self.scale
@@ -101,7 +105,7 @@ class PairAligner:
                          a.n_triples, b.n_triples, status, self.config.solver, result.stage,
                          seconds, alignment, stats=stats, test_total=self.matcher.total(a) * scale,
                          gold_total=self.matcher.total(b) * scale,
-                         tolerance=problem.certified_within * scale)
+                         tolerance=problem.certified_within * scale, coref=coref)
 
     def score(self, a: TripleGraph, b: TripleGraph, index: int = 0, id: str | None = None,
               time_limit: float | None = None) -> PairScore:

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .sentences import sentence_of
+from .sentences import bucket_mask, restrict, sentence_of
 from .jit import lazy_jit, ready as kernels_ready
 from .matchers import MATCHERS as _MATCHERS
 from .matchers import matcher_settings
@@ -229,14 +229,32 @@ def make_matcher(config: Any) -> TripleMatcher:
 
 
 def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None = None,
-                 tolerance: float = CERTIFY_TOLERANCE) -> Problem:
+                 tolerance: float = CERTIFY_TOLERANCE, buckets: bool = False) -> Problem:
     """Build the :class:`Problem` of aligning ``a`` to ``b`` under ``matcher``.
 
     Candidate pairs are exactly the pairs with a positive unary term or part of
     a binary term: any other pair can never add to the objective.
     ``tolerance`` is the gap that certifies non-integral objectives
-    (:attr:`Problem.tolerance`).
+    (:attr:`Problem.tolerance`).  ``buckets``: keep only the pairs of two variables in a
+    common sentence bucket, docSmatch's restriction (``Config.sentence_buckets``;
+    :func:`smatchpp.sentences.bucket_mask`).
+
+    >>> from smatchpp.api import parse_graph
+    >>> a = parse_graph("(d / document :snt1 (x / dog) :snt2 (y / cat))")
+    >>> b = parse_graph("(e / document :snt1 (u / cat) :snt2 (v / dog))")
+    >>> compile_pair(a, b).n_pairs, compile_pair(a, b, buckets=True).n_pairs
+    (5, 3)
     """
+    problem = _compile(a, b, matcher, tolerance)
+    if buckets:
+        keep = bucket_mask(a, b, problem.pair_a, problem.pair_b)
+        if keep is not None:
+            problem = restrict(problem, keep)
+    return problem
+
+
+def _compile(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None,
+             tolerance: float) -> Problem:
     matcher = matcher or ExactMatcher()
     constant = 0.0
     if a.free and b.free:

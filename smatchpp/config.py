@@ -5,7 +5,8 @@ settings the components declare (:mod:`smatchpp.settings`): the preset's
 (:class:`~smatchpp.presets.PresetSettings`), the matchers' (:class:`~smatchpp.matchers.Matching`,
 :data:`~smatchpp.matchers.MATCHER_SETTINGS`), the certification tolerance
 (:class:`~smatchpp.problem.Certification`), the solvers' (:class:`~smatchpp.solvers.SolverSettings`),
-the run policy (:class:`~smatchpp.policy.RunPolicy`: limits, errors, resampling) and the
+docSmatch's document settings (:class:`~smatchpp.sentences.DocumentSettings`), the run
+policy (:class:`~smatchpp.policy.RunPolicy`: limits, errors, resampling) and the
 aspect sets' (:class:`~smatchpp.aspect_settings.AspectSettings`).  Each field is one
 component's setting, taken with :func:`~smatchpp.settings.take`, which adds what only the
 composition knows: a field that matters only under others (a matcher's parameter) declares
@@ -53,6 +54,7 @@ from .matchers.exact import DUPLICATES
 from .policy import MAX_RESAMPLES, ON_ERROR, RunPolicy
 from .presets import PresetSettings, canonical, get_preset
 from .problem import Certification
+from .sentences import DocumentSettings
 from .settings import Settings, signed, take
 from .signature import Signature, SignatureError, format_value
 from .signature import idle as idle_settings
@@ -128,6 +130,10 @@ class Config(Settings):
     role_weights: str | None = take(MatcherSettings, "role_weights")
     #: a pair with non-integer coefficients is certified when its gap is below this
     tolerance: float = take(Certification, "tolerance", show=_fractional, needs=_FRACTIONAL)
+    #: docSmatch's sentence-bucket restriction and coreference subscore
+    #: (:class:`~smatchpp.sentences.DocumentSettings`)
+    sentence_buckets: bool = take(DocumentSettings, "sentence_buckets")
+    coref_subscore: bool = take(DocumentSettings, "coref_subscore")
     #: the solver and the compression (:class:`~smatchpp.solvers.SolverSettings`)
     solver: str = take(SolverSettings, "solver")
     compression: str = take(SolverSettings, "compression")
@@ -169,6 +175,11 @@ class Config(Settings):
             if get_preset(self.preset).pair_rewrite is not None:
                 raise ValueError(f"preset {self.preset} rewrites pairs (smatchpp 1.8's lossy "
                                  "rewrite): it is defined for unweighted exact matching only")
+        if self.sentence_buckets or self.coref_subscore:
+            if self.aspects != "none" or get_preset(self.preset).pair_rewrite is not None:
+                raise ValueError("sentence_buckets and coref_subscore read the documents as written: "
+                                 "they need aspects none and a preset without a pair rewrite "
+                                 f"(got aspects {self.aspects}, preset {self.preset})")
         idle = self.idle(f.name for f in fields(self) if getattr(self, f.name) != f.default)
         if idle:
             name, what = idle[0]
@@ -284,7 +295,7 @@ CONDITIONAL_FIELDS = frozenset(f.name for f in fields(Config) if f.metadata.get(
 SETTINGS = signed(Config)
 #: the components whose settings :class:`Config` composes
 PARTS = (PresetSettings, Matching, ExactSettings, S2MatchSettings, FocusSettings, MatcherSettings, Certification,
-         SolverSettings, RunPolicy, AspectSettings)
+         DocumentSettings, SolverSettings, RunPolicy, AspectSettings)
 
 
 def signature_tokens(signature: str) -> dict[str, str]:

@@ -234,6 +234,8 @@ def score_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | 
             lines.append(bootstrap_block(bootstrap, "text"))
         if "aspects" in s and s["aspects"].get("bootstrap"):
             lines += aspect_interval_lines(s["aspects"]["bootstrap"])
+        if "coref" in s:
+            lines += coref_lines(s["coref"])
         return "\n".join(lines)
     lower = " (lower bounds)" if uncertified else ""
     tables = [("", ["", "P" + lower, "R" + lower, "F1" + lower],
@@ -244,8 +246,36 @@ def score_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | 
         tables.append(_bootstrap_table(bootstrap))
     if "aspects" in s and s["aspects"].get("bootstrap"):
         tables.append(_aspect_intervals_table(s["aspects"]["bootstrap"]))
+    if "coref" in s:
+        tables.append(("coreference (docSmatch's --coref-subscore)", ["", "P", "R", "F1"],
+                       [[name, *(pct(s["coref"][name][k]) for k in SHORT)] for name in COREF_PARTS]))
     after = _score_tail(s) + ([f"note: {n}" for n in _aspect_note_list(s["aspects"])] if "aspects" in s else [])
     return _document(fmt, notes, tables, after=after)
+
+
+#: docSmatch's two coreference subscores, in its order
+COREF_PARTS = ("Total Coref", "Non-Coref")
+
+
+def coref_lines(coref: Mapping[str, Any]) -> list[str]:
+    """The text lines of docSmatch's coreference subscore (``score --coref-subscore``), with
+    their bootstrap intervals of F1 when resampled.
+
+    >>> c = {"Total Coref": {"matched": 2, "test": 4, "gold": 4, "precision": 0.5, "recall": 0.5, "f1": 0.5},
+    ...      "Non-Coref": {"matched": 6, "test": 8, "gold": 8, "precision": 0.75, "recall": 0.75, "f1": 0.75}}
+    >>> print("\\n".join(coref_lines(c)))
+    Total Coref  P 50.00  R 50.00  F1 50.00  (matched 2 of test 4 / gold 4)
+    Non-Coref    P 75.00  R 75.00  F1 75.00  (matched 6 of test 8 / gold 8)
+    """
+    lines = []
+    for name in COREF_PARTS:
+        m = coref[name]
+        lines.append(f"{name:11s}  P {pct(m['precision'])}  R {pct(m['recall'])}  F1 {pct(m['f1'])}  "
+                     f"(matched {count(m['matched'])} of test {count(m['test'])} / gold {count(m['gold'])})")
+    for name, ci in coref.get("bootstrap", {}).items():
+        lo, hi = ci["micro"]["f1"]
+        lines.append(f"  {name} micro F1 {100 * ci['level']:g}% bootstrap interval {interval(lo, hi)}")
+    return lines
 
 
 def _score_notes(s: Mapping[str, Any], total: int | None, preset_note: str) -> list[str]:
@@ -478,7 +508,8 @@ def comparison_table_text(results: Sequence[Comparison], mode: str) -> str:
     aspects (joint alignment)       F1 sys1  F1 sys2     delta  95% interval of delta  p bootstrap    p AR
     SRL                               69.23    69.23    +0.000  [+0.00, +0.00]              1.0000  1.0000
     """
-    lines = [f"{f'aspects ({mode} alignment)':30s}  F1 sys1  F1 sys2     delta  95% interval of delta"
+    title = "subscores" if mode == "none" else f"aspects ({mode} alignment)"  # --coref-subscore
+    lines = [f"{title:30s}  F1 sys1  F1 sys2     delta  95% interval of delta"
              "  p bootstrap    p AR"]
     for c in results:
         lines.append(f"{c.name:30s}  {pct(c.f1[0]):>7s}  {pct(c.f1[1]):>7s}  {points(c.delta):>8s}  "
@@ -525,7 +556,8 @@ def compare_report(json_summary: Mapping[str, Any], results: Sequence[Comparison
                      f"delta lies in {interval(*first.delta_range, signed)}")
     tables = [("", head, [row(first)])]
     if len(results) > 1:
-        tables.append((f"aspects ({mode} alignment)", head, [row(c) for c in results[1:]]))
+        tables.append(("subscores" if mode == "none" else f"aspects ({mode} alignment)", head,
+                       [row(c) for c in results[1:]]))
     return _document(fmt, notes, tables)
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
+from . import tables
+
 if TYPE_CHECKING:
     from .config import Config
 
-__all__ = ["prf", "PRF", "PairScore", "CorpusScore"]
+__all__ = ["prf", "PRF", "PairScore", "CorpusScore", "coref_json"]
 
 
 class PRF(NamedTuple):
@@ -75,6 +77,9 @@ class PairScore:
     gold_total: float | None = None
     #: the gap a certificate tolerated: 0 for integral objectives
     tolerance: float = 0.0
+    #: docSmatch's "Total Coref" counts ``(matched, test, gold)`` on this pair's alignment, with
+    #: ``--coref-subscore`` (:func:`smatchpp.sentences.coref_counts`); "Non-Coref" is the rest
+    coref: tuple[float, float, float] | None = None
 
     @property
     def test_weight(self) -> float:
@@ -122,7 +127,71 @@ class PairScore:
             out["alignment"] = self.alignment
         if self.aspects is not None:
             out["aspects"] = {name: count.to_json() for name, count in self.aspects.items()}
+        if self.coref is not None:
+            out["coref"] = coref_json(self.coref, (self.matched, self.test_weight, self.gold_weight))
         return out
+
+    @classmethod
+    def from_json(cls, row: dict[str, Any]) -> "PairScore":
+        """The pair of a :meth:`to_json` row (``--pairs-out``, a table row); its aspects, if any,
+        are not restored (the corpus's aspect summary is)."""
+        return _pair_from_row(cls, row)
+
+    def to_pandas(self, signature: str | None = None):
+        """This pair as a one-row :class:`pandas.DataFrame` (:mod:`smatchpp.tables`; the
+        scorer's signature, if given, in ``attrs["signature"]``)."""
+        return tables.to_pandas([self.to_json(True)], signature)
+
+    def to_arrow(self, signature: str | None = None):
+        """This pair as a one-row :class:`pyarrow.Table` (see :meth:`to_pandas`)."""
+        return tables.to_arrow([self.to_json(True)], signature)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the pair's numbers as a table (no pandas needed)."""
+        return tables.summary_html(self.to_json())
+
+
+#: the keys of :meth:`PairScore.to_json` that are not ``stats``
+_PAIR_KEYS = frozenset({"index", "id", "matched", "test_triples", "gold_triples", "test_total",
+                        "gold_total", "tolerance", "lower", "upper", "status", "solver", "stage",
+                        "seconds", "precision", "recall", "f1", "error", "alignment", "aspects", "coref"})
+
+
+def _pair_from_row(cls, row: dict[str, Any]) -> "PairScore":
+    test, gold = int(row["test_triples"]), int(row["gold_triples"])
+    test_total, gold_total = row.get("test_total"), row.get("gold_total")
+    return cls(int(row["index"]), row.get("id"), float(row["matched"]), float(row["upper"]), test, gold,
+               row["status"], row["solver"], row.get("stage") or "", float(row.get("seconds") or 0.0),
+               [tuple(a) for a in row.get("alignment") or []], row.get("error"),
+               {k: v for k, v in row.items() if k not in _PAIR_KEYS and v is not None},
+               None, None if test_total is None or test_total == test else float(test_total),
+               None if gold_total is None or gold_total == gold else float(gold_total),
+               float(row.get("tolerance") or 0.0), _coref_from_row(row.get("coref")))
+
+
+def _coref_from_row(coref: dict[str, Any] | None) -> tuple[float, float, float] | None:
+    """The Total Coref counts of a row's ``coref`` (:func:`coref_json`), if it has one."""
+    if not coref:
+        return None
+    total = coref["Total Coref"]
+    return (float(total["matched"]), float(total["test"]), float(total["gold"]))
+
+
+def coref_json(coref: tuple[float, float, float], whole: tuple[float, float, float]) -> dict[str, Any]:
+    """docSmatch's two subscores from the Total Coref counts ``coref`` and the pair's (or corpus')
+    ``(matched, test, gold)``: ``{"Total Coref": ..., "Non-Coref": ...}``, each with its counts
+    and P/R/F1 (0 when a side has nothing, as docSmatch prints it).
+
+    >>> coref_json((2, 3, 4), (10, 20, 20))["Non-Coref"]
+    {'matched': 8, 'test': 17, 'gold': 16, 'precision': 0.47058823529411764, 'recall': 0.5, 'f1': 0.48484848484848486}
+    """
+    rest = tuple(w - c for w, c in zip(whole, coref))
+    out = {}
+    for name, (m, t, g) in (("Total Coref", coref), ("Non-Coref", rest)):
+        p, r, f = prf(m, t, g) if t > 0 and g > 0 else (0.0, 0.0, 0.0)
+        out[name] = {"matched": _num(m), "test": _num(t), "gold": _num(g),
+                     "precision": p, "recall": r, "f1": f}
+    return out
 
 
 def _in_order(values: Iterable[float]) -> float:
@@ -227,4 +296,55 @@ class CorpusScore:
             "test_total": _num(test), "gold_total": _num(gold),
             "errors": [p.error for p in self.pairs if p.error],
             **({"aspects": self.aspect_summary} if self.aspect_summary else {}),
+            **({"coref": self.coref_summary()} if any(p.coref is not None for p in s) else {}),
         }
+
+    def _summary_with(self, intervals, aspect_intervals: dict | None) -> dict[str, Any]:
+        summary = self.summary()
+        if intervals is not None:
+            summary["bootstrap"] = intervals.to_json()
+        if aspect_intervals and "aspects" in summary:  # where score --format json puts them
+            summary["aspects"] = dict(summary["aspects"], bootstrap=aspect_intervals)  # a copy
+        return summary
+
+    def to_pandas(self, intervals=None, aspect_intervals: dict | None = None):
+        """One row per pair (:meth:`PairScore.to_json`, aspects as ``aspects.NAME.f1`` columns) as a
+        :class:`pandas.DataFrame`; ``attrs["signature"]``, and ``attrs["summary"]`` the corpus
+        summary (with ``intervals``, a :class:`~smatchpp.significance.BootstrapCI`, under
+        ``bootstrap``; the aspects' intervals, ``smatchpp.cli.score.aspect_bootstrap``'s, under
+        ``aspects.bootstrap``).  :meth:`from_pandas` reads it back."""
+        return tables.to_pandas([p.to_json(True) for p in self.pairs], self.signature,
+                                self._summary_with(intervals, aspect_intervals))
+
+    def to_arrow(self, intervals=None, aspect_intervals: dict | None = None):
+        """:meth:`to_pandas` as a :class:`pyarrow.Table` (signature and summary in its schema
+        metadata)."""
+        return tables.to_arrow([p.to_json(True) for p in self.pairs], self.signature,
+                               self._summary_with(intervals, aspect_intervals))
+
+    @classmethod
+    def from_pandas(cls, table) -> "CorpusScore":
+        """The corpus of a :meth:`to_pandas` frame or :meth:`to_arrow` table (or
+        :func:`smatchpp.tables.read`'s file): its pairs, and the :class:`Config` of its signature
+        (refused, as by ``--signature``, when it is not this smatchpp's)."""
+        from .config import Config
+
+        found, signature, summary = tables.rows(table) if not isinstance(table, tuple) else table
+        if not signature:
+            raise ValueError("the table has no smatchpp signature (attrs['signature'])")
+        aspects = dict((summary or {}).get("aspects") or {}) or None
+        if aspects is not None:
+            aspects.pop("bootstrap", None)  # intervals are the run's, not the corpus's
+        return cls([PairScore.from_json(r) for r in found], Config.from_signature(signature), None, aspects)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the corpus summary (:func:`smatchpp.tables.summary_html`)."""
+        return tables.summary_html(self.summary())
+
+    def coref_summary(self) -> dict[str, Any]:
+        """docSmatch's ``--coref-subscore`` of the corpus: the pairs' Total Coref counts summed,
+        Non-Coref the rest of the summed counts (micro, as docSmatch sums over pairs)."""
+        lower, _, test, gold = self._sums()
+        coref = [p.coref for p in self.scored if p.coref is not None]
+        summed = tuple(_in_order(c[k] for c in coref) for k in range(3))
+        return coref_json(summed, (lower, test, gold))

@@ -39,7 +39,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from .read import RawGraph
@@ -72,6 +72,9 @@ class TripleGraph:
     relations: tuple[tuple[int, str, int], ...]
     #: triples without any variable (only made by the ``smatchpp18-lossy`` preset's rewrite)
     free: tuple[tuple[str, str, str], ...] = ()
+    #: the graph as written, kept for a document graph (a top with ``:sntN`` children): what
+    #: docSmatch's sentence buckets and coreference items are read from (:mod:`smatchpp.sentences`)
+    document: RawGraph | None = field(default=None, compare=False, repr=False)
 
     @property
     def n_triples(self) -> int:

@@ -321,3 +321,23 @@ def test_closed_stdout_exits_141_quietly(tmp_path):
     assert done.returncode == 141, done.stderr
     assert json.loads(done.stdout)["index"] == 0
     assert done.stderr == ""
+
+
+def test_interrupt_writes_the_finished_pairs_as_a_table(slow_input, tmp_path):
+    """``--pairs-out FILE.parquet`` is written when the run ends: an interrupt still writes the
+    pairs that finished, with the signature."""
+    pytest.importorskip("pyarrow")
+    from smatchpp import tables
+
+    folder, total = slow_input
+    table = tmp_path / "pairs.parquet"
+    code, out, err, took, orphans = _signal_when(
+        smatchpp_argv("score", folder / "a.amr", folder / "b.amr", "--solver", "hillclimber",
+                      "--restarts", "100000", "--workers", "1", "--quiet", "--pairs-out", table),
+        _working(), signal.SIGINT, tmp_path)
+    assert code == 130, err
+    found = re.search(r"interrupted: (\d+) of (\d+) pairs finished, written to", err)
+    assert found, err
+    rows, signature, _ = tables.read(table)
+    assert [r["index"] for r in rows] == list(range(int(found.group(1))))
+    assert signature == out.splitlines()[0] or signature in out

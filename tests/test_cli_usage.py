@@ -29,9 +29,6 @@ def test_smatch_syntax_is_score(tmp_path, argv):
 
 SUGGESTIONS = [
     (("--json",), "--json: did you mean --format json?"),
-    (("--pr",), "--pr: precision and recall are always printed: drop --pr"),
-    (("-r", "3"), "-r: smatch's -r is --restarts N"),
-    (("--ms",), "--ms: smatch's --ms is --pairs-out FILE.jsonl"),
     (("--worker", "2"), "--worker: did you mean --workers?"),
     (("--jobs=2",), "--jobs=2: did you mean --workers N?"),
     (("--time-limt", "5"), "--time-limt: did you mean --time-limit?"),

@@ -228,3 +228,40 @@ def test_hostile_text_stays_text(browser, hostile_report):
     finally:
         pg.close()
     assert errors == [], errors
+
+
+def test_notebook_display_of_a_pair_and_a_corpus(browser, tmp_path):
+    """Issue 34 item 4: ``_repr_html_`` of an explanation (the explorer's view, in a frame) and of
+    a corpus (its summary), placed in a page as Jupyter places outputs, render in the browser:
+    both graphs drawn, hovering lights the partner, the numbers are the pair's."""
+    a, b = read_file(EXAMPLES / "pred.amr"), read_file(EXAMPLES / "gold.amr")
+    explanation = explain_entries(a, b, Config())[2]
+    corpus = Scorer(Config()).score_corpus(a, b)
+    outputs = [explanation._repr_html_(), corpus._repr_html_()]
+    page_file = tmp_path / "notebook.html"
+    page_file.write_text("<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>"
+                         + "".join(f'<div class="output_html">{h}</div>' for h in outputs)
+                         + "</body></html>", encoding="utf-8")
+    pg = browser.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        pg.goto(page_file.as_uri())
+        frame = pg.frame_locator("iframe.smatchpp")
+        frame.locator("svg.g").first.wait_for()
+        assert frame.locator("svg.g").count() == 2
+        shown = {el.get_attribute("data-k"): el.get_attribute("data-v")
+                 for el in frame.locator("dd[data-k]").element_handles()}
+        expected = explanation.score.to_json()
+        assert float(shown["matched"]) == expected["matched"] and shown["status"] == expected["status"]
+        frame.locator("svg.g .n.k1").first.hover()
+        assert frame.locator("svg.g").nth(1).locator(".hl").count() >= 1
+        summary = pg.locator("div.smatchpp-summary")
+        assert corpus.signature in summary.inner_text()
+        cells = summary.locator("td").all_inner_texts()
+        assert cells[cells.index("micro.f1") + 1] == str(corpus.micro.f1)
+        assert pg.evaluate("document.querySelector('iframe.smatchpp').getBoundingClientRect().height") > 300
+    finally:
+        pg.close()
+    assert errors == [], errors

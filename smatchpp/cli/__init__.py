@@ -26,6 +26,7 @@ from typing import Sequence
 from ..version import __version__
 from .common import EXIT_PIPE, EXIT_USAGE, exit_code, interrupts, user_warnings
 from .usage import Parser, smatch_syntax
+from . import smatch_flags
 from ..text import printable
 
 __all__ = ["main", "build_parser", "command", "COMMANDS"]
@@ -62,7 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # a command first: only its parser is built (anything else, e.g. --help or a misspelt
     # command, gets the whole parser and its messages)
     only = argv[0] if argv and argv[0] in COMMANDS else None
-    args = build_parser(only).parse_args(argv)
+    # smatch 1.0.4's options (--pr, --ms, -r, ...): its command line and output lines
+    args = smatch_flags.parse(argv) if smatch_flags.requested(argv) else build_parser(only).parse_args(argv)
     closed = sys.stdout is None or sys.stdout.closed  # started with stdout closed (``>&-``)
     if closed and (args.uses_stdout is None or args.uses_stdout(args)):
         if sys.stderr is not None:

@@ -19,6 +19,7 @@ Exit codes (the same for every command):
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import traceback
@@ -418,6 +419,39 @@ def open_output(path: str) -> Iterator[IO[str]]:
         if exc.filename is None and exc.errno is not None and not isinstance(exc, BrokenPipeError):
             raise OSError(exc.errno, f"writing {path}: {exc.strerror}") from None
         raise
+
+
+class _RowWriter:
+    """``--pairs-out``'s rows: JSON lines written and flushed one by one, or (``.parquet``,
+    ``.csv``) kept and written as a table when the output is closed (:mod:`smatchpp.tables`)."""
+
+    def __init__(self, handle: IO[str] | None) -> None:
+        self.handle, self.rows = handle, []
+
+    def write(self, row: dict) -> None:
+        if self.handle is None:
+            self.rows.append(row)
+            return
+        self.handle.write(json.dumps(row) + "\n")
+        self.handle.flush()
+
+
+@contextmanager
+def pairs_output(path: str, signature: str) -> Iterator[_RowWriter]:
+    """The writer of ``--pairs-out PATH``: a table by the name's ending (``.parquet``, ``.csv``,
+    with the signature in it), JSON lines otherwise (``-``: stdout).  An interrupt still
+    writes the rows that were finished."""
+    from .. import tables
+
+    if tables.table_format(path) is None:
+        with open_output(path) as handle:
+            yield _RowWriter(handle)
+        return
+    writer = _RowWriter(None)
+    try:
+        yield writer
+    finally:
+        tables.write(path, writer.rows, signature)
 
 
 def emit(text: str, stream: IO[str] | None = None) -> None:

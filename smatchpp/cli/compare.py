@@ -12,7 +12,6 @@ signature names the resamples, the trials and the seed.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from contextlib import nullcontext
 from dataclasses import replace
@@ -30,7 +29,7 @@ from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairS
                             compare_columns, paired_stats, prf_arrays)
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_aspect_options,
                      add_bootstrap_options, add_dask_option, add_setting, add_setting_options, check_outputs,
-                     config_from_args, dask_client, open_output,
+                     config_from_args, dask_client, pairs_output,
                      plural, read_inputs, warn, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_compare
 from .common import report_unreadable, warn_unreadable
@@ -47,6 +46,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_setting_options(p)
     add_bootstrap_options(p, default=DEFAULT_RESAMPLES)
     add_setting(p, "ar_trials")
+    add_setting(p, "coref_subscore", help="also compare docSmatch's coreference subscores (Total Coref, "
+                "Non-Coref), each with its own delta F1, interval and p-values (paired, as Smatch)")
     add_aspect_options(p, "also compare (each aspect with its own delta F1, interval and p-values)")
     add_dask_option(p)
     p.add_argument("--format", choices=present.FORMATS, default="text",
@@ -106,11 +107,23 @@ def _named_stats(corpus1: CorpusScore, corpus2: CorpusScore, dropped: list[int]
     each with the F1 of an aspect empty on both sides (:attr:`AspectCount.vacuous`)."""
     left_out = set(dropped)
     kept = [(p, q) for k, (p, q) in enumerate(zip(corpus1.pairs, corpus2.pairs)) if k not in left_out]
+    if kept and all(p.coref is not None and q.coref is not None for p, q in kept):
+        # docSmatch's coreference subscores (--coref-subscore): Total Coref, and the rest
+        for name, part in (("Total Coref", lambda p: p.coref),
+                           ("Non-Coref", lambda p: (p.matched - p.coref[0], p.test_weight - p.coref[1],
+                                                    p.gold_weight - p.coref[2]))):
+            yield name, _count_stats(part(p) for p, _ in kept), _count_stats(part(q) for _, q in kept), None
     if not kept or any(p.aspects is None or q.aspects is None for p, q in kept):
         return
     for name in kept[0][0].aspects:  # the set's order
         yield aspect_title(name), _aspect_stats(p.aspects[name] for p, _ in kept), \
             _aspect_stats(q.aspects[name] for _, q in kept), kept[0][0].aspects[name].vacuous
+
+
+def _count_stats(rows: Iterable[tuple[float, float, float]]) -> PairStats:
+    """Per-pair ``(matched, test, gold)`` (found on the pair's alignment: its upper bound too)."""
+    cols = np.array(list(rows), dtype=np.float64).reshape(-1, 3)
+    return PairStats(cols[:, 0], cols[:, 0], cols[:, 1], cols[:, 2])
 
 
 def _aspect_stats(counts: Iterable[AspectCount]) -> PairStats:
@@ -147,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     # both systems' scores of a pair come together, and each row is written as it is done,
     # so that an interrupted run keeps (and compares) every finished pair
     with dask_client(args, workers) as client, \
-            open_output(args.pairs_out) if args.pairs_out else nullcontext() as out:
+            pairs_output(args.pairs_out, scorer.signature) if args.pairs_out else nullcontext() as out:
         try:
             for p1, p2 in iter_score_rows([(scorer, entries_1, entries_gold),
                                            (scorer, entries_2, entries_gold)],
@@ -155,8 +168,7 @@ def run(args: argparse.Namespace) -> int:
                 with deferred_interrupts():  # the pair is in both the file and the comparison
                     rows.append((p1, p2))
                     if out is not None:
-                        out.write(json.dumps(_pair_row(p1, p2)) + "\n")
-                        out.flush()
+                        out.write(_pair_row(p1, p2))
         except INTERRUPTS:
             interrupted = True
     total = len(entries_gold)

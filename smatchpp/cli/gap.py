@@ -10,7 +10,6 @@ comparison; the rest is audited.  Tools have stable keys (``hillclimber``,
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from .. import present
@@ -20,7 +19,7 @@ from ..audit import (GapReport, check_plotting, check_smatch_python, gap_report,
 from ..exceptions import SmatchppError, UsageError
 from ..read import STDIN
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_scoring_options, check_outputs, config_from_args, emit,
-                     open_output, plural, read_inputs, workers_from_args)
+                     pairs_output, plural, read_inputs, workers_from_args)
 from .common import report_unreadable, warn_unreadable
 from .score import warn_nothing_scored
 
@@ -121,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
               + "; the report covers those only", file=sys.stderr)
     report = gap_report(exact, heuristic, labels)
     if args.pairs_out:
-        with open_output(args.pairs_out) as out:
+        with pairs_output(args.pairs_out, exact_scorer.signature) as out:
             for k, p in enumerate(exact.scored):
                 row = {"index": p.index, "id": p.id, "exact": p.matched, "upper": p.upper,
                        "status": p.status, "test_triples": p.test_triples,
@@ -129,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
                 for name, tool in report.tools.items():
                     row[name] = tool.matched[k]
                     row[f"gap_{name}"] = tool.gaps[k]
-                out.write(json.dumps(row) + "\n")
+                out.write(row)
     if args.plot:
         plot_histogram(report, args.plot)
     emit(format_gap(report, args.format,

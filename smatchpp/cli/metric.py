@@ -38,7 +38,7 @@ from ..read import RawGraph, read_file
 from ..signature import Signature, SignatureError, read_value
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageError, check_outputs,
-                     emit, interrupts, one_stdin, open_output, plural, read_inputs, report_unreadable,
+                     emit, interrupts, one_stdin, open_output, pairs_output, plural, read_inputs, report_unreadable,
                      warn, warn_unreadable)
 
 __all__ = ["add_metric_options", "metric_from_args", "run_score", "run_compare", "run_matrix", "run_search",
@@ -227,7 +227,8 @@ def _score_pairs(args: argparse.Namespace, metric) -> int:
     interrupted = False
     with interrupts():
         try:
-            with open_output(args.pairs_out) if args.pairs_out else nullcontext() as handle:
+            signature = MetricCorpus(metric, [], args.on_error, args.bootstrap, args.bootstrap_seed).signature
+            with pairs_output(args.pairs_out, signature) if args.pairs_out else nullcontext() as handle:
                 for i, (ea, eb) in enumerate(zip(entries_a, entries_b)):
                     pair_id = ea.id if ea.id is not None else eb.id
                     bad = ea.error or eb.error
@@ -243,8 +244,7 @@ def _score_pairs(args: argparse.Namespace, metric) -> int:
                         line = pair.to_json(metric)
                         if getattr(args, "alignments", False) and pair.stats is not None:
                             line.update(metric.explain(fa, fb) or {})
-                        handle.write(json.dumps(line) + "\n")
-                        handle.flush()
+                        handle.write(line)
         except (KeyboardInterrupt, Interrupted):
             interrupted = True
     corpus = MetricCorpus(metric, pairs, args.on_error, args.bootstrap, args.bootstrap_seed)
@@ -299,11 +299,11 @@ def run_compare(args: argparse.Namespace, metric) -> int:
                         args.bootstrap_seed, name=metric.name)
     signature = metric.signature(args.on_error, resamples, args.bootstrap_seed, trials)
     if args.pairs_out:
-        with open_output(args.pairs_out) as out:
+        with pairs_output(args.pairs_out, signature) as out:
             for row, k in enumerate(kept):
                 s1, s2 = (metric.pair_scores(st[row])[metric.headline] for st in stats)
-                out.write(json.dumps({"index": k, "id": entries_gold[k].id or entries_1[k].id,
-                                      "sys1": s1, "sys2": s2, "difference": s1 - s2}) + "\n")
+                out.write({"index": k, "id": entries_gold[k].id or entries_1[k].id,
+                           "sys1": s1, "sys2": s2, "difference": s1 - s2})
     summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
     summary = {"signature": signature, "sys1": args.sys1, "sys2": args.sys2,
                "gold": args.gold, "pairs": c.pairs, "left_out": sorted(bad),

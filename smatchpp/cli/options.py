@@ -60,6 +60,14 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "tolerance": dict(group="matching", type="non-negative",
                       help="a pair with non-integer coefficients is certified when its gap is below "
                            "this (default {default}); integral pairs need none"),
+    "sentence_buckets": dict(group="setting", action="store_true", help=(
+        "docSmatch's setting: align a node of one document only to a node of the other in a "
+        "common sentence bucket (the descendants of :sntN, sentence N against sentence N), "
+        "solved exactly; the optimum can only be lower than without it (default {default})")),
+    "coref_subscore": dict(action="store_true", help=(
+        "docSmatch's coreference subscore: Total Coref (coref-entity/implicit-role nodes, "
+        "nodes reached from several sentences and the edges into them, :coref, cross-sentence "
+        ":part/:subset) and Non-Coref (the rest), P/R/F1 on the exact alignment (default {default})")),
     "solver": dict(group="setting", choices=lambda: SOLVERS,
                    help="{default} (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber"),
     "compression": dict(

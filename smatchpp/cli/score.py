@@ -32,7 +32,7 @@ from ..score import CorpusScore
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS,
                      add_aspect_options, add_bootstrap_options, add_dask_option, add_scoring_options, add_setting,
                      dask_client,
-                     check_outputs, config_from_args, emit, interrupts, open_output, plural,
+                     check_outputs, config_from_args, emit, interrupts, pairs_output, plural,
                      read_inputs, report_unreadable, warn, warn_unreadable, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_score
 
@@ -49,17 +49,21 @@ def add_parser(sub) -> argparse.ArgumentParser:
                               "Smatch/S2Match/WSMATCH rows, AMRParseEval, Damonte et al.'s aspects, "
                               "smatchpp 1.8), choose the preset and matcher from the table 'To compare "
                               "with X, use Y' in docs/reference-readers.md: e.g. --preset amr-suite for "
-                              "BAMBOO's rows.")
+                              "BAMBOO's rows. smatch 1.0.4's options (--pr, --ms, -r N, --significant N, -v, "
+                              "--justinstance, --justattribute, --justrelation) take smatch's command line "
+                              "and print its lines (F-score: ...), scored exactly: docs/smatch-api.md.")
     add_scoring_options(p)
     p.add_argument("--format", choices=present.FORMATS, default="text",
                    help="format of the corpus summary on stdout (markdown and latex: tables to paste)")
     p.add_argument("--pairs-out", metavar="FILE.jsonl",
                    help="write one JSON object per pair (in index order, as pairs finish); "
-                        "- for stdout (the summary then goes to stderr)")
+                        "- for stdout (the summary then goes to stderr); FILE.parquet or FILE.csv: "
+                        "a table with the signature (extra 'tables')")
     p.add_argument("--alignments", action="store_true",
                    help="include each pair's variable alignment in --pairs-out (--metric wwlk: its "
                         "transport plan, key plan)")
     add_setting(p, "total_time_limit")
+    add_setting(p, "coref_subscore")
     add_dask_option(p)
     p.add_argument("--stats", action="store_true",
                    help="print problem sizes before/after compression per pair and in total (stderr)")
@@ -89,13 +93,35 @@ def _preset_note(config) -> str:
     return get_preset(config.preset).note
 
 
+def coref_bootstrap(corpus: CorpusScore, config) -> dict:
+    """The bootstrap intervals of the coreference subscores (``--coref-subscore``): the pairs the
+    main score's intervals resample (same seed), Total Coref and Non-Coref counts of each."""
+    from ..significance import PairStats, bootstrap
+
+    scored = [p for p in corpus.scored if p.coref is not None]
+    if not scored:
+        return {}
+    out = {}
+    for name, part in (("Total Coref", lambda p: p.coref),
+                       ("Non-Coref", lambda p: (p.matched - p.coref[0], p.test_weight - p.coref[1],
+                                                p.gold_weight - p.coref[2]))):
+        rows = [part(p) for p in scored]
+        stats = PairStats.from_counts([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
+        out[name] = bootstrap(stats, config.bootstrap, config.bootstrap_seed).to_json()
+    return out
+
+
 def format_text(corpus: CorpusScore, total: int | None = None, fmt: str = "text",
-                intervals: BootstrapCI | None = None, aspect_intervals: dict | None = None) -> str:
+                intervals: BootstrapCI | None = None, aspect_intervals: dict | None = None,
+                coref_intervals: dict | None = None) -> str:
     """The corpus summary in ``fmt`` (``total``: pairs in the input, if interrupted;
-    ``aspect_intervals``: :func:`aspect_bootstrap`'s, with ``--bootstrap`` and ``--aspects``)."""
+    ``aspect_intervals``: :func:`aspect_bootstrap`'s, with ``--bootstrap`` and ``--aspects``;
+    ``coref_intervals``: :func:`coref_bootstrap`'s, with ``--coref-subscore``)."""
     summary = corpus.summary()
     if aspect_intervals:
         summary["aspects"]["bootstrap"] = aspect_intervals
+    if coref_intervals:
+        summary["coref"]["bootstrap"] = coref_intervals
     return present.score_report(summary, fmt, total=total, bootstrap=intervals,
                                 preset_note=_preset_note(corpus.config))
 
@@ -166,12 +192,11 @@ def run(args: argparse.Namespace) -> int:
             stream = scorer.iter_scores(entries_a, entries_b, workers=workers, progress=not args.quiet,
                                         dask=client)
             if args.pairs_out:
-                with open_output(args.pairs_out) as out:
+                with pairs_output(args.pairs_out, scorer.signature) as out:
                     for pair in stream:
                         with deferred_interrupts():  # the pair is in both the file and the summary
                             pairs.append(pair)
-                            out.write(json.dumps(pair.to_json(args.alignments)) + "\n")
-                            out.flush()
+                            out.write(pair.to_json(args.alignments))
             else:
                 pairs.extend(stream)
         except INTERRUPTS:
@@ -182,6 +207,7 @@ def run(args: argparse.Namespace) -> int:
     total = len(entries_a)
     intervals = None
     aspect_intervals: dict = {}
+    coref_intervals: dict = {}
     # an interrupt, during the scoring or during the bootstrap: the summary goes out without
     # intervals (resampling after an interrupt could take long: the user asked to stop)
     bootstrap_cut = bool(config.bootstrap) and interrupted
@@ -190,10 +216,11 @@ def run(args: argparse.Namespace) -> int:
             intervals = bootstrap(PairStats.from_pairs(corpus.scored), config.bootstrap,
                                   config.bootstrap_seed)
             aspect_intervals = aspect_bootstrap(corpus, config)
+            coref_intervals = coref_bootstrap(corpus, config)
         except INTERRUPTS:
             intervals, aspect_intervals, bootstrap_cut = None, {}, True
     text = format_text(corpus, total if interrupted or bootstrap_cut else None, args.format, intervals,
-                       aspect_intervals)
+                       aspect_intervals, coref_intervals)
     if bootstrap_cut:
         text = _without_intervals(text, args.format)
     emit(text, summary_out)

@@ -12,5 +12,6 @@ report of many.
 """
 
 from .model import Explanation, explain_entries, explain_pair, hc_label
+from . import html  # noqa: F401  (gives Explanation its notebook display, _repr_html_)
 
 __all__ = ["Explanation", "explain_pair", "explain_entries", "hc_label"]

@@ -40,7 +40,8 @@ from .drawing import colour_css, draw
 from .model import Explanation
 from .penman_view import branch_triples, layout_tree, penman_lines
 
-__all__ = ["render_report", "write_report", "script_json", "MAX_DRAW", "COMPRESS_ABOVE"]
+__all__ = ["render_report", "render_pair", "in_frame", "notebook_html", "write_report", "script_json", "MAX_DRAW",
+           "COMPRESS_ABOVE"]
 
 #: graphs with more variables than this are shown as PENMAN text instead of a drawing
 MAX_DRAW = 80
@@ -215,7 +216,30 @@ def _section(e: Explanation, max_draw: int) -> str:
             f"{len(e.unmatched_a())}</h3>" + _triple_list(e, "a", e.unmatched_a(), ta, "unm")
             + '</div><div class="col"><h3>unmatched triples of B (gold): '
             f"{len(e.unmatched_b())}</h3>" + _triple_list(e, "b", e.unmatched_b(), tb, "unm")
-            + "</div></div>" + _soft(e, ta, tb) + _matched_table(e, ta, tb) + _hc(e, ta, tb) + "</section>")
+            + "</div></div>" + _soft(e, ta, tb) + _coreference(e) + _matched_table(e, ta, tb)
+            + _hc(e, ta, tb) + "</section>")
+
+
+def _coreference(e: Explanation) -> str:
+    """docSmatch's coreference nodes and edges of both documents, unmatched ones marked."""
+    marks = e.coreference_marks()
+    if marks is None:
+        return ""
+
+    def items(side: list[tuple[str, bool]]) -> str:
+        if not side:
+            return '<p class="none">none</p>'
+        return '<ul class="tl">' + "".join(
+            f'<li><span class="{"c" if ok else "c u"}">{escape(text)}</span></li>' for text, ok in side) + "</ul>"
+
+    found = sum(ok for _, ok in marks[1])
+    return (f"<details open><summary>coreference items (docSmatch's --coref-subscore): test {len(marks[0])}, "
+            f"gold {len(marks[1])}, matched {found}</summary>"
+            '<p class="note">Coreference nodes (coref-entity, implicit-role) and the edges docSmatch counts '
+            '(into a node reached from several sentences, :coref, cross-sentence :part/:subset); '
+            '<span class="c u">red</span>: not matched under the optimal alignment.</p>'
+            f'<div class="pair"><div class="col"><h4>A (test)</h4>{items(marks[0])}</div>'
+            f'<div class="col"><h4>B (gold)</h4>{items(marks[1])}</div></div></details>')
 
 
 def _soft(e: Explanation, ta, tb) -> str:
@@ -352,6 +376,15 @@ _JS = r"""
     document.getElementById('shown').textContent=shown;
   }
   [q,st,gap].forEach(function(el){el.addEventListener('input',filter);el.addEventListener('change',filter);});
+  smatchppView(view);
+  filter(); show();
+})();
+"""
+
+#: what a pair's view does (the report's and :func:`render_pair`'s): hovering a variable lights
+#: its partner; a click on a drawing switches between fit-to-width and full size
+_VIEW_JS = r"""
+function smatchppView(view){
   view.addEventListener('mouseover',function(ev){
     var el=ev.target.closest('.v,.n'); if(!el) return;
     var m=/(?:^| )(k\d+)(?: |$)/.exec(el.getAttribute('class')||''); if(!m) return;
@@ -361,8 +394,7 @@ _JS = r"""
   view.addEventListener('click',function(ev){
     var d=ev.target.closest('.draw'); if(d&&d.querySelector('svg')) d.classList.toggle('full');
   });
-  filter(); show();
-})();
+}
 """
 
 _COLUMNS = (("#", "num"), ("id", "text"), ("sentence", "text"), ("P", "num"), ("R", "num"),
@@ -473,7 +505,47 @@ def render_report(explanations: Sequence[Explanation], title: str = "smatchpp ex
         '<main id="view" hidden></main>'
         + _sections(es, max_draw, compress)
         + f'<script type="application/json" id="data">{data_json}</script>'
-        f"<script>{_JS}</script></body></html>")
+        f"<script>{_VIEW_JS}{_JS}</script></body></html>")
+
+
+def render_pair(e: Explanation, max_draw: int = MAX_DRAW) -> str:
+    """One pair's view of the report (drawings, triples, certificate, hill-climber) as a page
+    of its own, without the index.
+
+    >>> from smatchpp.explain import explain_pair
+    >>> page = render_pair(explain_pair("(d / dog)", "(c / cat)"))
+    >>> page.startswith("<!DOCTYPE html>") and "<svg" in page and "index</a>" not in page
+    True
+    """
+    kmax = max(int((e.alignment >= 0).sum()), int((e.hc_alignment >= 0).sum()))
+    section = _section(e, max_draw).replace('<p><a href="#">&larr; index</a></p>', "", 1)
+    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            f"<style>{_CSS}{colour_css(kmax)}</style></head><body>"
+            f'<main id="view">{section}</main>'
+            f"<script>{_VIEW_JS}smatchppView(document.getElementById('view'));</script></body></html>")
+
+
+def in_frame(page: str, title: str, height: int = 720) -> str:
+    """``page`` (a whole HTML document) in an ``<iframe srcdoc>``, as a notebook shows it: its
+    styles and scripts stay inside the frame (sandboxed: scripts, no access to the notebook).
+
+    >>> in_frame("<p>a & b</p>", "t")[:60]
+    '<iframe class="smatchpp" title="t" sandbox="allow-scripts" s'
+    """
+    return (f'<iframe class="smatchpp" title="{escape(title)}" sandbox="allow-scripts" '
+            f'style="width:100%;height:{int(height)}px;border:1px solid #ddd" '
+            f'srcdoc="{escape(page, quote=True)}"></iframe>')
+
+
+def notebook_html(e: Explanation) -> str:
+    """How a notebook shows an :class:`Explanation` (its ``_repr_html_``): :func:`render_pair` in
+    :func:`in_frame` (both graphs drawn, aligned variables in one colour, unmatched triples,
+    certificate, hill-climber)."""
+    return in_frame(render_pair(e), f"pair {e.index}")
+
+
+# the notebook display is set here: model does not import this module (no circle)
+Explanation._repr_html_ = notebook_html  # type: ignore[attr-defined]
 
 
 def write_report(path: str, explanations: Sequence[Explanation], **kwargs) -> None:

@@ -31,6 +31,7 @@ from ..presets import Options, get_preset
 from ..matching import TripleMatch, triple_match
 from ..read import Entry, RawGraph, read_text
 from ..score import PairScore, prf
+from ..sentences import as_written, coreference
 from ..solvers.hillclimber import HillClimber
 from ..presets import standardize
 from ..standardize import EMPTY, TripleGraph
@@ -137,6 +138,35 @@ class Explanation:
         """``(A variable, B variable)`` name pairs of the optimal (or the hill-climber's) alignment."""
         al = self.hc_alignment if hc else self.alignment
         return [(self.a.variables[i], self.b.variables[j]) for i, j in enumerate(al.tolist()) if j >= 0]
+
+    def coreference_marks(self) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]] | None:
+        """docSmatch's coreference items of A and of B (:func:`smatchpp.sentences.coreference`),
+        each as ``(text, matched under the optimal alignment)``; ``None`` when neither graph is a
+        document with such items.  Matched as ``--coref-subscore`` counts: a node whose partner
+        is a coreference node of the same concept, an edge whose ends' partners carry the same
+        role as a coreference edge of the other side.
+
+        >>> e = explain_pair("(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))",
+        ...                  "(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01))")
+        >>> e.coreference_marks()
+        ([('c / coref-entity', True), ('a :ARG0 c', True), ('b :ARG0 c', False)], [('c / coref-entity', True), ('a :ARG0 c', True)])
+        """
+        if self.a.document is None and self.b.document is None:
+            return None
+        ca, cb = coreference(as_written(self.a)), coreference(as_written(self.b))
+        if not (ca.size or cb.size):
+            return None
+        pairs = self.aligned_pairs()
+        forward, backward = dict(pairs), {y: x for x, y in pairs}
+
+        def marks(mine, other, partner) -> list[tuple[str, bool]]:
+            nodes, edges = set(other.nodes), set(other.edges)
+            out = [(f"{n} / {mine.concepts[n]}", partner.get(n) in nodes
+                    and other.concepts[partner[n]] == mine.concepts[n]) for n in mine.nodes]
+            out += [(f"{s} :{r} {t}", (partner.get(s), r, partner.get(t)) in edges) for s, r, t in mine.edges]
+            return out
+
+        return marks(ca, cb, forward), marks(cb, ca, backward)
 
     def partner_of_b(self, hc: bool = False) -> np.ndarray:
         """``out[j]`` is the A variable aligned to B variable ``j``, or -1."""
@@ -274,7 +304,7 @@ def explain_pair(a: TripleGraph | RawGraph | str, b: TripleGraph | RawGraph | st
     if rewrite is not None:  # the scorer explains the rewritten graphs (smatchpp18-lossy)
         ga, gb = rewrite(ga, gb)
         raw_a = raw_b = None
-    problem = compile_pair(ga, gb, scorer.matcher)
+    problem = compile_pair(ga, gb, scorer.matcher, buckets=config.sentence_buckets)
     alignment = np.full(len(ga.variables), -1, dtype=np.int64)
     index_b = {v: j for j, v in enumerate(gb.variables)}
     index_a = {v: i for i, v in enumerate(ga.variables)}

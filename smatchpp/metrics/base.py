@@ -63,6 +63,7 @@ from typing import Any, Callable, ClassVar, Iterable, Sequence
 import numpy as np
 
 from ..version import __version__
+from .. import tables
 from ..bulk import no_cycle_collection
 from ..read import RawGraph
 from ..plugins import GROUPS, load
@@ -340,6 +341,14 @@ class MetricPair:
             out["error"] = self.error
         return out
 
+    def to_pandas(self, metric: Metric):
+        """This pair as a one-row :class:`pandas.DataFrame` (the metric's signature in ``attrs``)."""
+        return tables.to_pandas([self.to_json(metric)], metric.signature())
+
+    def to_arrow(self, metric: Metric):
+        """This pair as a one-row :class:`pyarrow.Table` (see :meth:`to_pandas`)."""
+        return tables.to_arrow([self.to_json(metric)], metric.signature())
+
 
 def _finite(x: float) -> float | int | None:
     if not math.isfinite(x):
@@ -399,6 +408,56 @@ class MetricCorpus:
         if note:
             out["note"] = note
         return out
+
+    def _summary_with(self, intervals) -> dict[str, Any]:
+        summary = self.summary()
+        if intervals is not None:
+            summary["bootstrap"] = intervals.to_json()
+        return summary
+
+    def to_pandas(self, intervals: "MetricIntervals | None" = None):
+        """One row per pair (:meth:`MetricPair.to_json`) as a :class:`pandas.DataFrame`, with
+        ``attrs["signature"]`` and ``attrs["summary"]`` (with ``intervals`` under ``bootstrap``)."""
+        return tables.to_pandas([p.to_json(self.metric) for p in self.pairs], self.signature,
+                                self._summary_with(intervals))
+
+    def to_arrow(self, intervals: "MetricIntervals | None" = None):
+        """:meth:`to_pandas` as a :class:`pyarrow.Table` (signature and summary in its metadata)."""
+        return tables.to_arrow([p.to_json(self.metric) for p in self.pairs], self.signature,
+                               self._summary_with(intervals))
+
+    @classmethod
+    def from_pandas(cls, table) -> "MetricCorpus":
+        """The corpus of a :meth:`to_pandas` frame or :meth:`to_arrow` table: the metric and the
+        run's settings from its signature, each pair's statistics from its columns."""
+        found, signature, _ = tables.rows(table)
+        if not signature:
+            raise ValueError("the table has no smatchpp signature (attrs['signature'])")
+        name, tokens = Metric.parse_signature(signature)
+        known = {c.name: c for c in _subclasses(Metric) if isinstance(getattr(c, "name", None), str)}
+        if name not in known:
+            raise ValueError(f"the signature names metric {name!r}, which is not loaded "
+                             "(import smatchpp.metrics)")
+        metric = known[name].from_signature(signature)
+        pairs = [MetricPair(int(r["index"]), r.get("id"),
+                            None if r.get("status") == "skipped" else tuple(float(r[k]) for k in metric.stat_names),
+                            r.get("error")) for r in found]
+        bootstrap = tokens.get("bootstrap")
+        return cls(metric, pairs, tokens.get("errors", "raise"), int(bootstrap) if bootstrap else None,
+                   int(tokens.get("bootstrap-seed", DEFAULT_SEED)))
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the corpus summary (:func:`smatchpp.tables.summary_html`)."""
+        return tables.summary_html(self.summary())
+
+
+def _subclasses(cls: type) -> list[type]:
+    """Every subclass of ``cls`` loaded, at any depth (the metrics, without importing their
+    registry: it imports this module)."""
+    out = []
+    for sub in cls.__subclasses__():
+        out += [sub] + _subclasses(sub)
+    return out
 
 
 def _mean(values: np.ndarray) -> float:

@@ -59,7 +59,7 @@ ValueError: unknown preset 'smatch-1.0.4'; choose from smatch, smatch-legacy, am
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Callable, Optional
 
@@ -104,13 +104,19 @@ class Preset:
     layout: bool = False
 
     def standardize(self, raw: RawGraph, options: Options = Options()) -> TripleGraph:
-        """The triples of ``raw`` under this preset."""
+        """The triples of ``raw`` under this preset (a document graph keeps ``raw`` with them:
+        :attr:`TripleGraph.document`)."""
         if self.builder is not None:
-            return self.builder(raw)
-        g = to_penman(raw)
-        for rule in self.rules:
-            g = rule(g, options)
-        return build_triples(g, raw.variables)
+            out = self.builder(raw)
+        else:
+            g = to_penman(raw)
+            for rule in self.rules:
+                g = rule(g, options)
+            out = build_triples(g, raw.variables)
+        top = raw.top
+        if any(s == top and r.startswith(":snt") for s, r, _ in raw.triples):
+            out = replace(out, document=raw)
+        return out
 
 
 PRESETS: dict[str, Preset] = {
