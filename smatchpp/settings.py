@@ -94,9 +94,17 @@ def _field(component: type, name: str) -> Field:
     raise AttributeError(f"{component.__name__} has no setting {name!r}")
 
 
-def declared(owner: Any) -> list[Field]:
+def declared(owner: Any) -> tuple[Field, ...]:
     """The fields of ``owner`` (a class or instance) made by :func:`setting`, in order."""
-    return [f for f in fields(owner) if "sig" in f.metadata]
+    cls = owner if isinstance(owner, type) else type(owner)
+    found = _DECLARED.get(cls)
+    if found is None:
+        found = _DECLARED[cls] = tuple(f for f in fields(cls) if "sig" in f.metadata)
+    return found
+
+
+#: :func:`declared` of each class (a dataclass's fields do not change once it is made)
+_DECLARED: dict[type, tuple[Field, ...]] = {}
 
 
 def signed(owner: Any, key: Callable[[str], str] | None = None,
@@ -136,12 +144,13 @@ class Settings:
     def of(cls: type[S], owner: Any) -> S:
         """This component's settings, read from ``owner`` (a composition such as the Config,
         or anything with these attributes; one missing takes its default)."""
-        return cls(**{f.name: getattr(owner, f.name) for f in fields(cls) if hasattr(owner, f.name)})
+        values = {f.name: getattr(owner, f.name, MISSING) for f in declared(cls)}
+        return cls(**{k: v for k, v in values.items() if v is not MISSING})
 
     @classmethod
     def pick(cls: type[S], values: dict[str, Any]) -> S:
         """This component's settings from ``values``, ignoring the names it does not declare."""
-        names = {f.name for f in fields(cls)}
+        names = {f.name for f in declared(cls)}
         return cls(**{k: v for k, v in values.items() if k in names})
 
 

@@ -259,8 +259,10 @@ def test_setting_defaults_are_declared_once():
     assert c.focus_weight == matchers.DEFAULT_FOCUS_WEIGHT
     assert c.tolerance == problem.CERTIFY_TOLERANCE
     assert c.bootstrap_seed == significance.DEFAULT_SEED
-    config_source = Path(__file__).parents[1].joinpath("smatchpp", "config.py").read_text()
-    cli_source = Path(__file__).parents[1].joinpath("smatchpp", "cli", "common.py").read_text()
+    package = Path(__file__).parents[1] / "smatchpp"
+    # the settings' owners and the command line's words about them
+    config_source = "\n".join((package / name).read_text() for name in ("config.py", "policy.py", "settings.py"))
+    cli_source = "\n".join((package / "cli" / name).read_text() for name in ("common.py", "options.py"))
     for literal in ("12345", "1e-6", "const=1000", '"raise", "empty", "skip"'):
         assert (literal in config_source) + (literal in cli_source) <= 1, literal
     assert "default 0.5" not in cli_source and "default 1e-6" not in cli_source
