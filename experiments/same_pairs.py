@@ -1,6 +1,7 @@
 """The per-pair JSON of two source trees, identical but for timing keys.
 
     python3 experiments/same_pairs.py run TREE OUTDIR [--data ../shared/data/bamboo] [--workers 2]
+                                      [--tasks sts,sick,para] [--every-metric]
     python3 experiments/same_pairs.py diff OUTDIR_OLD OUTDIR_NEW
 
 ``run`` scores BAMBOO main test (STS, SICK and PARA: src as test, tgt as gold)
@@ -9,7 +10,10 @@ commit) under four settings, ``smatch``, ``smatch-legacy``, ``--match s2match``
 (the packaged 50-d vectors) and ``--match wsmatch``, and writes each
 ``--pairs-out`` file to OUTDIR.  ``diff`` compares two such folders pair by
 pair, leaving out the keys that measure time (``seconds``, ``compile_seconds``)
-and prints a table: pairs, pairs identical, and the first difference.  A change
+and prints a table: pairs, pairs identical, and the first difference.  ``--every-metric``
+adds every other metric (``--metric NAME`` with its defaults; ``aspect`` for each of
+Damonte's aspects it names by default) and the aspect sets on Smatch (``--aspects damonte``,
+``smatchpp18``, ``thesis``); ``--tasks`` limits the BAMBOO tasks.  A change
 that must not move a number (a refactoring) passes when every row says all
 pairs identical.
 """
@@ -27,14 +31,20 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE.parent.parent / "shared" / "data" / "bamboo"
 SETTINGS = {"smatch": [], "smatch-legacy": ["--preset", "smatch-legacy"],
             "s2match": ["--match", "s2match"], "wsmatch": ["--match", "wsmatch"]}
+#: ``--every-metric``: the metrics without an alignment and the aspect sets
+MORE = {**{f"metric-{m}": ["--metric", m] for m in ("jaccard", "rematch", "sema", "sembleu", "wlk", "wwlk")},
+        "metric-aspect-concepts": ["--metric", "aspect"],
+        "metric-aspect-srl": ["--metric", "aspect", "--aspect-name", "srl"],
+        "aspects-damonte": ["--aspects", "damonte"], "aspects-smatchpp18": ["--aspects", "smatchpp18"],
+        "aspects-thesis": ["--aspects", "thesis"]}
 TIMING = {"seconds", "compile_seconds"}
 
 
-def run(tree: Path, outdir: Path, data: Path, workers: int) -> None:
+def run(tree: Path, outdir: Path, data: Path, workers: int, tasks: list[str], every: bool) -> None:
     outdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PYTHONPATH=str(tree.resolve()))
-    for task in ("sts", "sick", "para"):
-        for name, options in SETTINGS.items():
+    for task in tasks:
+        for name, options in {**SETTINGS, **(MORE if every else {})}.items():
             out = outdir / f"{task}-{name}.jsonl"
             cmd = [sys.executable, "-m", "smatchpp", "score", str(data / task / "main" / "src.test.amr"),
                    str(data / task / "main" / "tgt.test.amr"), "--quiet", "--workers", str(workers),
@@ -72,12 +82,14 @@ def main() -> int:
     r.add_argument("outdir", type=Path)
     r.add_argument("--data", type=Path, default=DATA)
     r.add_argument("--workers", type=int, default=2)
+    r.add_argument("--tasks", default="sts,sick,para", help="BAMBOO tasks, comma-separated")
+    r.add_argument("--every-metric", action="store_true", help="also every other metric and aspect set")
     d = sub.add_parser("diff")
     d.add_argument("old", type=Path)
     d.add_argument("new", type=Path)
     args = ap.parse_args()
     if args.cmd == "run":
-        run(args.tree, args.outdir, args.data, args.workers)
+        run(args.tree, args.outdir, args.data, args.workers, args.tasks.split(","), args.every_metric)
         return 0
     return diff(args.old, args.new)
 

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence
@@ -23,7 +22,7 @@ from .presets import Options, standardize
 from .compile import compile_pair
 from .matchers import TripleMatcher
 from .config import Config
-from .executor import Work, stream
+from .executor import Work, progress_bar, stream
 from .exceptions import InputMismatchError, ReadError
 from .pairing import check_pairing
 from .problem import Problem
@@ -304,22 +303,6 @@ def _init_worker(scorers: list[tuple]) -> list[Scorer]:
 def _worker_score(scorers: list[Scorer], task: tuple) -> PairScore:
     job, item = task
     return scorers[job]._score_item(item)
-
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def progress_bar(total: int, enabled: bool, unit: str = "pair"):
-    if not enabled or not sys.stderr.isatty():
-        return _NoBar()
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit=unit, file=sys.stderr, smoothing=0.05)
 
 
 def read_errors(*files: Iterable[Entry]) -> list[ReadError]:
