@@ -37,6 +37,10 @@ def commands(first: Path, out: str) -> dict[str, list[str]]:
     return {
         "score SICK (4929 pairs), 1 worker": ["score", *sick, "--quiet", "--workers", "1", "--pairs-out", os.devnull],
         "score SICK, 2 workers": ["score", *sick, "--quiet", "--workers", "2", "--pairs-out", os.devnull],
+        "score SICK --metric wlk": ["score", *sick, "--quiet", "--metric", "wlk", "--pairs-out", os.devnull],
+        "score SICK --metric rematch": ["score", *sick, "--quiet", "--metric", "rematch", "--pairs-out", os.devnull],
+        "compare SICK --metric wlk": ["compare", *sick, sick[1], "--quiet", "--metric", "wlk",
+                                      "--pairs-out", os.devnull],
         "score SICK, Dask 2 workers": ["score", *sick, "--quiet", "--workers", "2", "--dask",
                                        "--pairs-out", os.devnull],
         "matrix 150 graphs (11175 pairs), 1 worker": ["matrix", g, "-o", out, "--all", "--quiet", "--workers", "1"],

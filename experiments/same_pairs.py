@@ -37,7 +37,7 @@ MORE = {**{f"metric-{m}": ["--metric", m] for m in ("jaccard", "rematch", "sema"
         "metric-aspect-srl": ["--metric", "aspect", "--aspect-name", "srl"],
         "aspects-damonte": ["--aspects", "damonte"], "aspects-smatchpp18": ["--aspects", "smatchpp18"],
         "aspects-thesis": ["--aspects", "thesis"]}
-TIMING = {"seconds", "compile_seconds"}
+TIMING = {"seconds", "compile_seconds", "aspects_seconds"}
 
 
 def run(tree: Path, outdir: Path, data: Path, workers: int, tasks: list[str], every: bool) -> None:
