@@ -1,7 +1,7 @@
 """``score --metric NAME`` with 1 and 2 workers on many Little Prince pairs: wall and CPU time.
 
     python3 experiments/bench_metric_workers.py [--pairs 100000] [--rounds 3] [--metrics wlk,rematch]
-                                                [--pairs-out]
+                                                [--pairs-out] [--bank PATH]
 
 Builds two files of ``--pairs`` graphs drawn with replacement (seed 0) from the Little
 Prince AMR bank (``../shared/data/little-prince``, each graph that reads alone) in a
@@ -32,11 +32,11 @@ ROOT = HERE.parent
 BANK = ROOT.parent / "shared" / "data" / "little-prince" / "amr-bank-struct-v3.0.txt"
 
 
-def build(folder: Path, pairs: int) -> tuple[Path, Path]:
+def build(folder: Path, pairs: int, bank: Path) -> tuple[Path, Path]:
     sys.path.insert(0, str(ROOT))
     from smatchpp.read import read_text
 
-    blocks = [b.strip() for b in BANK.read_text(encoding="utf-8").split("\n\n")]
+    blocks = [b.strip() for b in bank.read_text(encoding="utf-8").split("\n\n")]
     blocks = [b for b in blocks if "(" in b and len(got := read_text(b)) == 1 and got[0].graph is not None]
     rng = random.Random(0)
     a, b = folder / "a.amr", folder / "b.amr"
@@ -76,13 +76,14 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--metrics", default="wlk,rematch")
     ap.add_argument("--pairs-out", action="store_true", help="also write --pairs-out /dev/null")
+    ap.add_argument("--bank", type=Path, default=BANK, help=f"the Little Prince AMR bank (default {BANK})")
     args = ap.parse_args()
-    if not BANK.exists():
-        raise SystemExit(f"missing {BANK}: the shared data is needed")
+    if not args.bank.exists():
+        raise SystemExit(f"missing {args.bank}: the shared data is needed")
     print(f"load average before: {os.getloadavg()}; cores: {len(os.sched_getaffinity(0))}", flush=True)
     seen: dict[tuple[str, int], list[tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-metric-workers-") as tmp:
-        a, b = build(Path(tmp), args.pairs)
+        a, b = build(Path(tmp), args.pairs, args.bank)
         extra = ["--pairs-out", os.devnull] if args.pairs_out else []
         cut = {}
         for metric in args.metrics.split(","):

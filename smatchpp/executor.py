@@ -59,7 +59,7 @@ from itertools import chain, islice
 from typing import Any, Callable, Iterable, Iterator
 
 __all__ = ["Work", "stream", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts", "deferred_interrupts",
-           "start_method", "progress_bar"]
+           "start_method", "progress_bar", "default_workers"]
 
 #: the signals a worker must not see before it has set its own handlers
 _SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -302,3 +302,11 @@ def progress_bar(total: int, enabled: bool, unit: str = "pair"):
     from tqdm import tqdm
 
     return tqdm(total=total, unit=unit, file=sys.stderr, smoothing=0.05)
+
+
+def default_workers() -> int:
+    """All cores this process may use (the default and the cap of ``--workers``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Sequence
 
+import numpy as np
+
 from .executor import Work, stream
 from .metrics import Metric, MetricPair
 from .read import Entry, RawGraph
 
-__all__ = ["metric_pairs", "metric_rows", "metric_graphs", "auto_workers", "PAIRS_PER_WORKER", "EMPTY_GRAPH"]
+__all__ = ["metric_pairs", "metric_rows", "metric_matrix", "metric_graphs", "auto_workers", "PAIRS_PER_WORKER", "EMPTY_GRAPH"]
 
 #: the graph an unreadable entry is scored as (``--on-error empty``)
 EMPTY_GRAPH = RawGraph(top=None, triples=(), variables=())
@@ -120,3 +122,40 @@ def _score_row(state: _State, k: int) -> tuple[tuple[MetricPair, dict | None], .
         pair = MetricPair(k, state.ids[j][k], tuple(float(x) for x in metric.stats(fa, gold)), error)
         row.append((pair, metric.explain(fa, gold) if state.explain else None))
     return tuple(row)
+
+
+def metric_matrix(metric: Metric, feats_a: Sequence[Any], feats_b: Sequence[Any], workers: int = 1,
+                  client: Any = None, rows: int | None = None) -> np.ndarray:
+    """:meth:`Metric.stats_matrix` of ``feats_a`` against ``feats_b``, shape ``(n, m, k)``.
+
+    A metric that scores all pairs at once (a sparse product: overrides ``stats_matrix``)
+    does so here; the others, pair by pair, run ``rows`` rows of the matrix a task on
+    ``workers`` processes or ``client``'s Dask cluster, with the same numbers.
+
+    >>> from smatchpp.metrics import get_metric
+    >>> from smatchpp.read import read_text
+    >>> m = get_metric("sema")
+    >>> f = [m.features(e.graph) for e in read_text("(d / dog)\\n\\n(c / cat :mod (b / big))\\n\\n(d / dog)")]
+    >>> bool((metric_matrix(m, f, f, workers=2, rows=1) == m.stats_matrix(f, f)).all())
+    True
+    """
+    pooled = workers > 1 or client is not None
+    if type(metric).stats_matrix is not Metric.stats_matrix or not pooled or len(feats_a) < 2:
+        return metric.stats_matrix(feats_a, feats_b)
+    n = len(feats_a)
+    if rows is None:
+        slots = workers if client is None else sum(client.nthreads().values())
+        rows = max(1, min(64, n // (max(slots, 1) * 8)))
+    work = Work(run=_matrix_rows, setup=_matrix_state, args=(metric, list(feats_a), list(feats_b)))
+    blocks = list(stream(work, [(i, min(i + rows, n)) for i in range(0, n, rows)], workers, 1, client))
+    return np.concatenate(blocks, axis=0).reshape(n, len(feats_b), len(metric.stat_names))
+
+
+def _matrix_state(metric: Metric, feats_a: list, feats_b: list) -> tuple:
+    return metric, feats_a, feats_b
+
+
+def _matrix_rows(state: tuple, span: tuple[int, int]) -> np.ndarray:
+    """Rows ``span`` of the statistics matrix."""
+    metric, feats_a, feats_b = state
+    return metric.stats_matrix(feats_a[span[0]:span[1]], feats_b)

@@ -114,8 +114,23 @@ def test_score_metric_on_dask_gives_the_same_pairs(tmp_path, capsys):
 
 
 def test_dask_is_refused_where_a_metric_would_not_use_it(tmp_path, capsys):
-    assert cli.main(["matrix", str(PRED), "-o", str(tmp_path / "m.npz"), "--metric", "wlk", "--dask"]) == 2
+    assert cli.main(["search", str(PRED), str(GOLD), "--metric", "wlk", "--dask"]) == 2
     assert "--dask does nothing under --metric wlk" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ("sema", "wlk"))
+def test_matrix_metric_workers_give_the_same_matrix(name, tmp_path, capsys):
+    import numpy as np
+
+    found = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"m{workers}.npz"
+        assert cli.main(["matrix", str(PRED), str(GOLD), "-o", str(out), "--metric", name, "--all",
+                         "--workers", workers, "--force-workers", "--quiet"]) == 0
+        with np.load(out) as got:
+            found.append({k: got[k] for k in got.files})
+    assert found[0].keys() == found[1].keys()
+    assert all(np.array_equal(found[0][k], found[1][k]) for k in found[0])
 
 
 # --- compare: several systems against one baseline --------------------------------------

@@ -319,7 +319,7 @@ def _given_option(name: str, value: Any) -> str:
 
 def workers_from_args(args: argparse.Namespace) -> int:
     """``--workers``, capped at the available cores unless ``--force-workers``."""
-    from ..api import default_workers  # here: the metrics' commands do not load the Smatch API
+    from ..executor import default_workers
 
     cores = default_workers()
     if args.workers is None:

@@ -34,10 +34,11 @@ from ..metrics.base import MetricIntervals
 from ..bulk import no_cycle_collection
 from ..read import RawGraph, read_file
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
-from ..runs import EMPTY_GRAPH, auto_workers, metric_pairs, metric_rows
+from ..runs import EMPTY_GRAPH, auto_workers, metric_matrix, metric_pairs, metric_rows
 from ..executor import EXIT_INTERRUPTED, INTERRUPTS
 from .app import collect, conclude, interrupted_message, read_pairs, summary_stream, system_names
-from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, emit, one_stdin, plural, report_unreadable,
+from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, dask_client, emit, one_stdin, plural,
+                     report_unreadable,
                      warn, warn_unreadable, workers_from_args)
 
 __all__ = ["add_metric_options", "metric_from_args", "run_score", "run_compare", "run_matrix", "run_search",
@@ -55,7 +56,7 @@ _SHARED = {"test", "gold", "sys1", "sys2", "more", "input_format", "on_error", "
 #: the backend options (``--workers``, ``--dask``) and the commands whose ``--metric`` run
 #: uses them; another command refuses them under ``--metric`` (they would do nothing)
 _BACKEND = {"workers", "force_workers", "dask", "dask_timeout"}
-_ON_BACKENDS = {"score", "compare"}
+_ON_BACKENDS = {"score", "compare", "matrix"}
 _EMPTY = EMPTY_GRAPH
 
 
@@ -152,8 +153,8 @@ def metric_from_args(args: argparse.Namespace):
     defaults: dict[str, Any] = getattr(args, "option_defaults", {})
     if getattr(args, "signature", None) and "|metric:" in args.signature:
         _from_signature(args, defaults)
-    # matrix and search --metric score every pair at once (Metric.stats_matrix): --workers
-    # is accepted there, as before, and does not change a number
+    # search --metric scores a query against the corpus at once (Metric.stats_matrix): --workers
+    # is accepted there, as before, and changes nothing
     shared = _SHARED | (_BACKEND if getattr(args, "command", None) in _ON_BACKENDS
                         else {"workers", "force_workers"})
     given = {dest for dest, default in defaults.items()
@@ -360,7 +361,9 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     metric.prepare(rows + (cols if args.gold else []))
     fa = [metric.features(g) for g in rows]
     fb = [metric.features(g) for g in cols] if args.gold else fa
-    stats = metric.stats_matrix(fa, fb)
+    workers = _workers(args, len(fa) * len(fb))
+    with dask_client(args, workers) as client:  # pair by pair metrics on the backends (runs.metric_matrix)
+        stats = metric_matrix(metric, fa, fb, workers, client)
     scores = metric.scores(stats)
     ids = [[_id(e) for e in got] for got in entries]
     signature = metric.signature(args.on_error)
