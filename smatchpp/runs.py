@@ -65,18 +65,17 @@ def metric_pairs(metric: Metric, entries_a: Sequence[Entry], entries_b: Sequence
     text.  ``metric.prepare`` sees every graph first, unless ``prepared``.  ``chunk``:
     pairs a worker gets at a time (default: eight batches a worker, 1 to 256).
     """
-    for row in metric_rows(metric, [entries_a], entries_b, on_error, workers, client, chunk, explain,
-                           prepared):
-        yield row[0]
+    return metric_rows(metric, [entries_a], entries_b, on_error, workers, client, chunk, explain, prepared)
 
 
 def metric_rows(metric: Metric, systems: Sequence[Sequence[Entry]], gold: Sequence[Entry],
                 on_error: str = "raise", workers: int = 1, client: Any = None,
                 chunk: int | None = None, explain: bool = False,
-                prepared: bool = False) -> Iterator[tuple[tuple[MetricPair, dict | None], ...]]:
+                prepared: bool = False) -> Iterator:
     """Row ``k``: every system's ``(pair, explanation)`` of its ``k``-th graph against the
     ``k``-th gold graph (``compare``: several systems, one gold; the gold graph's features
-    are computed once a row); see :func:`metric_pairs`."""
+    are computed once a row); see :func:`metric_pairs`.  With one system, the rows are its
+    ``(pair, explanation)`` themselves (:func:`metric_pairs`)."""
     graphs = [metric_graphs(entries) for entries in systems]
     gold_graphs = metric_graphs(gold)
     if not prepared:
@@ -87,7 +86,8 @@ def metric_rows(metric: Metric, systems: Sequence[Sequence[Entry]], gold: Sequen
     if chunk is None:
         slots = workers if client is None else sum(client.nthreads().values())
         chunk = max(1, min(256, n // (max(slots, 1) * 8)))
-    work = Work(run=_score_row, setup=_State,
+    # one system (score): its pairs themselves, not rows of one
+    work = Work(run=_score_row if len(systems) > 1 else _score_one, setup=_State,
                 args=(metric, graphs, gold_graphs, ids, errors, on_error == "skip", explain))
     return stream(work, range(n), workers, chunk, client)
 
@@ -104,6 +104,17 @@ class _State:
                  skip: bool, explain: bool) -> None:
         self.metric, self.graphs, self.gold = metric, graphs, gold
         self.ids, self.errors, self.skip, self.explain = ids, errors, skip, explain
+
+
+def _score_one(state: _State, k: int) -> tuple[MetricPair, dict | None]:
+    """Pair ``k`` of the only system: its statistics (and explanation)."""
+    error = state.errors[0][k]
+    if error is not None and state.skip:
+        return MetricPair(k, state.ids[0][k], None, error), None
+    metric = state.metric
+    fa, fb = metric.features(state.graphs[0][k]), metric.features(state.gold[k])
+    pair = MetricPair(k, state.ids[0][k], tuple([float(x) for x in metric.stats(fa, fb)]), error)
+    return pair, (metric.explain(fa, fb) if state.explain else None)
 
 
 def _score_row(state: _State, k: int) -> tuple[tuple[MetricPair, dict | None], ...]:

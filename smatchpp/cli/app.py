@@ -36,12 +36,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Iterable, Sequence
 
-from ..executor import EXIT_INTERRUPTED, INTERRUPTS, deferred_interrupts, interrupts, progress_bar
+from ..executor import EXIT_INTERRUPTED, INTERRUPTS, interrupts, progress_bar
 from ..read import Entry
 from .common import (EXIT_OK, check_outputs, dask_client, open_output, plural, read_inputs,
                      report_unreadable, warn_unreadable)
@@ -106,7 +107,7 @@ def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], worker
     found: list = []
     interrupted = False
     bar = progress_bar(total, progress and not getattr(args, "quiet", False), unit)
-    with interrupts(), dask_client(args, workers) as client:
+    with interrupts(), dask_client(args, workers) as client, _Held() as held:
         try:
             with open_output(pairs_out) if pairs_out else nullcontext() as out:
                 for result in results(client):
@@ -115,16 +116,56 @@ def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], worker
                         found.append(result)
                     else:
                         text = json.dumps(shown) + "\n"
-                        with deferred_interrupts():  # the pair is in both the file and the summary
-                            found.append(result)
-                            out.write(text)
-                            out.flush()
+                        held.holding = True  # the pair is in both the file and the summary, or in neither
+                        found.append(result)
+                        out.write(text)
+                        out.flush()
+                        held.release()
                     bar.update(1)
         except INTERRUPTS:
             interrupted = True
         finally:
             bar.close()
     return Run(found, interrupted, total, pairs_out, unit)
+
+
+class _Held:
+    """SIGINT and SIGTERM held back while ``holding`` (a finished result being recorded) and
+    acted on at :meth:`release`: the handlers in force (Ctrl-C's KeyboardInterrupt,
+    :func:`smatchpp.executor.interrupts`' SIGTERM) are wrapped for the duration, so that
+    recording a result costs two assignments, not two system calls
+    (:func:`smatchpp.executor.deferred_interrupts`).  A signal that is ignored or has its
+    default action is left alone."""
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.held: list = []
+        self.previous: dict = {}
+
+    def __enter__(self) -> "_Held":
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handler = signal.getsignal(sig)
+            if callable(handler):
+                self.previous[sig] = handler
+                signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+
+    def _handle(self, signum, frame) -> None:
+        if self.holding:
+            self.held.append((signum, frame))
+            return
+        self.previous[signum](signum, frame)
+
+    def release(self) -> None:
+        self.holding = False
+        if self.held:
+            signum, frame = self.held.pop(0)
+            self.held.clear()
+            self.previous[signum](signum, frame)
 
 
 def summary_stream(args: argparse.Namespace) -> IO[str]:
