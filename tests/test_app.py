@@ -212,3 +212,19 @@ def test_search_metric_interrupted_counts_the_finished_queries(monkeypatch, tmp_
     assert code == 130
     assert "interrupted: 1 of 4 queries finished" in capsys.readouterr().err
     assert [json.loads(x)["query"] for x in hits.read_text().splitlines()] == [0]
+
+
+def test_a_signal_while_a_result_is_recorded_acts_after_it():
+    import os
+    import signal
+
+    from smatchpp.cli.app import HeldSignals
+
+    with HeldSignals() as held:
+        held.holding = True
+        os.kill(os.getpid(), signal.SIGINT)
+        recorded = [1, 2]  # the handler has run by now (a bytecode boundary): it held the signal
+        assert held.held and recorded
+        with pytest.raises(KeyboardInterrupt):
+            held.release()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

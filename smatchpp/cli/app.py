@@ -48,7 +48,7 @@ from .common import (EXIT_OK, check_outputs, dask_client, open_output, plural, r
                      report_unreadable, warn_unreadable)
 
 __all__ = ["Inputs", "Run", "read_pairs", "collect", "conclude", "summary_stream", "interrupted_message",
-           "system_names"]
+           "HeldSignals", "system_names"]
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], worker
     found: list = []
     interrupted = False
     bar = progress_bar(total, progress and not getattr(args, "quiet", False), unit)
-    with interrupts(), dask_client(args, workers) as client, _Held() as held:
+    with interrupts(), dask_client(args, workers) as client, HeldSignals() as held:
         try:
             with open_output(pairs_out) if pairs_out else nullcontext() as out:
                 for result in results(client):
@@ -129,7 +129,7 @@ def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], worker
     return Run(found, interrupted, total, pairs_out, unit)
 
 
-class _Held:
+class HeldSignals:
     """SIGINT and SIGTERM held back while ``holding`` (a finished result being recorded) and
     acted on at :meth:`release`: the handlers in force (Ctrl-C's KeyboardInterrupt,
     :func:`smatchpp.executor.interrupts`' SIGTERM) are wrapped for the duration, so that
@@ -142,7 +142,7 @@ class _Held:
         self.held: list = []
         self.previous: dict = {}
 
-    def __enter__(self) -> "_Held":
+    def __enter__(self) -> "HeldSignals":
         for sig in (signal.SIGINT, signal.SIGTERM):
             handler = signal.getsignal(sig)
             if callable(handler):
