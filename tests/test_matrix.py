@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +15,7 @@ from smatchpp.matchers import ExactMatcher
 from smatchpp.config import Config
 from smatchpp.matrix import chunk_sizes, label_bound_matrix, pair_chunks, score_pairs, search, top_k
 from strategies import triple_graphs
+from clirun import run
 
 # a small collection with exact duplicates (ties) and an empty-ish variety
 TEXTS = ["(a / dog)", "(a / dog :ARG0 (b / cat))", "(a / cat)", "(a / dog :ARG0 (b / cat))",
@@ -153,8 +152,7 @@ def test_top_k_prunes_with_bounds():
 
 
 def _run(*args):
-    return subprocess.run([sys.executable, "-m", "smatchpp", *args, "--quiet"],
-                          capture_output=True, text=True)
+    return run(*args, "--quiet", cwd=Path.cwd())
 
 
 def test_matrix_cli_writes_what_score_computes(tmp_path: Path):
