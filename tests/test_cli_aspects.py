@@ -1,4 +1,4 @@
-"""``smatchpp score --aspects`` in a fresh process: the numbers, counted by hand.
+"""``smatchpp score --aspects`` on the command line: the numbers, counted by hand.
 
 Pair 0: A ``(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))``
         B ``(w / want-02 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 (c / cat)))``

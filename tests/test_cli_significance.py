@@ -1,4 +1,4 @@
-"""``score --bootstrap`` and ``compare`` in a fresh process: the numbers, not only the format."""
+"""``score --bootstrap`` and ``compare`` on the command line: the numbers, not only the format."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``smatchpp explain`` in a fresh process: terminal view, HTML, JSON, pair selection, errors."""
+"""``smatchpp explain`` on the command line: terminal view, HTML, JSON, pair selection, errors."""
 
 from __future__ import annotations
 

@@ -151,8 +151,8 @@ def test_top_k_prunes_with_bounds():
     assert results[0].pruned > 0  # self-match is 1: nothing else can beat it
 
 
-def _run(*args):
-    return run(*args, "--quiet", cwd=Path.cwd())
+def _run(*args, fresh=False):
+    return run(*args, "--quiet", cwd=Path.cwd(), fresh=fresh)
 
 
 def test_matrix_cli_writes_what_score_computes(tmp_path: Path):
@@ -248,7 +248,7 @@ def test_matrix_cli_with_dask_and_the_default_chunk_writes_the_local_numbers(tmp
     runs = {}
     for name, options in (("local", ["--workers", "1"]), ("dask", ["--workers", "2", "--dask"])):
         out = tmp_path / f"{name}.npz"
-        run = _run("matrix", str(path), "-o", str(out), "--all", *options)
+        run = _run("matrix", str(path), "-o", str(out), "--all", *options, fresh=True)  # Dask
         assert run.returncode == 0, run.stderr
         runs[name] = np.load(out)
     for key in ("f1", "precision", "recall", "matched", "upper", "certified"):

@@ -344,7 +344,7 @@ def test_generic_and_amr_have_no_duplicates(spec):
 
 
 # ---------------------------------------------------------------------------
-# the command line, in a fresh process
+# the command line
 
 # A has a :wiki and "New York"; B has neither wiki nor York
 CLI_A = '(c / city :wiki "Paris" :name (n / name :op1 "New York"))\n'

@@ -1,6 +1,6 @@
 """Settings take effect or are refused; settings files and inputs fail cleanly (issue 22: 4, 13, 15, 19).
 
-Command-line behaviour runs in a fresh process (``clirun.run``): a refusal is exit 2 with a
+Command-line behaviour runs through ``clirun.run``: a refusal is exit 2 with a
 message naming the file and line, no traceback, and nothing on stdout.
 """
 
