@@ -26,7 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 
 _LINE = re.compile(r"^\s*([0-9.]+)s (setup|call|teardown)\s+(\S+?)::")
-_SUMMARY = re.compile(r"=+ (.*) in ([0-9.]+)s")
+_SUMMARY = re.compile(r"^=* ?(\d+ (?:passed|failed).*?) in ([0-9.]+)s", re.M)
 
 
 def per_file(output: str) -> dict[str, float]:
