@@ -14,7 +14,8 @@ from clirun import EXAMPLES, GOLD, PRED, run
 def test_json_output_is_only_json(tmp_path):
     # HiGHS 1.16 prints a banner to stdout when its first instance is made;
     # --format json must still be one JSON document
-    done = run("score", PRED, GOLD, "--format", "json", "--quiet", cwd=tmp_path)
+    # (a fresh process: in the tests' process an earlier test may have made the first instance)
+    done = run("score", PRED, GOLD, "--format", "json", "--quiet", cwd=tmp_path, fresh=True)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["signature"].startswith("smatchpp:")
