@@ -71,7 +71,8 @@ def run(*args: object, cwd: Path, timeout: float = 600, fresh: bool = False,
     """``smatchpp ARGS``; never raises on a non-zero exit code.
 
     In this process unless ``fresh`` or a keyword only a process can honour is given
-    (``input`` works in both; ``timeout`` applies to a fresh process only).
+    (``input`` and ``timeout`` work in both: a command still running after ``timeout``
+    seconds raises :class:`subprocess.TimeoutExpired`, so a hang fails the test).
     """
     if fresh or _PROCESS_ONLY & kwargs.keys():
         if "stdout" not in kwargs and "stderr" not in kwargs:
@@ -81,7 +82,7 @@ def run(*args: object, cwd: Path, timeout: float = 600, fresh: bool = False,
     from smatchpp import cli
 
     argv = [str(a) for a in args]
-    return in_process(lambda: cli.main(argv), argv, cwd=cwd, **kwargs)
+    return in_process(lambda: cli.main(argv), argv, cwd=cwd, timeout=timeout, **kwargs)
 
 
 def run_python(code: str, *args: object, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -103,13 +104,24 @@ def _stream_errors(stream, default: str) -> tuple[str, str]:
     return encoding, getattr(stream, "errors", None) or default
 
 
-def in_process(call, argv: list[str], cwd: Path, input: str | bytes | None = None
-               ) -> subprocess.CompletedProcess:
+class _Hang(BaseException):
+    """Raised in a command that outlived its timeout (by SIGALRM)."""
+
+
+def in_process(call, argv: list[str], cwd: Path, input: str | bytes | None = None,
+               timeout: float | None = None) -> subprocess.CompletedProcess:
     """``call()`` (which returns an exit code) as a process would run it; see the module doc."""
     _forget_process_caches()
     saved_cwd = os.getcwd()
     saved_streams = sys.stdin, sys.stdout, sys.stderr
-    saved_signals = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE)}
+    saved_signals = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE,
+                                                      signal.SIGALRM)}
+    hung = []
+
+    def alarm(signum, frame):
+        hung.append(True)
+        raise _Hang(f"still running after {timeout} s")
+
     saved_fds = os.dup(1), os.dup(2)
     data = input.encode(locale.getpreferredencoding(False)) if isinstance(input, str) else (input or b"")
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
@@ -138,8 +150,13 @@ def in_process(call, argv: list[str], cwd: Path, input: str | bytes | None = Non
                                           errors="backslashreplace", line_buffering=True)
             sys.stdin = io.TextIOWrapper(open(stdin.fileno(), "rb", closefd=False), encoding=enc)
             os.chdir(cwd)
+            if timeout is not None:
+                signal.signal(signal.SIGALRM, alarm)
+                signal.setitimer(signal.ITIMER_REAL, timeout)
             try:
                 code = call()
+            except _Hang:
+                pass
             except SystemExit as exc:  # argparse: --help, --version, usage errors
                 code = exc.code
                 if code is not None and not isinstance(code, int):
@@ -151,6 +168,7 @@ def in_process(call, argv: list[str], cwd: Path, input: str | bytes | None = Non
                 except (OSError, ValueError):  # closed or pointed at a closed pipe by the command
                     pass
         finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
             os.chdir(saved_cwd)
             sys.stdin, sys.stdout, sys.stderr = saved_streams
             os.dup2(saved_fds[0], 1)
@@ -162,6 +180,8 @@ def in_process(call, argv: list[str], cwd: Path, input: str | bytes | None = Non
                     signal.signal(number, handler)
         out.seek(0)
         err.seek(0)
+        if hung:
+            raise subprocess.TimeoutExpired(["smatchpp", *argv], timeout, out.read(), err.read())
         return subprocess.CompletedProcess(["smatchpp", *argv], 0 if code is None else code,
                                            _decoded(out.read()), _decoded(err.read()))
 

@@ -48,3 +48,17 @@ def test_process_only_options_start_a_process(tmp_path):
     done = run("--version", cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(__import__("clirun").PACKAGE_ROOT)})
     assert done.args[:3] == [sys.executable, "-m", "smatchpp"] and done.returncode == 0
     assert run("--version", cwd=tmp_path).args[0] == "smatchpp"
+
+
+def test_a_command_that_hangs_fails_by_its_timeout(tmp_path, monkeypatch):
+    """In this process too, a command still running after ``timeout`` raises TimeoutExpired."""
+    import subprocess
+    import time
+
+    from smatchpp import cli
+
+    monkeypatch.setattr(cli, "build_parser", lambda only=None: time.sleep(30))
+    alarm = signal.getsignal(signal.SIGALRM)
+    with pytest.raises(subprocess.TimeoutExpired):  # not the sleep's end (then exit 1, no raise)
+        run("score", "a.amr", "b.amr", cwd=tmp_path, timeout=0.5)
+    assert signal.getsignal(signal.SIGALRM) == alarm and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
