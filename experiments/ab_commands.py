@@ -10,7 +10,8 @@ command and of every process it waited for (pool workers, a LocalCluster's worke
 ``os.wait4``.  On a shared machine wall times swing with the load; CPU time much less, and a
 ratio within one round (same machine state) less still.  Prints a Markdown table: medians per
 checkout and the median of the per-round ratios B / A.  The inputs: BAMBOO's SICK test pairs
-and the first 150 Little Prince graphs (``../shared`` beside the repository).
+and the first 150 Little Prince graphs (``../shared`` beside the repository, or
+``$SMATCHPP_SHARED``, as experiments/bench_matrix.py).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-SHARED = HERE.parent.parent / "shared" / "data"
+SHARED = Path(os.environ.get("SMATCHPP_SHARED", HERE.parent.parent / "shared")) / "data"
 SICK = SHARED / "bamboo" / "sick" / "main"
 
 
@@ -37,6 +38,10 @@ def commands(first: Path, out: str) -> dict[str, list[str]]:
     return {
         "score SICK (4929 pairs), 1 worker": ["score", *sick, "--quiet", "--workers", "1", "--pairs-out", os.devnull],
         "score SICK, 2 workers": ["score", *sick, "--quiet", "--workers", "2", "--pairs-out", os.devnull],
+        "score SICK --metric wlk": ["score", *sick, "--quiet", "--metric", "wlk", "--pairs-out", os.devnull],
+        "score SICK --metric rematch": ["score", *sick, "--quiet", "--metric", "rematch", "--pairs-out", os.devnull],
+        "compare SICK --metric wlk": ["compare", *sick, sick[1], "--quiet", "--metric", "wlk",
+                                      "--pairs-out", os.devnull],
         "score SICK, Dask 2 workers": ["score", *sick, "--quiet", "--workers", "2", "--dask",
                                        "--pairs-out", os.devnull],
         "matrix 150 graphs (11175 pairs), 1 worker": ["matrix", g, "-o", out, "--all", "--quiet", "--workers", "1"],

@@ -1,7 +1,7 @@
 """The per-pair JSON of two source trees, identical but for timing keys.
 
     python3 experiments/same_pairs.py run TREE OUTDIR [--data ../shared/data/bamboo] [--workers 2]
-                                      [--settings alignment|metrics|all] [--tasks sts,sick,para]
+                                      [--tasks sts,sick,para] [--every-metric]
     python3 experiments/same_pairs.py diff OUTDIR_OLD OUTDIR_NEW
 
 ``run`` scores BAMBOO main test (STS, SICK and PARA: src as test, tgt as gold)
@@ -10,11 +10,10 @@ commit) under four settings, ``smatch``, ``smatch-legacy``, ``--match s2match``
 (the packaged 50-d vectors) and ``--match wsmatch``, and writes each
 ``--pairs-out`` file to OUTDIR.  ``diff`` compares two such folders pair by
 pair, leaving out the keys that measure time (``seconds``, ``compile_seconds``)
-and prints a table: pairs, pairs identical, and the first difference.
-``--settings metrics`` scores the other metrics instead (SemBleu, SEMA, WLK,
-WWLK, REMATCH, Jaccard, each with its defaults) and the three aspect sets
-(``--aspects damonte``, ``smatchpp18``, ``thesis``, whose aspect scores are in each
-pair's line), ``--settings all`` both.  A change
+and prints a table: pairs, pairs identical, and the first difference.  ``--every-metric``
+adds every other metric (``--metric NAME`` with its defaults; ``aspect`` for each of
+Damonte's aspects it names by default) and the aspect sets on Smatch (``--aspects damonte``,
+``smatchpp18``, ``thesis``); ``--tasks`` limits the BAMBOO tasks.  A change
 that must not move a number (a refactoring) passes when every row says all
 pairs identical.
 """
@@ -32,24 +31,23 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE.parent.parent / "shared" / "data" / "bamboo"
 SETTINGS = {"smatch": [], "smatch-legacy": ["--preset", "smatch-legacy"],
             "s2match": ["--match", "s2match"], "wsmatch": ["--match", "wsmatch"]}
-METRIC_SETTINGS = {**{f"metric-{m}": ["--metric", m] for m in
-                      ("sembleu", "sema", "wlk", "wwlk", "rematch", "jaccard")},
-                   **{f"aspects-{a}": ["--aspects", a] for a in ("damonte", "smatchpp18", "thesis")}}
-GROUPS = {"alignment": SETTINGS, "metrics": METRIC_SETTINGS, "all": {**SETTINGS, **METRIC_SETTINGS}}
-TIMING = {"seconds", "compile_seconds"}
+#: ``--every-metric``: the metrics without an alignment and the aspect sets
+MORE = {**{f"metric-{m}": ["--metric", m] for m in ("jaccard", "rematch", "sema", "sembleu", "wlk", "wwlk")},
+        "metric-aspect-concepts": ["--metric", "aspect"],
+        "metric-aspect-srl": ["--metric", "aspect", "--aspect-name", "srl"],
+        "aspects-damonte": ["--aspects", "damonte"], "aspects-smatchpp18": ["--aspects", "smatchpp18"],
+        "aspects-thesis": ["--aspects", "thesis"]}
+TIMING = {"seconds", "compile_seconds", "aspects_seconds"}
 
 
-def run(tree: Path, outdir: Path, data: Path, workers: int, settings: dict[str, list[str]] = SETTINGS,
-        tasks: tuple[str, ...] = ("sts", "sick", "para")) -> None:
+def run(tree: Path, outdir: Path, data: Path, workers: int, tasks: list[str], every: bool) -> None:
     outdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PYTHONPATH=str(tree.resolve()))
     for task in tasks:
-        for name, options in settings.items():
+        for name, options in {**SETTINGS, **(MORE if every else {})}.items():
             out = outdir / f"{task}-{name}.jsonl"
-            # a metric other than smatch took no --workers before the one road
-            parallel = [] if options[:1] == ["--metric"] else ["--workers", str(workers)]
             cmd = [sys.executable, "-m", "smatchpp", "score", str(data / task / "main" / "src.test.amr"),
-                   str(data / task / "main" / "tgt.test.amr"), "--quiet", *parallel,
+                   str(data / task / "main" / "tgt.test.amr"), "--quiet", "--workers", str(workers),
                    "--pairs-out", str(out), "--format", "json", *options]
             done = subprocess.run(cmd, env=env, cwd="/", capture_output=True, text=True)
             if done.returncode != 0:
@@ -84,15 +82,14 @@ def main() -> int:
     r.add_argument("outdir", type=Path)
     r.add_argument("--data", type=Path, default=DATA)
     r.add_argument("--workers", type=int, default=2)
-    r.add_argument("--settings", choices=sorted(GROUPS), default="alignment")
-    r.add_argument("--tasks", default="sts,sick,para", help="comma-separated BAMBOO tasks")
+    r.add_argument("--tasks", default="sts,sick,para", help="BAMBOO tasks, comma-separated")
+    r.add_argument("--every-metric", action="store_true", help="also every other metric and aspect set")
     d = sub.add_parser("diff")
     d.add_argument("old", type=Path)
     d.add_argument("new", type=Path)
     args = ap.parse_args()
     if args.cmd == "run":
-        run(args.tree, args.outdir, args.data, args.workers, GROUPS[args.settings],
-            tuple(args.tasks.split(",")))
+        run(args.tree, args.outdir, args.data, args.workers, args.tasks.split(","), args.every_metric)
         return 0
     return diff(args.old, args.new)
 

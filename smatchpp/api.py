@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence
@@ -23,7 +22,7 @@ from .presets import Options, standardize
 from .compile import compile_pair
 from .matchers import TripleMatcher
 from .config import Config
-from .executor import Work, stream
+from .executor import Work, default_workers, progress_bar, stream  # noqa: F401 (default_workers: part of the API)
 from .exceptions import InputMismatchError, ReadError
 from .pairing import check_pairing
 from .problem import Problem
@@ -306,33 +305,9 @@ def _worker_score(scorers: list[Scorer], task: tuple) -> PairScore:
     return scorers[job]._score_item(item)
 
 
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def progress_bar(total: int, enabled: bool, unit: str = "pair"):
-    if not enabled or not sys.stderr.isatty():
-        return _NoBar()
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit=unit, file=sys.stderr, smoothing=0.05)
-
-
 def read_errors(*files: Iterable[Entry]) -> list[ReadError]:
     """All read errors of the given entry lists, in file order."""
     return [e.error for entries in files for e in entries if e.error is not None]
-
-
-def default_workers() -> int:
-    """All cores this process may use (the default and the cap of ``--workers``)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def score_pair(a: "str | penman.Graph | TripleGraph", b: "str | penman.Graph | TripleGraph",

@@ -50,6 +50,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 from collections import deque
 from contextlib import contextmanager
@@ -58,7 +59,7 @@ from itertools import chain, islice
 from typing import Any, Callable, Iterable, Iterator
 
 __all__ = ["Work", "stream", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts", "deferred_interrupts",
-           "start_method"]
+           "start_method", "progress_bar", "default_workers"]
 
 #: the signals a worker must not see before it has set its own handlers
 _SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -283,3 +284,29 @@ def _run_batch(setup: Callable[..., Any] | None, run: Callable[[Any, Any], Any],
         with _STATES_LOCK:
             _STATES.setdefault(key, {})[thread] = state
     return [run(state, task) for task in batch]
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def progress_bar(total: int, enabled: bool, unit: str = "pair"):
+    """A progress bar on standard error (tqdm) when ``enabled`` and it is a terminal; else
+    one that shows nothing."""
+    if not enabled or not sys.stderr.isatty():
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, file=sys.stderr, smoothing=0.05)
+
+
+def default_workers() -> int:
+    """All cores this process may use (the default and the cap of ``--workers``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)

@@ -48,7 +48,7 @@ from .significance import BootstrapCI, Comparison
 
 __all__ = ["FORMATS", "pct", "signed", "points", "count", "interval", "pvalue", "plural",
            "markdown_table", "latex_table", "score_report", "metric_report", "aspects_block",
-           "bootstrap_block", "compare_report", "gap_report", "emit_json"]
+           "bootstrap_block", "compare_report", "systems_report", "gap_report", "emit_json"]
 
 #: the formats of every summary (``--format``)
 FORMATS = ("text", "json", "markdown", "latex")
@@ -476,7 +476,8 @@ def metric_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int |
 # ---------------------------------------------------------------------------
 # compare
 
-def comparison_text(c: Comparison, score: str = "F1", name: str | None = None) -> str:
+def comparison_text(c: Comparison, score: str = "F1", name: str | None = None,
+                    labels: tuple[str, str] = ("sys1", "sys2")) -> str:
     """One comparison as text (points are percentage points).
 
     >>> from smatchpp.significance import PairStats, compare
@@ -487,9 +488,10 @@ def comparison_text(c: Comparison, score: str = "F1", name: str | None = None) -
       p-value: paired bootstrap 1.0000 (100 resamples), approximate randomization 1.0000 (100 trials)
     """
     (lo1, hi1), (lo2, hi2) = c.system_intervals
-    lines = [f"{name or c.name}: {score} sys1 {pct(c.f1[0])} {interval(lo1, hi1)}  "
-             f"sys2 {pct(c.f1[1])} {interval(lo2, hi2)}",
-             f"  delta {score} (sys1 - sys2) {points(c.delta)} points, {100 * c.level:g}% interval "
+    one, two = labels
+    lines = [f"{name or c.name}: {score} {one} {pct(c.f1[0])} {interval(lo1, hi1)}  "
+             f"{two} {pct(c.f1[1])} {interval(lo2, hi2)}",
+             f"  delta {score} ({one} - {two}) {points(c.delta)} points, {100 * c.level:g}% interval "
              f"{interval(*c.interval, signed)}",
              f"  p-value: paired bootstrap {pvalue(c.p_bootstrap)} ({c.resamples} resamples), "
              f"approximate randomization {pvalue(c.p_randomization)} ({c.trials} trials)"]
@@ -499,7 +501,8 @@ def comparison_text(c: Comparison, score: str = "F1", name: str | None = None) -
     return "\n".join(lines)
 
 
-def comparison_table_text(results: Sequence[Comparison], mode: str) -> str:
+def comparison_table_text(results: Sequence[Comparison], mode: str,
+                          labels: tuple[str, str] = ("sys1", "sys2")) -> str:
     """The aspects' comparisons, one row each (F1 and delta in points).
 
     >>> from smatchpp.significance import PairStats, compare
@@ -509,8 +512,8 @@ def comparison_table_text(results: Sequence[Comparison], mode: str) -> str:
     SRL                               69.23    69.23    +0.000  [+0.00, +0.00]              1.0000  1.0000
     """
     title = "subscores" if mode == "none" else f"aspects ({mode} alignment)"  # --coref-subscore
-    lines = [f"{title:30s}  F1 sys1  F1 sys2     delta  95% interval of delta"
-             "  p bootstrap    p AR"]
+    lines = [f"{title:30s}  {'F1 ' + labels[0]:>7s}  {'F1 ' + labels[1]:>7s}     delta  "
+             "95% interval of delta  p bootstrap    p AR"]
     for c in results:
         lines.append(f"{c.name:30s}  {pct(c.f1[0]):>7s}  {pct(c.f1[1]):>7s}  {points(c.delta):>8s}  "
                      f"{interval(*c.interval, signed):21s}  {pvalue(c.p_bootstrap):>11s}  "
@@ -558,6 +561,42 @@ def compare_report(json_summary: Mapping[str, Any], results: Sequence[Comparison
     if len(results) > 1:
         tables.append(("subscores" if mode == "none" else f"aspects ({mode} alignment)", head,
                        [row(c) for c in results[1:]]))
+    return _document(fmt, notes, tables)
+
+
+def systems_report(json_summary: Mapping[str, Any], blocks: Sequence[tuple[str, Sequence[Comparison]]],
+                   fmt: str = "text", *, header: Sequence[str] = (), mode: str | None = None,
+                   score: str = "F1") -> str:
+    """The summary of ``compare`` with more than two systems: ``blocks`` are ``(label,
+    comparisons)``, each system against ``sys1`` (the baseline; the first comparison is the
+    whole score, the rest aspects of ``mode``), ``header`` the text lines before them."""
+    if fmt == "json":
+        return emit_json(dict(json_summary))
+    if fmt == "text":
+        lines = list(header)
+        for label, results in blocks:
+            lines.append(comparison_text(results[0], score, labels=("sys1", label)))
+            if len(results) > 1:
+                lines.append(comparison_table_text(results[1:], mode or "", ("sys1", label)))
+        return "\n".join(lines)
+    first = blocks[0][1][0]
+    level = f"{100 * first.level:g}%"
+    head = ["", "system", f"{score} sys1", f"{level} interval", f"{score} system", f"{level} interval",
+            "delta", f"{level} interval of delta", "p bootstrap", "p AR", "note"]
+
+    def row(label: str, c: Comparison) -> list[str]:
+        (lo1, hi1), (lo2, hi2) = c.system_intervals
+        none = c.f1[0] is None and c.f1[1] is None
+        return [c.name, label, pct(c.f1[0]), "n/a" if none else interval(lo1, hi1), pct(c.f1[1]),
+                "n/a" if none else interval(lo2, hi2), points(c.delta), interval(*c.interval, signed),
+                pvalue(c.p_bootstrap), pvalue(c.p_randomization), _comparison_flags(c, " ").strip()]
+    notes = list(header) + [f"{first.resamples} bootstrap resamples (the same for every system), "
+                            f"{first.trials} approximate-randomization trials, seed {first.seed}; "
+                            "delta = sys1 - system in points"]
+    tables = [("", head, [row(label, results[0]) for label, results in blocks])]
+    if any(len(results) > 1 for _, results in blocks):
+        tables.append((f"aspects ({mode} alignment)", head,
+                       [row(label, c) for label, results in blocks for c in results[1:]]))
     return _document(fmt, notes, tables)
 
 

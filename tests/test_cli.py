@@ -1,4 +1,4 @@
-"""The command line in a fresh process: what a user's shell sees."""
+"""The command line as a user's shell sees it (in this process: ``tests/clirun.py``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from clirun import EXAMPLES, GOLD, PRED, run
 def test_json_output_is_only_json(tmp_path):
     # HiGHS 1.16 prints a banner to stdout when its first instance is made;
     # --format json must still be one JSON document
-    done = run("score", PRED, GOLD, "--format", "json", "--quiet", cwd=tmp_path)
+    # (a fresh process: in the tests' process an earlier test may have made the first instance)
+    done = run("score", PRED, GOLD, "--format", "json", "--quiet", cwd=tmp_path, fresh=True)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["signature"].startswith("smatchpp:")
@@ -27,19 +28,15 @@ def test_json_output_is_only_json(tmp_path):
 import re  # noqa: E402
 
 import pytest  # noqa: E402
-from clirun import child_env  # noqa: E402  (the tested smatchpp, not the cwd's)
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _smatchpp(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    """``smatchpp ARGS`` in a fresh process (this checkout's code), bytes in, text out."""
-    run = subprocess.run([sys.executable, "-m", "smatchpp", *args, "--quiet", "--workers", "1"],
-                         input=stdin, capture_output=True, cwd=tempfile.gettempdir(),
-                         env=child_env())
-    run.stdout, run.stderr = run.stdout.decode(), run.stderr.decode()
-    assert "Traceback" not in run.stderr, run.stderr
-    return run
+    """``smatchpp ARGS`` (in this process, ``tests/clirun.py``), bytes in, text out."""
+    done = run(*args, "--quiet", "--workers", "1", input=stdin, cwd=tempfile.gettempdir())
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
 
 
 def _json(run: subprocess.CompletedProcess) -> dict:

@@ -78,6 +78,6 @@ def test_score_with_dask_prints_the_local_numbers(tmp_path):
     pytest.importorskip("distributed", reason="the dask extra is not installed")
     local = score_files(str(PRED), str(GOLD))
     got = _json(run("score", PRED, GOLD, "--dask", "--workers", "2", "--format", "json", "--quiet",
-                    cwd=tmp_path))
+                    cwd=tmp_path, fresh=True))  # a local Dask cluster: in a process of its own
     assert got["matched_lower"] == sum(p.matched for p in local.pairs)
     assert got["micro"]["f1"] == local.micro[2] and got["optimal"] == len(local.pairs)

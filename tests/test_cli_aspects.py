@@ -1,4 +1,4 @@
-"""``smatchpp score --aspects`` in a fresh process: the numbers, counted by hand.
+"""``smatchpp score --aspects`` on the command line: the numbers, counted by hand.
 
 Pair 0: A ``(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))``
         B ``(w / want-02 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 (c / cat)))``
@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
+from pathlib import Path
 
 import pytest
+
+from clirun import run
 
 A = ["(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))",
      '(c / city :wiki "Paris" :name (n / name :op1 "Paris"))']
@@ -45,8 +47,9 @@ def files(tmp_path_factory):
 
 
 def smatchpp(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "smatchpp", "score", *args, "--quiet"],
-                          capture_output=True, text=True, check=True)
+    done = run("score", *args, "--quiet", cwd=Path.cwd())
+    done.check_returncode()
+    return done
 
 
 @pytest.mark.parametrize("mode", ["separate", "joint"])

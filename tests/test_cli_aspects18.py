@@ -1,4 +1,4 @@
-"""``--aspects smatchpp18`` in a fresh process, the numbers counted by hand.
+"""``--aspects smatchpp18`` on the command line, the numbers counted by hand.
 
 Frame file: ``hit-01  ARG0: hitter  ARG1: thing hit  ARG2: instrument, thing hit with``, so
 with it ``hit-01 :ARG2`` is ``:instrument``.

@@ -1,5 +1,5 @@
 """How ``--aspects`` presents what it cannot score and what differs from Smatch (issue 22,
-item 9), in a fresh process.
+item 9), on the command line.
 
 The pair: A has ``:mod 1`` (smatch 1.0.4 turns ``:mod`` into an inverted ``:domain`` and
 drops it, as the target is a constant), no graph has ``:wiki``.  Hand counts:

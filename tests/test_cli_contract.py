@@ -1,4 +1,4 @@
-"""The command line's contract in a fresh process: exit codes, messages, limits and labels.
+"""The command line's contract: exit codes, messages, limits and labels.
 
 Exit codes: 0 success, 2 unreadable input / bad option / unusable output (before
 any pair is scored), 1 an internal error (a bug, said so), 130 interrupted

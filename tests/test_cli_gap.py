@@ -1,4 +1,4 @@
-"""``smatchpp gap`` in a fresh process: numbers, stable keys, pairs smatch 1.0.4 cannot read.
+"""``smatchpp gap`` on the command line: numbers, stable keys, pairs smatch 1.0.4 cannot read.
 
 A stand-in for smatch 1.0.4's interpreter (a script that answers like the
 driver, with one pair it "cannot read") tests the report without the peer

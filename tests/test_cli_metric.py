@@ -1,4 +1,4 @@
-"""``score --metric``: a metric without an alignment, in a fresh process, against hand counts.
+"""``score --metric``: a metric without an alignment, on the command line, against hand counts.
 
 The Jaccard metric (:mod:`smatchpp.metrics.jaccard`) compares the sets of
 triples with variables replaced by their concepts, roles as written.

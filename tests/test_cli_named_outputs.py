@@ -1,5 +1,5 @@
 """Every output of ``matrix`` and ``search`` names its graphs and its settings (issue 22, item 6):
-ids from ``# ::id`` (else the 0-based index) and the run's signature, in a fresh process."""
+ids from ``# ::id`` (else the 0-based index) and the run's signature."""
 
 from __future__ import annotations
 

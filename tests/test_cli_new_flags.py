@@ -1,4 +1,4 @@
-"""The flags added with the aspect metric, in a fresh process: their numbers, and bad input.
+"""The flags added with the aspect metric, on the command line: their numbers, and bad input.
 
 ``score --metric aspect --aspect-name NAME`` gives the numbers ``score --aspects damonte``
 gives the same aspect; ``--aspects thesis --vectors FILE`` and the graph files refuse

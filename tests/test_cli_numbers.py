@@ -1,4 +1,4 @@
-"""The command line's numbers, in a fresh process, against values computed by hand.
+"""The command line's numbers, against values computed by hand.
 
 The shipped examples (``examples/pred.amr`` = A = test, ``examples/gold.amr`` =
 B = gold) have 4 pairs.  smatch 1.0.4's triples are: one instance triple per

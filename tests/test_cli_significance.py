@@ -1,15 +1,14 @@
-"""``score --bootstrap`` and ``compare`` in a fresh process: the numbers, not only the format."""
+"""``score --bootstrap`` and ``compare`` on the command line: the numbers, not only the format."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import tempfile
-import sys
 from pathlib import Path
 
 import pytest
-from clirun import child_env  # noqa: E402  (the tested smatchpp, not the cwd's)
+from clirun import run as clirun
 
 from smatchpp.api import Config, Scorer
 from smatchpp.read import read_file
@@ -20,8 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def smatchpp(*args: str, check: bool = True) -> subprocess.CompletedProcess:
-    run = subprocess.run([sys.executable, "-m", "smatchpp", *args, "--quiet"], capture_output=True,
-                         text=True, cwd=tempfile.gettempdir(), env=child_env())
+    run = clirun(*args, "--quiet", cwd=tempfile.gettempdir())
     if check:
         assert run.returncode == 0, run.stderr
     return run

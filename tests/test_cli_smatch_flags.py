@@ -111,3 +111,40 @@ def test_docsmatchs_readme_line_with_the_options_first(tmp_path):
     assert done.stderr.count("has no effect") == 1
     done = run("--pr", PRED, cwd=tmp_path)
     assert done.returncode == 2 and "give two files, TEST GOLD or -f TEST GOLD (got 1)" in done.stderr
+
+
+DOC_TEST = """(d / document
+  :snt1 (g / go-02 :ARG0 (p / person :name (n / name :op1 "Ann")))
+  :snt2 (s / sleep-01 :ARG0 p :ARG1 (c / coref-entity)))
+"""
+DOC_GOLD = """(d / document
+  :snt1 (g / go-02 :ARG0 (p / person :name (n / name :op1 "Ann")))
+  :snt2 (s / sleep-01 :ARG0 (p2 / person :name (n2 / name :op1 "Ann")) :ARG1 (c / coref-entity)))
+"""
+
+
+def test_docsmatchs_coref_line_prints_its_blocks(tmp_path):
+    """``doc-smatch -r 1 --significant 4 --coref-subscore -f A B`` (with docSmatch's restriction,
+    ``--sentence-buckets``): docSmatch's ``Overall Score:`` and ``Coref Score`` blocks, then
+    ``Time(s)``. Total Coref by hand (tests/test_documents.py): matched 2 of test 4, gold 2."""
+    (tmp_path / "t.amr").write_text(DOC_TEST)
+    (tmp_path / "g.amr").write_text(DOC_GOLD)
+    done = run("-r", "1", "--significant", "4", "--pr", "--coref-subscore", "--sentence-buckets",
+               "-f", "t.amr", "g.amr", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Overall Score:" and lines[4] == "Coref Score"
+    assert lines[5:8] == ["Precision: 0.5000", "Recall: 1.0000", "F-score: 0.6667"]
+    assert re.fullmatch(r"Time\(s\): \d+\.\d{4}", lines[8]) and len(lines) == 9
+    # the overall block is the restricted optimum that score --sentence-buckets prints
+    score = run("score", "t.amr", "g.amr", "--sentence-buckets", "--format", "json", cwd=tmp_path)
+    import json
+
+    s = json.loads(score.stdout)
+    assert lines[3] == "F-score: %.4f" % s["micro"]["f1"]
+    assert done.stderr.count("has no effect") == 1 and "unrestricted" not in done.stderr
+    # without docSmatch's restriction a note says what the number is
+    plain = run("--coref-subscore", "--significant", "4", "-f", "t.amr", "g.amr", cwd=tmp_path)
+    assert plain.returncode == 0 and "add --sentence-buckets for docSmatch's setting" in plain.stderr
+    assert run("--coref-subscore", "--justinstance", "--pr", "-f", "t.amr", "g.amr",
+               cwd=tmp_path).returncode == 2

@@ -1,4 +1,4 @@
-"""What reaches the terminal, in a fresh process (issue 22, items 17 and 18).
+"""What reaches the terminal (issue 22, items 17 and 18).
 
 * Control characters from the input (an id that sets the window title, a concept
   that turns the terminal red) are shown escaped in warnings, errors and the

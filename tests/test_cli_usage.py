@@ -1,4 +1,4 @@
-"""Usage errors in a fresh process: smatch's ``-f``, unknown options with their command's usage
+"""Usage errors on the command line: smatch's ``-f``, unknown options with their command's usage
 and a suggestion, and an optional value that swallowed a file (issue 22, item 5)."""
 
 from __future__ import annotations

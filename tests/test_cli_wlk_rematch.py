@@ -1,4 +1,4 @@
-"""``--metric wlk`` and ``--metric rematch`` through the command line, in a fresh process:
+"""``--metric wlk`` and ``--metric rematch`` through the command line:
 the options generated from the parameters, the signature, the VerbAtlas note, and the
 matrix through the sparse all-pairs path."""
 

@@ -237,7 +237,7 @@ def test_every_signed_field_has_exactly_one_option_with_its_default_in_help(tmp_
         assert len(dests) == 1
         for p in commands.values():
             assert sum(a.dest in dests for a in p._actions) <= 1, (f.name, p.prog)
-        # the help made from the declaration is what --help prints (in a fresh process)
+        # the help made from the declaration is what --help prints
         text = " ".join(setting_help(f.name).split()).replace("%%", "%")
         shown = [c for c, h in help_of.items() if flag in h]
         assert shown and (f.name == "aspect_set"  # its help names the command's verb

@@ -277,7 +277,8 @@ def test_score_cli_with_dask_writes_the_per_pair_output_of_one_worker(tmp_path, 
     for name, options in (("one", ["--workers", "1"]), ("pool", ["--workers", "2", "--force-workers"]),
                           ("dask", ["--workers", "2", "--dask"])):
         done = run("score", "a.amr", "b.amr", "--quiet", "--on-error", "skip", "--alignments",
-                   "--pairs-out", f"{name}.jsonl", *options, cwd=tmp_path, timeout=600)
+                   "--pairs-out", f"{name}.jsonl", *options, cwd=tmp_path, timeout=600,
+                   fresh=True)  # Dask's warnings are looked for on stderr
         assert done.returncode == 0, done.stderr
         runs[name] = (done.stdout, done.stderr, _pairs(tmp_path / f"{name}.jsonl"))
     assert len(runs["one"][2]) == len(TEXTS) + 1 and runs["one"][2][-1]["status"] == "skipped"
@@ -292,7 +293,7 @@ def test_search_cli_with_dask_writes_the_hits_of_one_worker(tmp_path):
     outputs = {}
     for name, options in (("one", ["--workers", "1"]), ("dask", ["--workers", "2", "--dask"])):
         done = run("search", "g.amr", "g.amr", "--top", "3", "--quiet", "--out", f"{name}.jsonl", *options,
-                   cwd=tmp_path, timeout=600)
+                   cwd=tmp_path, timeout=600, fresh=True)  # a local Dask cluster
         assert done.returncode == 0, done.stderr
         outputs[name] = (tmp_path / f"{name}.jsonl").read_text()
     assert outputs["one"].count("\n") == len(TEXTS)

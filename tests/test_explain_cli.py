@@ -1,11 +1,10 @@
-"""``smatchpp explain`` in a fresh process: terminal view, HTML, JSON, pair selection, errors."""
+"""``smatchpp explain`` on the command line: terminal view, HTML, JSON, pair selection, errors."""
 
 from __future__ import annotations
 
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,8 +19,7 @@ PRED, GOLD = str(EXAMPLES / "pred.amr"), str(EXAMPLES / "gold.amr")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "smatchpp", "explain", PRED, GOLD, "--quiet", *args],
-                          capture_output=True, text=True)
+    return clirun("explain", PRED, GOLD, "--quiet", *args, cwd=Path.cwd())
 
 
 def test_terminal_view_of_one_pair():

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +15,7 @@ from smatchpp.matchers import ExactMatcher
 from smatchpp.config import Config
 from smatchpp.matrix import chunk_sizes, label_bound_matrix, pair_chunks, score_pairs, search, top_k
 from strategies import triple_graphs
+from clirun import run
 
 # a small collection with exact duplicates (ties) and an empty-ish variety
 TEXTS = ["(a / dog)", "(a / dog :ARG0 (b / cat))", "(a / cat)", "(a / dog :ARG0 (b / cat))",
@@ -152,9 +151,8 @@ def test_top_k_prunes_with_bounds():
     assert results[0].pruned > 0  # self-match is 1: nothing else can beat it
 
 
-def _run(*args):
-    return subprocess.run([sys.executable, "-m", "smatchpp", *args, "--quiet"],
-                          capture_output=True, text=True)
+def _run(*args, fresh=False):
+    return run(*args, "--quiet", cwd=Path.cwd(), fresh=fresh)
 
 
 def test_matrix_cli_writes_what_score_computes(tmp_path: Path):
@@ -250,7 +248,7 @@ def test_matrix_cli_with_dask_and_the_default_chunk_writes_the_local_numbers(tmp
     runs = {}
     for name, options in (("local", ["--workers", "1"]), ("dask", ["--workers", "2", "--dask"])):
         out = tmp_path / f"{name}.npz"
-        run = _run("matrix", str(path), "-o", str(out), "--all", *options)
+        run = _run("matrix", str(path), "-o", str(out), "--all", *options, fresh=True)  # Dask
         assert run.returncode == 0, run.stderr
         runs[name] = np.load(out)
     for key in ("f1", "precision", "recall", "matched", "upper", "certified"):

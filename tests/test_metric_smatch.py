@@ -1,7 +1,7 @@
 """The alignment family as the registered metric ``smatch`` (:mod:`smatchpp.metrics.alignment`).
 
 Its numbers are ``smatchpp score``'s: per-pair statistics and micro P/R/F1 against
-``--pairs-out`` and the JSON summary of a fresh process, on a slice of BAMBOO (exact, S2Match
+``--pairs-out`` and the JSON summary of the command line, on a slice of BAMBOO (exact, S2Match
 with the packaged vectors, WSMATCH), and its signature is the one ``score`` prints.
 """
 

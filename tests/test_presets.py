@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +20,7 @@ from smatchpp.presets import PRESETS, Options, Preset, describe, get_preset, sta
 from smatchpp.presets.amr import GUIDELINES_REIFICATIONS, MODEL
 from smatchpp.presets.smatchpp18 import concept_identity
 from smatchpp.read import read_text
+from clirun import run
 from strategies import penman_specs, render_penman, renamings
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -345,7 +344,7 @@ def test_generic_and_amr_have_no_duplicates(spec):
 
 
 # ---------------------------------------------------------------------------
-# the command line, in a fresh process
+# the command line
 
 # A has a :wiki and "New York"; B has neither wiki nor York
 CLI_A = '(c / city :wiki "Paris" :name (n / name :op1 "New York"))\n'
@@ -356,8 +355,7 @@ def _cli(tmp_path, *args):
     a, b = tmp_path / "a.amr", tmp_path / "b.amr"
     a.write_text(CLI_A)
     b.write_text(CLI_B)
-    return subprocess.run([sys.executable, "-m", "smatchpp", "score", str(a), str(b), "--quiet",
-                           *args], capture_output=True, text=True)
+    return run("score", a, b, "--quiet", *args, cwd=tmp_path)
 
 
 @pytest.mark.parametrize("args, matched, n_a, n_b", [
@@ -402,9 +400,9 @@ def test_cli_refuses_unknown_names(tmp_path, args, message):
 
 
 def test_cli_help_lists_the_presets():
-    run = subprocess.run([sys.executable, "-m", "smatchpp", "score", "--help"],
-                         capture_output=True, text=True, check=True)
-    text = " ".join(run.stdout.split())
+    done = run("score", "--help", cwd=Path.cwd())
+    done.check_returncode()
+    text = " ".join(done.stdout.split())
     for name in PRESETS:
         assert f"{name}:" in text
     assert "--keep-wiki" in text and "{exact,none}" in text
@@ -448,9 +446,8 @@ def test_matrix_cli_reads_the_preset_options(tmp_path):
     expected = {(): 10 / 11, ("--preset", "amr"): 1.0, ("--preset", "amr", "--keep-wiki"): 10 / 11}
     for args, f1 in expected.items():
         out = tmp_path / "m.npz"
-        run = subprocess.run([sys.executable, "-m", "smatchpp", "matrix", str(path), "-o", str(out),
-                              "--quiet", *args], capture_output=True, text=True)
-        assert run.returncode == 0, run.stderr
+        done = run("matrix", path, "-o", out, "--quiet", *args, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
         assert np.load(out)["f1"][0, 1] == pytest.approx(f1), args
 
 

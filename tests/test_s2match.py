@@ -198,17 +198,22 @@ def test_packaged_vectors():
 
 
 # ---------------------------------------------------------------------------
-# the command line, in a fresh process
+# the command line (in this process, tests/clirun.py; with ``pre``, code run first in a fresh one)
 
 
 def _cli(*args, env=None, pre=""):
-    import os
-    import subprocess
+    import tempfile
 
-    code = pre + "import sys; from smatchpp.cli import main; sys.exit(main())"
-    return subprocess.run([sys.executable, "-c", code, "score", *map(str, args), "--quiet"],
-                          capture_output=True, text=True, env={**os.environ, **(env or {})},
-                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+    from clirun import run, run_python
+
+    args = ("score", *args, "--quiet")
+    if pre:  # a patch of the interpreter's modules: a process of its own
+        return run_python(pre + "import sys; from smatchpp.cli import main; sys.exit(main())", *args,
+                          cwd=tempfile.gettempdir())
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in (env or {}).items():
+            patch.setenv(name, value)
+        return run(*args, cwd=tempfile.gettempdir())
 
 
 @pytest.fixture()

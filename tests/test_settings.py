@@ -1,6 +1,6 @@
 """Settings take effect or are refused; settings files and inputs fail cleanly (issue 22: 4, 13, 15, 19).
 
-Command-line behaviour runs in a fresh process (``clirun.run``): a refusal is exit 2 with a
+Command-line behaviour runs through ``clirun.run``: a refusal is exit 2 with a
 message naming the file and line, no traceback, and nothing on stdout.
 """
 
@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 import pytest
 
-from clirun import GOLD, PRED, child_env, run, smatchpp_argv
+from clirun import GOLD, PRED, child_env, run
 from smatchpp.config import Config, SignatureError, highs_version
 from smatchpp.exceptions import SmatchppError
 from smatchpp.matchers.embeddings import load_vectors
@@ -265,8 +265,10 @@ def B_FILE(tmp_path):
 
 
 def _run_env(env, *args, cwd):
-    return subprocess.run(smatchpp_argv(*args, "--quiet"), cwd=cwd, env=child_env(**env),
-                          capture_output=True, text=True, timeout=600)
+    with pytest.MonkeyPatch.context() as patch:  # read when the command runs, not at start-up
+        for name, value in env.items():
+            patch.setenv(name, value)
+        return run(*args, "--quiet", cwd=cwd)
 
 
 @pytest.mark.parametrize("content, line, message", [

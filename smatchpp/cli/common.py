@@ -323,7 +323,7 @@ def _given_option(name: str, value: Any) -> str:
 
 def workers_from_args(args: argparse.Namespace) -> int:
     """``--workers``, capped at the available cores unless ``--force-workers``."""
-    from ..api import default_workers  # here: the metrics' commands do not load the Smatch API
+    from ..executor import default_workers
 
     cores = default_workers()
     if args.workers is None:
@@ -437,13 +437,13 @@ class _RowWriter:
 
 
 @contextmanager
-def pairs_output(path: str, signature: str) -> Iterator[_RowWriter]:
+def pairs_output(path: str, signature: str, table: bool = True) -> Iterator[_RowWriter]:
     """The writer of ``--pairs-out PATH``: a table by the name's ending (``.parquet``, ``.csv``,
-    with the signature in it), JSON lines otherwise (``-``: stdout).  An interrupt still
-    writes the rows that were finished."""
+    with the signature in it; ``table=False``: never), JSON lines otherwise (``-``: stdout).
+    An interrupt still writes the rows that were finished."""
     from .. import tables
 
-    if tables.table_format(path) is None:
+    if not table or tables.table_format(path) is None:
         with open_output(path) as handle:
             yield _RowWriter(handle)
         return

@@ -13,26 +13,23 @@ from __future__ import annotations
 
 import argparse
 import sys
-from contextlib import nullcontext
 from dataclasses import replace
 from typing import Iterable, Iterator
 
 import numpy as np
 
 from .. import present
-from ..api import Scorer, iter_score_rows, read_errors
+from ..api import Scorer, iter_score_rows
 from ..aspects import AspectCount, aspect_title
 from ..config import Config
-from ..executor import deferred_interrupts
 from ..score import CorpusScore
 from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairStats, compare,
                             compare_columns, paired_stats, prf_arrays)
+from .app import collect, interrupted_message, read_pairs, summary_stream, system_names
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_aspect_options,
-                     add_bootstrap_options, add_dask_option, add_setting, add_setting_options, check_outputs,
-                     config_from_args, dask_client, pairs_output,
-                     plural, read_inputs, warn, workers_from_args)
+                     add_bootstrap_options, add_dask_option, add_setting, add_setting_options,
+                     config_from_args, plural, warn, warn_unreadable, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_compare
-from .common import report_unreadable, warn_unreadable
 
 __all__ = ["add_parser", "run", "format_comparison", "format_table", "comparisons"]
 
@@ -42,6 +39,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                        "on the same gold (paired bootstrap, approximate randomization)")
     p.add_argument("sys1", help="graphs of the first system")
     p.add_argument("sys2", help="graphs of the second system, parallel to sys1")
+    p.add_argument("more", nargs="*", metavar="SYS",
+                   help="more systems, parallel to sys1: each is compared with sys1, the baseline, as "
+                        "sys2 is (the same resamples for every system, as sacreBLEU's paired tests)")
     p.add_argument("gold", help="reference graphs, parallel to both")
     add_setting_options(p)
     add_bootstrap_options(p, default=DEFAULT_RESAMPLES)
@@ -148,35 +148,26 @@ def run(args: argparse.Namespace) -> int:
         config = config.replace(bootstrap=DEFAULT_RESAMPLES)
     if config.ar_trials is None:
         config = config.replace(ar_trials=DEFAULT_TRIALS)
-    check_outputs({"--pairs-out": args.pairs_out}, [args.sys1, args.sys2, args.gold])
     workers = workers_from_args(args)
-    entries_1, entries_2, entries_gold = read_inputs(args, ("sys1", "sys2", "gold"))
-    errors = read_errors(entries_1, entries_2, entries_gold)
-    if report_unreadable(errors, config.on_error):
+    if getattr(args, "more", None):
+        return _run_systems(args, config, workers)
+    inputs = read_pairs(args, ("sys1", "sys2", "gold"), config.on_error, {"--pairs-out": args.pairs_out})
+    if inputs is None:
         return EXIT_USAGE
+    entries_1, entries_2, entries_gold = inputs.entries
+    errors = inputs.errors
     scorer = Scorer(config)
-    rows: list[tuple] = []
-    interrupted = False
     # both systems' scores of a pair come together, and each row is written as it is done,
     # so that an interrupted run keeps (and compares) every finished pair
-    with dask_client(args, workers) as client, \
-            pairs_output(args.pairs_out, scorer.signature) if args.pairs_out else nullcontext() as out:
-        try:
-            for p1, p2 in iter_score_rows([(scorer, entries_1, entries_gold),
-                                           (scorer, entries_2, entries_gold)],
-                                          workers, not args.quiet, client):
-                with deferred_interrupts():  # the pair is in both the file and the comparison
-                    rows.append((p1, p2))
-                    if out is not None:
-                        out.write(_pair_row(p1, p2))
-        except INTERRUPTS:
-            interrupted = True
-    total = len(entries_gold)
+    run = collect(args, lambda client: iter_score_rows([(scorer, entries_1, entries_gold),
+                                                        (scorer, entries_2, entries_gold)],
+                                                       workers, False, client),
+                  workers, inputs.total, lambda row: _pair_row(*row), progress=True,
+                  signature=scorer.signature)
+    rows, interrupted, total = run.results, run.interrupted, run.total
     corpus1, corpus2 = (scorer.corpus([row[k] for row in rows]) for k in (0, 1))
     if interrupted:
-        print(f"smatchpp: interrupted: {len(rows)} of {plural(total, 'pair')} finished"
-              + (f", written to {args.pairs_out}" if args.pairs_out and args.pairs_out != "-" else "")
-              + "; comparing those", file=sys.stderr)
+        interrupted_message(run, "; comparing those")
     if interrupted and not rows:
         return EXIT_INTERRUPTED
     try:
@@ -208,3 +199,65 @@ def run(args: argparse.Namespace) -> int:
     warn_unreadable(errors, config.on_error)
     return EXIT_INTERRUPTED if interrupted else EXIT_OK
 
+
+
+def _run_systems(args: argparse.Namespace, config: Config, workers: int) -> int:
+    """``compare SYS1 SYS2 SYS3 ... GOLD``: every system against sys1, the baseline, on the
+    pairs no system skipped (the same pairs, resamples and trials for every comparison)."""
+    names = system_names(args)
+    inputs = read_pairs(args, (*names, "gold"), config.on_error, {"--pairs-out": args.pairs_out})
+    if inputs is None:
+        return EXIT_USAGE
+    *systems, entries_gold = inputs.entries
+    scorer = Scorer(config)
+
+    def line(row) -> dict:
+        out = {"index": row[0].index, "id": next((p.id for p in row if p.id), None)}
+        out.update((name, p.to_json()) for name, p in zip(names, row))
+        if all(p.status != "skipped" for p in row):
+            out.update((f"f1_difference_{name}", row[0].f1 - p.f1) for name, p in zip(names[1:], row[1:]))
+        return out
+
+    run = collect(args, lambda client: iter_score_rows([(scorer, entries, entries_gold) for entries in systems],
+                                                       workers, False, client),
+                  workers, inputs.total, line, progress=True, signature=scorer.signature)
+    rows = run.results
+    if run.interrupted:
+        interrupted_message(run, "; comparing those")
+        if not rows:
+            return EXIT_INTERRUPTED
+    dropped = [row[0].index for row in rows if any(p.status == "skipped" for p in row)]
+    kept = [row for row in rows if all(p.status != "skipped" for p in row)]
+    corpora = [scorer.corpus([row[k] for row in kept]) for k in range(len(names))]
+    try:
+        blocks = [(name, comparisons(corpora[0], corpus, config)[0])
+                  for name, corpus in zip(names[1:], corpora[1:])]
+    except INTERRUPTS:
+        print("smatchpp: interrupted again: no comparison", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    certified = [sum(p.status == "optimal" for p in c.scored) for c in corpora]
+    first = blocks[0][1][0]
+    summary: dict = {"signature": scorer.signature, "baseline": "sys1"}
+    summary.update((name, getattr(args, name)) for name in names)
+    summary.update({"gold": args.gold, "pairs": first.pairs, "left_out": dropped,
+                    "certified_optimal": dict(zip(names, certified)),
+                    "comparisons": [{"system": name, **c.to_json()} for name, results in blocks
+                                    for c in results]})
+    if run.interrupted:
+        summary["interrupted"] = {"finished": len(rows), "total": run.total}
+    if len(blocks[0][1]) > 1:
+        summary["aspects"] = config.aspects
+    header = [scorer.signature, "  ".join(f"{name}: {getattr(args, name)}" for name in names)
+              + f"  gold: {args.gold}"]
+    if run.interrupted:
+        header.append(f"interrupted: {len(rows)} of {plural(run.total, 'pair')} finished; "
+                      "the comparisons below cover those only")
+    header.append(f"pairs: {first.pairs} compared, each system against sys1"
+                  + (f", {len(dropped)} left out (skipped in any system)" if dropped else "")
+                  + "; certified optimal: " + ", ".join(f"{n} {c}" for n, c in zip(names, certified)))
+    print(present.systems_report(summary, blocks, args.format, header=header, mode=config.aspects),
+          file=summary_stream(args))
+    if dropped:
+        warn(f"{plural(len(dropped), 'pair')} left out of the comparison (skipped in any system)")
+    warn_unreadable(inputs.errors, config.on_error)
+    return EXIT_INTERRUPTED if run.interrupted else EXIT_OK

@@ -13,14 +13,14 @@ import argparse
 import sys
 
 from .. import present
-from ..api import Scorer, iter_score_rows, read_errors
+from ..api import Scorer, iter_score_rows
 from ..audit import (GapReport, check_plotting, check_smatch_python, gap_report, plot_histogram,
                      run_smatch104)
 from ..exceptions import SmatchppError, UsageError
 from ..read import STDIN
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_scoring_options, check_outputs, config_from_args, emit,
-                     pairs_output, plural, read_inputs, workers_from_args)
-from .common import report_unreadable, warn_unreadable
+from .app import collect, read_pairs
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_scoring_options, check_outputs,
+                     config_from_args, emit, pairs_output, plural, warn_unreadable, workers_from_args)
 from .score import warn_nothing_scored
 
 __all__ = ["add_parser", "run", "format_gap"]
@@ -84,20 +84,18 @@ def run(args: argparse.Namespace) -> int:
     if args.smatch_python:
         check_smatch_python(args.smatch_python)
     workers = workers_from_args(args)
-    entries_a, entries_b = read_inputs(args)
-    errors = read_errors(entries_a, entries_b)
-    if report_unreadable(errors, config.on_error):
+    inputs = read_pairs(args, ("test", "gold"), config.on_error)
+    if inputs is None:
         return EXIT_USAGE
+    entries_a, entries_b = inputs.entries
+    errors = inputs.errors
     exact_scorer = Scorer(config)
     climber = Scorer(config.replace(solver="hillclimber", compression="none"))
-    rows: list[tuple] = []
-    interrupted = False
-    try:  # the exact and the heuristic score of a pair come together: an interrupt keeps whole pairs
-        for row in iter_score_rows([(exact_scorer, entries_a, entries_b), (climber, entries_a, entries_b)],
-                                   workers, not args.quiet):
-            rows.append(row)
-    except INTERRUPTS:
-        interrupted = True
+    # the exact and the heuristic score of a pair come together: an interrupt keeps whole pairs
+    run = collect(args, lambda client: iter_score_rows([(exact_scorer, entries_a, entries_b),
+                                                        (climber, entries_a, entries_b)], workers, False),
+                  workers, inputs.total, progress=True)
+    rows, interrupted = run.results, run.interrupted
     total = len(entries_a)
     exact = exact_scorer.corpus([e for e, _ in rows])
     by_index = {h.index: h.matched for _, h in rows}

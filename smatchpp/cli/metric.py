@@ -22,24 +22,25 @@ macro  score 66.67
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
 
 from .. import present
 from ..config import BOOTSTRAP_SEED
-from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metric, get_metric, metric_names
+from ..metrics import METRICS, Metric, MetricCorpus, bootstrap_metric, get_metric, metric_names
 from ..metrics.base import MetricIntervals
 from ..bulk import no_cycle_collection
 from ..read import RawGraph, read_file
 from ..signature import Signature, SignatureError, read_value
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageError, check_outputs,
-                     emit, interrupts, one_stdin, open_output, pairs_output, plural, read_inputs, report_unreadable,
-                     warn, warn_unreadable)
+from ..runs import EMPTY_GRAPH, auto_workers, metric_matrix, metric_pairs, metric_rows
+from ..executor import EXIT_INTERRUPTED, INTERRUPTS
+from .app import collect, conclude, interrupted_message, read_pairs, summary_stream, system_names
+from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, dask_client, emit, one_stdin, plural,
+                     report_unreadable,
+                     warn, warn_unreadable, workers_from_args)
 
 __all__ = ["add_metric_options", "metric_from_args", "run_score", "run_compare", "run_matrix", "run_search",
            "format_metric_text", "ALIGNMENT"]
@@ -49,11 +50,15 @@ __all__ = ["add_metric_options", "metric_from_args", "run_score", "run_compare",
 #: keep their own path for it (``cli/score.py``)
 ALIGNMENT = "smatch"
 #: options every metric takes (inputs, reading, errors, output, workers, resampling)
-_SHARED = {"test", "gold", "sys1", "sys2", "input_format", "on_error", "workers", "force_workers", "quiet",
+_SHARED = {"test", "gold", "sys1", "sys2", "more", "input_format", "on_error", "quiet",
            "format", "pairs_out", "bootstrap", "bootstrap_seed", "ar_trials", "output", "all", "top", "out",
            "metric",
            "command", "run", "option_defaults"}
-_EMPTY = RawGraph(top=None, triples=(), variables=())
+#: the backend options (``--workers``, ``--dask``) and the commands whose ``--metric`` run
+#: uses them; another command refuses them under ``--metric`` (they would do nothing)
+_BACKEND = {"workers", "force_workers", "dask", "dask_timeout"}
+_ON_BACKENDS = {"score", "compare", "matrix"}
+_EMPTY = EMPTY_GRAPH
 
 
 def _others() -> dict[str, type[Metric]]:
@@ -159,8 +164,12 @@ def metric_from_args(args: argparse.Namespace):
     replayed = None
     if getattr(args, "signature", None) and "|metric:" in args.signature:
         replayed = _from_signature(args, defaults)
+    # search --metric scores a query against the corpus at once (Metric.stats_matrix): --workers
+    # is accepted there, as before, and changes nothing
+    shared = _SHARED | (_BACKEND if getattr(args, "command", None) in _ON_BACKENDS
+                        else {"workers", "force_workers"})
     given = {dest for dest, default in defaults.items()
-             if dest not in _SHARED and getattr(args, dest, default) != default}
+             if dest not in shared and getattr(args, dest, default) != default}
     if replayed is not None and args.metric == "aspect":
         given -= set(_CONFIG_FILES)  # the files of the signature's Config
     params = {_dest(name, f) for name, cls in _others().items() for f, _, _ in cls.params()}
@@ -215,49 +224,41 @@ def run_score(args: argparse.Namespace, metric) -> int:
 
 
 def _score_pairs(args: argparse.Namespace, metric) -> int:
-    check_outputs({"--pairs-out": args.pairs_out}, [args.test, args.gold])
-    entries_a, entries_b = read_inputs(args)
-    errors = _read_errors(args.on_error, entries_a, entries_b)
-    if errors is None:
+    inputs = read_pairs(args, ("test", "gold"), args.on_error, {"--pairs-out": args.pairs_out})
+    if inputs is None:
         return EXIT_USAGE
-    graphs_a, graphs_b = _graphs(entries_a), _graphs(entries_b)
-    metric.prepare(graphs_a + graphs_b)
-    summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
-    pairs: list[MetricPair] = []
-    interrupted = False
-    with interrupts():
-        try:
-            signature = MetricCorpus(metric, [], args.on_error, args.bootstrap, args.bootstrap_seed).signature
-            with pairs_output(args.pairs_out, signature) if args.pairs_out else nullcontext() as handle:
-                for i, (ea, eb) in enumerate(zip(entries_a, entries_b)):
-                    pair_id = ea.id if ea.id is not None else eb.id
-                    bad = ea.error or eb.error
-                    if bad is not None and args.on_error == "skip":
-                        pair = MetricPair(i, pair_id, None, str(bad))
-                    else:
-                        fa, fb = metric.features(graphs_a[i]), metric.features(graphs_b[i])
-                        stats = metric.stats(fa, fb)
-                        pair = MetricPair(i, pair_id, tuple(float(x) for x in stats),
-                                          str(bad) if bad is not None else None)
-                    pairs.append(pair)
-                    if handle is not None:
-                        line = pair.to_json(metric)
-                        if getattr(args, "alignments", False) and pair.stats is not None:
-                            line.update(metric.explain(fa, fb) or {})
-                        handle.write(line)
-        except (KeyboardInterrupt, Interrupted):
-            interrupted = True
-    corpus = MetricCorpus(metric, pairs, args.on_error, args.bootstrap, args.bootstrap_seed)
+    entries_a, entries_b = inputs.entries
+    workers = _workers(args, inputs.total)
+    explain = bool(getattr(args, "alignments", False))
+
+    def line(result) -> dict:
+        pair, explanation = result
+        out = pair.to_json(metric)
+        if explanation:
+            out.update(explanation)
+        return out
+
+    run = collect(args, lambda client: metric_pairs(metric, entries_a, entries_b, args.on_error, workers,
+                                                    client, explain=explain),
+                  workers, inputs.total, line, progress=True,
+                  signature=metric.signature(args.on_error, args.bootstrap, args.bootstrap_seed))
+    corpus = MetricCorpus(metric, [pair for pair, _ in run.results], args.on_error, args.bootstrap,
+                          args.bootstrap_seed)
     intervals = None
     if args.bootstrap:
         intervals = bootstrap_metric(metric, corpus.stats, args.bootstrap, args.bootstrap_seed)
-    total = len(entries_a)
-    emit(format_metric_text(corpus, total if interrupted else None, args.format, intervals), summary_out)
-    warn_unreadable(errors, args.on_error)
-    if interrupted:
-        print(f"smatchpp: interrupted: {len(pairs)} of {plural(total, 'pair')} finished", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    return EXIT_OK
+    emit(format_metric_text(corpus, inputs.total if run.interrupted else None, args.format, intervals),
+         summary_stream(args))
+    return conclude(run, inputs)
+
+
+def _workers(args: argparse.Namespace, pairs: int) -> int:
+    """``--workers`` as given (capped at the cores unless ``--force-workers``); without it,
+    one worker per :data:`smatchpp.runs.PAIRS_PER_WORKER` pairs, at most the cores (a pool
+    costs more than it saves on a few thousand pairs of a metric without an alignment)."""
+    if getattr(args, "dask", None) is not None or getattr(args, "workers", None) is not None:
+        return workers_from_args(args)
+    return auto_workers(pairs, workers_from_args(args))
 
 
 def _read_errors(on_error: str, *files) -> list | None:
@@ -279,41 +280,76 @@ def _headline(metric):
 
 def run_compare(args: argparse.Namespace, metric) -> int:
     """``compare --metric NAME``: paired bootstrap and approximate randomization on the
-    difference of the two systems' micro scores (:func:`smatchpp.significance.compare_columns`)."""
-    check_outputs({"--pairs-out": args.pairs_out}, [args.sys1, args.sys2, args.gold])
-    entries_1, entries_2, entries_gold = read_inputs(args, ("sys1", "sys2", "gold"))
-    errors = _read_errors(args.on_error, entries_1, entries_2, entries_gold)
-    if errors is None:
+    difference of two systems' micro scores (:func:`smatchpp.significance.compare_columns`);
+    with more systems, each against sys1 (the same pairs, resamples and trials for all).
+    The systems' statistics of a pair come together and each row is written as it is done,
+    so that an interrupted run keeps (and compares) every finished pair."""
+    names = system_names(args)
+    inputs = read_pairs(args, (*names, "gold"), args.on_error, {"--pairs-out": args.pairs_out})
+    if inputs is None:
         return EXIT_USAGE
-    g1, g2, gold = _graphs(entries_1), _graphs(entries_2), _graphs(entries_gold)
-    metric.prepare(g1 + g2 + gold)
-    bad = {k for entries in (entries_1, entries_2, entries_gold) for k, e in enumerate(entries)
-           if e.error is not None} if args.on_error == "skip" else set()
-    kept = [k for k in range(len(gold)) if k not in bad]
-    gold_features = [metric.features(g) for g in gold]
-    stats = [np.array([metric.stats(metric.features(graphs[k]), gold_features[k]) for k in kept],
-                      dtype=float).reshape(len(kept), len(metric.stat_names)) for graphs in (g1, g2)]
+    *systems, entries_gold = inputs.entries
+    workers = _workers(args, len(systems) * inputs.total)
+    many = len(names) > 2
+
+    def line(row) -> dict | None:
+        pairs = [p for p, _ in row]
+        if any(p.stats is None for p in pairs):
+            return None
+        k = pairs[0].index
+        scores = [metric.pair_scores(p.stats)[metric.headline] for p in pairs]
+        out = {"index": k, "id": entries_gold[k].id or systems[0][k].id}
+        out.update(zip(names, scores))
+        if many:
+            out.update((f"difference_{name}", scores[0] - s) for name, s in zip(names[1:], scores[1:]))
+        else:
+            out["difference"] = scores[0] - scores[1]
+        return out
+
     resamples = args.bootstrap or DEFAULT_RESAMPLES
     trials = args.ar_trials or DEFAULT_TRIALS
-    c = compare_columns(_headline(metric), stats[0].T, stats[1].T, resamples, trials,
-                        args.bootstrap_seed, name=metric.name)
     signature = metric.signature(args.on_error, resamples, args.bootstrap_seed, trials)
-    if args.pairs_out:
-        with pairs_output(args.pairs_out, signature) as out:
-            for row, k in enumerate(kept):
-                s1, s2 = (metric.pair_scores(st[row])[metric.headline] for st in stats)
-                out.write({"index": k, "id": entries_gold[k].id or entries_1[k].id,
-                           "sys1": s1, "sys2": s2, "difference": s1 - s2})
-    summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
-    summary = {"signature": signature, "sys1": args.sys1, "sys2": args.sys2,
-               "gold": args.gold, "pairs": c.pairs, "left_out": sorted(bad),
-               "comparisons": [c.to_json()]}
-    header = [signature, f"sys1: {args.sys1}  sys2: {args.sys2}  gold: {args.gold}",
-              f"pairs: {c.pairs} compared" + (f", {len(bad)} left out (unreadable)" if bad else "")]
-    emit(present.compare_report(summary, [c], args.format, header=header, score=metric.headline),
-         summary_out)
-    warn_unreadable(errors, args.on_error)
-    return EXIT_OK
+    run = collect(args, lambda client: metric_rows(metric, systems, entries_gold, args.on_error, workers, client),
+                  workers, inputs.total, line, progress=True, signature=signature)
+    rows = [tuple(p for p, _ in row) for row in run.results]
+    kept = [row for row in rows if all(p.stats is not None for p in row)]
+    bad = sorted(row[0].index for row in rows if any(p.stats is None for p in row))
+    stats = [np.array([row[j].stats for row in kept], dtype=float).reshape(len(kept), len(metric.stat_names))
+             for j in range(len(names))]
+    if run.interrupted:
+        interrupted_message(run, "; comparing those")
+        if not rows:
+            return EXIT_INTERRUPTED
+    try:
+        # every comparison draws the same resamples and trials (one seed): sacreBLEU's paired tests
+        found = [compare_columns(_headline(metric), stats[0].T, other.T, resamples, trials,
+                                 args.bootstrap_seed, name=metric.name) for other in stats[1:]]
+    except INTERRUPTS:
+        print("smatchpp: interrupted again: no comparison", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    c = found[0]
+    summary: dict = {"signature": signature}
+    if many:
+        summary["baseline"] = "sys1"
+    summary.update((name, getattr(args, name)) for name in names)
+    summary.update({"gold": args.gold, "pairs": c.pairs, "left_out": bad,
+                    "comparisons": [{"system": name, **x.to_json()} for name, x in zip(names[1:], found)]
+                    if many else [c.to_json()]})
+    header = [signature, "  ".join(f"{name}: {getattr(args, name)}" for name in names) + f"  gold: {args.gold}"]
+    if run.interrupted:
+        summary["interrupted"] = {"finished": len(rows), "total": inputs.total}
+        header.append(f"interrupted: {len(rows)} of {plural(inputs.total, 'pair')} finished; "
+                      "the comparison below covers those only")
+    header.append(f"pairs: {c.pairs} compared" + (", each system against sys1" if many else "")
+                  + (f", {len(bad)} left out (unreadable)" if bad else ""))
+    if many:
+        text = present.systems_report(summary, [(name, [x]) for name, x in zip(names[1:], found)], args.format,
+                                      header=header, score=metric.headline)
+    else:
+        text = present.compare_report(summary, [c], args.format, header=header, score=metric.headline)
+    emit(text, summary_stream(args))
+    warn_unreadable(inputs.errors, args.on_error)
+    return EXIT_INTERRUPTED if run.interrupted else EXIT_OK
 
 
 def run_matrix(args: argparse.Namespace, metric) -> int:
@@ -340,7 +376,9 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     metric.prepare(rows + (cols if args.gold else []))
     fa = [metric.features(g) for g in rows]
     fb = [metric.features(g) for g in cols] if args.gold else fa
-    stats = metric.stats_matrix(fa, fb)
+    workers = _workers(args, len(fa) * len(fb))
+    with dask_client(args, workers) as client:  # pair by pair metrics on the backends (runs.metric_matrix)
+        stats = metric_matrix(metric, fa, fb, workers, client)
     scores = metric.scores(stats)
     ids = [[_id(e) for e in got] for got in entries]
     signature = metric.signature(args.on_error)
@@ -397,14 +435,24 @@ def run_search(args: argparse.Namespace, metric) -> int:
     metric.prepare(queries + corpus)
     fc = [metric.features(g) for g in corpus]
     signature = metric.signature(args.on_error)
-    with open_output(args.out or "-") as out:
+
+    def hits(client):
         for q, graph in enumerate(queries):
             scores = metric.scores(metric.stats_matrix([metric.features(graph)], fc))[metric.headline][0]
-            order = np.lexsort((np.arange(len(corpus)), -scores))[:args.top]
-            out.write(json.dumps({"query": q, "id": _id(entries[0][q]), "hits": [
-                {"index": int(j), "id": _id(entries[1][j]), "score": float(scores[j])} for j in order],
-                "signature": signature}) + "\n")
+            yield q, scores, np.lexsort((np.arange(len(corpus)), -scores))[:args.top]
+
+    def line(found) -> dict:
+        q, scores, order = found
+        return {"query": q, "id": _id(entries[0][q]), "hits": [
+            {"index": int(j), "id": _id(entries[1][j]), "score": float(scores[j])} for j in order],
+            "signature": signature}
+
+    run = collect(args, hits, 1, len(queries), line, progress=True, unit="query", to=args.out or "-")
     print(f"{signature}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}",
           file=sys.stderr)
+    if run.interrupted:
+        warn_unreadable(errors, args.on_error)
+        interrupted_message(run, written=False)
+        return EXIT_INTERRUPTED
     warn_unreadable(errors, args.on_error)
     return EXIT_OK

@@ -25,15 +25,13 @@ import sys
 
 from typing import TYPE_CHECKING
 
-from ..executor import deferred_interrupts
 from .. import present
 from ..config import ASPECT_MODES  # noqa: F401 (the modes --aspects-mode offers, and none)
 from ..score import CorpusScore
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS,
-                     add_aspect_options, add_bootstrap_options, add_dask_option, add_scoring_options, add_setting,
-                     dask_client,
-                     check_outputs, config_from_args, emit, interrupts, pairs_output, plural,
-                     read_inputs, report_unreadable, warn, warn_unreadable, workers_from_args)
+from .app import collect, conclude, read_pairs, summary_stream
+from .common import (EXIT_USAGE, INTERRUPTS, add_aspect_options, add_bootstrap_options, add_dask_option,
+                     add_scoring_options, add_setting, config_from_args, emit, plural, warn,
+                     workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_score
 
 if TYPE_CHECKING:
@@ -173,45 +171,29 @@ def run(args: argparse.Namespace) -> int:
     if metric is not None:
         return run_score(args, metric)
     # imported here: a --metric run never loads the Smatch API (solvers, HiGHS, numba)
-    from ..api import Scorer, read_errors
+    from ..api import Scorer
     from ..significance import PairStats, bootstrap
 
     config = config_from_args(args)
-    check_outputs({"--pairs-out": args.pairs_out}, [args.test, args.gold])
     workers = workers_from_args(args)
-    entries_a, entries_b = read_inputs(args)
-    errors = read_errors(entries_a, entries_b)
-    if report_unreadable(errors, config.on_error):
+    inputs = read_pairs(args, ("test", "gold"), config.on_error, {"--pairs-out": args.pairs_out})
+    if inputs is None:
         return EXIT_USAGE
     scorer = Scorer(config)
-    summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
-    pairs = []
-    interrupted = False
-    with interrupts(), dask_client(args, workers) as client:
-        try:
-            stream = scorer.iter_scores(entries_a, entries_b, workers=workers, progress=not args.quiet,
-                                        dask=client)
-            if args.pairs_out:
-                with pairs_output(args.pairs_out, scorer.signature) as out:
-                    for pair in stream:
-                        with deferred_interrupts():  # the pair is in both the file and the summary
-                            pairs.append(pair)
-                            out.write(pair.to_json(args.alignments))
-            else:
-                pairs.extend(stream)
-        except INTERRUPTS:
-            interrupted = True
-    corpus = scorer.corpus(pairs)
+    entries_a, entries_b = inputs.entries
+    run = collect(args, lambda client: scorer.iter_scores(entries_a, entries_b, workers=workers, dask=client),
+                  workers, inputs.total, lambda pair: pair.to_json(args.alignments), progress=True,
+                  signature=scorer.signature)
+    corpus = scorer.corpus(run.results)
     if args.stats:
         print(format_stats(corpus), file=sys.stderr)
-    total = len(entries_a)
     intervals = None
     aspect_intervals: dict = {}
     coref_intervals: dict = {}
     # an interrupt, during the scoring or during the bootstrap: the summary goes out without
     # intervals (resampling after an interrupt could take long: the user asked to stop)
-    bootstrap_cut = bool(config.bootstrap) and interrupted
-    if config.bootstrap and not interrupted:
+    bootstrap_cut = bool(config.bootstrap) and run.interrupted
+    if config.bootstrap and not run.interrupted:
         try:
             intervals = bootstrap(PairStats.from_pairs(corpus.scored), config.bootstrap,
                                   config.bootstrap_seed)
@@ -219,17 +201,10 @@ def run(args: argparse.Namespace) -> int:
             coref_intervals = coref_bootstrap(corpus, config)
         except INTERRUPTS:
             intervals, aspect_intervals, bootstrap_cut = None, {}, True
-    text = format_text(corpus, total if interrupted or bootstrap_cut else None, args.format, intervals,
-                       aspect_intervals, coref_intervals)
+    text = format_text(corpus, inputs.total if run.interrupted or bootstrap_cut else None, args.format,
+                       intervals, aspect_intervals, coref_intervals)
     if bootstrap_cut:
         text = _without_intervals(text, args.format)
-    emit(text, summary_out)
-    warn_unreadable(errors, config.on_error)
-    warn_nothing_scored(corpus)
-    if interrupted or bootstrap_cut:
-        print(f"smatchpp: interrupted: {len(pairs)} of {plural(total, 'pair')} finished"
-              + (f", written to {args.pairs_out}" if args.pairs_out and args.pairs_out != "-" else "")
-              + ("; no bootstrap intervals" if bootstrap_cut else ""),
-              file=sys.stderr)
-        return EXIT_INTERRUPTED
-    return EXIT_OK
+    emit(text, summary_stream(args))
+    return conclude(run, inputs, [lambda: warn_nothing_scored(corpus)],
+                    "; no bootstrap intervals" if bootstrap_cut else "", stopped=bootstrap_cut)

@@ -13,16 +13,14 @@ run's ``signature``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
-from ..api import progress_bar
 from ..exceptions import UsageError
 from ..matrix import search
-from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, add_scoring_options,
-                     check_outputs, config_from_args, dask_client, interrupts, name_inputs, one_stdin,
-                     open_output, plural, workers_from_args)
+from .app import collect, interrupted_message
+from .common import (EXIT_INTERRUPTED, EXIT_OK, add_dask_option, add_scoring_options, check_outputs,
+                     config_from_args, name_inputs, one_stdin, plural, workers_from_args)
 from .matrix import read_graphs
 from .metric import add_metric_options, metric_from_args, run_search as run_metric_search
 
@@ -60,37 +58,25 @@ def run(args: argparse.Namespace) -> int:
     signature = config.signature()
     began = time.perf_counter()
     workers = workers_from_args(args)
-    counts = dict.fromkeys(("solved", "bounded", "pruned", "certified"), 0)
-    done = 0
-    interrupted = False
-    bar = progress_bar(len(queries), not args.quiet, unit="query")
+
+    def line(r) -> dict:
+        return {"query": r.query, "id": query_ids[r.query], "solved": r.solved, "bounded": r.bounded,
+                "pruned": r.pruned, "certified": r.certified,
+                "hits": [{"index": h.index, "id": corpus_ids[h.index], "f1": h.f1, "matched": h.matched,
+                          "upper": h.upper, "status": h.status} for h in r.hits],
+                "signature": signature}
+
     # each query's line is written as soon as it and every query before it are done
-    with interrupts(), open_output(args.out or "-") as out, dask_client(args, workers) as client:
-        try:
-            for r in search(queries, corpus, args.top, config, workers, client):
-                out.write(json.dumps({"query": r.query, "id": query_ids[r.query], "solved": r.solved,
-                                      "bounded": r.bounded, "pruned": r.pruned, "certified": r.certified,
-                                      "hits": [{"index": h.index, "id": corpus_ids[h.index], "f1": h.f1,
-                                                "matched": h.matched, "upper": h.upper, "status": h.status}
-                                               for h in r.hits],
-                                      "signature": signature})
-                          + "\n")
-                out.flush()
-                for key in counts:
-                    counts[key] += getattr(r, key)
-                done += 1
-                bar.update(1)
-        except (KeyboardInterrupt, Interrupted):
-            interrupted = True
-    bar.close()
+    run = collect(args, lambda client: search(queries, corpus, args.top, config, workers, client), workers,
+                  len(queries), line, progress=True, unit="query", to=args.out or "-")
+    counts = {key: sum(getattr(r, key) for r in run.results) for key in ("solved", "bounded", "pruned", "certified")}
     seconds = time.perf_counter() - began
     solved, bounded, pruned = counts["solved"], counts["bounded"], counts["pruned"]
     print(f"{signature}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}: "
           f"{solved} pairs solved ({counts['certified']} certified), {bounded + pruned} pruned by bounds "
           f"({pruned} by label counts, {bounded} by the star bound); {seconds:.2f} s", file=sys.stderr)
-    if interrupted:
-        print(f"smatchpp: interrupted: {done} of {plural(len(queries), 'query', 'queries')} finished",
-              file=sys.stderr)
+    if run.interrupted:
+        interrupted_message(run, written=False)
         return EXIT_INTERRUPTED
     return EXIT_OK
 

@@ -13,11 +13,17 @@ so that scripts that parse them keep working (the numbers are the exact optimum,
 * ``-r N``: smatch's restarts; no effect on an exact score (said once on stderr, exit 0).
 
 docSmatch's ``doc-smatch -r 1 --significant 4 -f A B`` is ``smatchpp -r 1 --significant 4 -f A B``.
-Its ``--coref-subscore`` is not handled here (a command line with it is left to ``score``).
+With docSmatch's ``--coref-subscore`` (or this project's ``--sentence-buckets``, docSmatch's
+restriction of the alignment to common sentences), the lines are docSmatch's:
+``Overall Score:`` and its ``F-score``, ``Coref Score`` and the Total Coref ``F-score``, then
+``Time(s): ...``.  docSmatch always restricts the alignment to common sentence buckets; here that
+is ``--sentence-buckets`` (without it the score is the unrestricted optimum, and a note says so).
 
 >>> requested(["score", "a.amr", "b.amr", "--pr"]), requested(["score", "a.amr", "b.amr"])
 (True, False)
 >>> requested(["-r", "1", "--significant", "4", "-f", "a", "b"]), requested(["matrix", "--pr"])
+(True, False)
+>>> requested(["--coref-subscore", "-r", "1", "-f", "a", "b"]), requested(["score", "a", "b", "--coref-subscore"])
 (True, False)
 """
 
@@ -29,13 +35,14 @@ from typing import Sequence
 
 from .usage import Parser
 
-__all__ = ["SMATCH_OPTIONS", "requested", "parse", "run"]
+__all__ = ["SMATCH_OPTIONS", "DOC_OPTIONS", "requested", "parse", "run"]
 
 #: smatch 1.0.4's options (docSmatch has the same) that ``smatchpp score`` does not have
 SMATCH_OPTIONS = frozenset({"--pr", "--ms", "-r", "--significant", "-v", "--vv", "--justinstance",
                             "--justattribute", "--justrelation"})
-#: docSmatch's option that another part of smatchpp handles (documents)
-LEFT_TO_SCORE = frozenset({"--coref-subscore"})
+#: docSmatch's options, which ``smatchpp score`` has too: with one of :data:`SMATCH_OPTIONS`
+#: they print docSmatch's lines
+DOC_OPTIONS = frozenset({"--coref-subscore", "--sentence-buckets"})
 
 
 def _names(argv: Sequence[str]) -> list[str]:
@@ -50,10 +57,9 @@ def _names(argv: Sequence[str]) -> list[str]:
 def requested(argv: Sequence[str]) -> bool:
     """Whether ``argv`` (after :func:`~smatchpp.cli.usage.smatch_syntax`) is smatch's command
     line: ``score`` or smatch's options first, and one of :data:`SMATCH_OPTIONS` among them."""
-    if not argv or not (argv[0] == "score" or argv[0] == "-f" or argv[0] in SMATCH_OPTIONS):
+    if not argv or not (argv[0] in ("score", "-f") or argv[0] in SMATCH_OPTIONS | DOC_OPTIONS):
         return False
-    names = _names(argv)
-    return any(n in SMATCH_OPTIONS for n in names) and not any(n in LEFT_TO_SCORE for n in names)
+    return any(n in SMATCH_OPTIONS for n in _names(argv))
 
 
 def _build() -> argparse.ArgumentParser:
@@ -74,6 +80,10 @@ def _build() -> argparse.ArgumentParser:
     p.add_argument("--justinstance", action="store_true", help="only instance triples")
     p.add_argument("--justattribute", action="store_true", help="only attribute triples")
     p.add_argument("--justrelation", action="store_true", help="only relation triples")
+    p.add_argument("--coref-subscore", action="store_true",
+                   help="docSmatch's Coref Score (Total Coref) after the Overall Score")
+    p.add_argument("--sentence-buckets", action="store_true",
+                   help="docSmatch's restriction: align nodes of common sentences only")
     return p
 
 
@@ -87,6 +97,10 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         parser.error(f"give two files, TEST GOLD or -f TEST GOLD (got {len(files)})")
     if args.significant < 0:
         parser.error(f"--significant: expected a number of decimals >= 0, got {args.significant}")
+    if (args.coref_subscore or args.sentence_buckets) and (
+            args.justinstance or args.justattribute or args.justrelation or args.v or args.vv):
+        parser.error("--coref-subscore and --sentence-buckets take none of --justinstance, "
+                     "--justattribute, --justrelation, -v, --vv")
     args.test, args.gold = files
     args.run, args.uses_stdout, args.command = run, None, "score"
     return args
@@ -98,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
     if args.r is not None:
         print(f"smatchpp: note: -r {args.r} has no effect: every pair is solved exactly, so no "
               "restarts are needed", file=sys.stderr)
+    if args.coref_subscore or args.sentence_buckets:
+        return _run_documents(args)
     smatch.ERROR_LOG = smatch.DEBUG_LOG = sys.stderr
     smatch.single_score = not args.ms
     smatch.verbose, smatch.veryVerbose, smatch.pr_flag = args.v, args.vv, args.pr
@@ -110,4 +126,44 @@ def run(args: argparse.Namespace) -> int:
                 print("Precision: " + display % precision)
                 print("Recall: " + display % recall)
             print("F-score: " + display % f_score, flush=True)
+    return 0
+
+
+def _print_prf(precision: float, recall: float, f_score: float, args: argparse.Namespace) -> None:
+    display = "%%.%df" % args.significant
+    if args.pr:
+        print("Precision: " + display % precision)
+        print("Recall: " + display % recall)
+    print("F-score: " + display % f_score, flush=True)
+
+
+def _run_documents(args: argparse.Namespace) -> int:
+    """docSmatch's lines: per pair with ``--ms``; else ``Overall Score:`` and, with
+    ``--coref-subscore``, ``Coref Score`` (Total Coref), each with its scores; ``Time(s)``."""
+    import time
+
+    from ..api import Scorer, read_file
+    from ..config import Config
+    from .. import smatch
+
+    if not args.sentence_buckets:
+        print("smatchpp: note: docSmatch aligns nodes of common sentences only; this score is the "
+              "unrestricted optimum: add --sentence-buckets for docSmatch's setting", file=sys.stderr)
+    start = time.time()
+    scorer = Scorer(Config(preset="smatch", solver="exact", duplicates=smatch.duplicates,
+                           sentence_buckets=args.sentence_buckets, coref_subscore=args.coref_subscore))
+    corpus = scorer.score_corpus(read_file(args.test), read_file(args.gold))
+    if args.ms:
+        for pair in corpus.scored:
+            _print_prf(*smatch.compute_f(pair.matched, pair.test_weight, pair.gold_weight), args)
+    summary = corpus.summary()
+    blocks = [("Overall Score:", summary["matched_lower"], summary["test_total"], summary["gold_total"])]
+    if args.coref_subscore:
+        coref = corpus.coref_summary()["Total Coref"]
+        blocks.append(("Coref Score", coref["matched"], coref["test"], coref["gold"]))
+    for label, matched, test, gold in blocks:
+        print(label)
+        if not args.ms:
+            _print_prf(*smatch.compute_f(matched, test, gold), args)
+    print("Time(s): " + ("%%.%df" % args.significant) % (time.time() - start))
     return 0
