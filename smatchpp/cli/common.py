@@ -38,7 +38,7 @@ from ..text import printable
 __all__ = ["add_scoring_options", "add_setting_options", "add_setting", "setting_help", "option_flag", "add_bootstrap_options", "config_from_args",
            "resample_count",
            "read_inputs", "workers_from_args",
-           "one_stdin", "check_outputs", "open_output", "emit", "exit_code", "Interrupted", "INTERRUPTS",
+           "one_stdin", "check_outputs", "check_option_inputs", "OUTPUT_DESTS", "open_output", "emit", "exit_code", "Interrupted", "INTERRUPTS",
            "interrupts", "warn", "user_warnings",
            "plural", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "EXIT_INTERRUPTED", "EXIT_PIPE"]
 
@@ -395,6 +395,54 @@ def check_outputs(outputs: dict[str, str | None], inputs: Sequence[str]) -> None
         raise UsageError("two outputs name the same file: " + ", ".join(given.values()))
     if list(outputs.values()).count("-") > 1:
         raise UsageError("only one output can be - (standard output)")
+
+
+#: the destinations of every command's output options (``--pairs-out``, ``-o/--output``,
+#: ``--out``, ``--curve``, ``--plot``, ``--html``, ``--json``)
+OUTPUT_DESTS = ("pairs_out", "output", "out", "curve", "plot", "html", "json")
+
+
+def check_option_inputs(args: argparse.Namespace, argv: Sequence[str] = ()) -> None:
+    """Refuse an output option that names a file any other option reads (``--vectors``,
+    ``--role-weights``, ``--wwlk-edge-weights``, ``--propbank-frames``, ``--dev``, ...),
+    through a symbolic or a hard link too; before any work is done.
+
+    Every option value that names an existing file and is not an output is an input here,
+    so an option added later is protected without being listed.
+    """
+    outputs = {dest: getattr(args, dest) for dest in OUTPUT_DESTS
+               if isinstance(getattr(args, dest, None), str) and getattr(args, dest) != "-"}
+    outputs = {dest: path for dest, path in outputs.items() if os.path.exists(path)}
+    if not outputs:
+        return
+    for dest, value in sorted(vars(args).items()):
+        if dest in OUTPUT_DESTS or callable(value):
+            continue
+        for source in value if isinstance(value, (list, tuple)) else [value]:
+            if not isinstance(source, (str, os.PathLike)) or source in ("", "-") or not os.path.isfile(source):
+                continue
+            for out, path in outputs.items():
+                if _same_file(path, source):
+                    flag = _flag_of(str(source), argv)
+                    what = f"the {flag} file" if flag else "the input file"
+                    out_flag = "--" + out.replace("_", "-")
+                    raise UsageError(f"{out_flag} {path} is {what} {source}: refusing to overwrite it")
+
+
+def _flag_of(value: str, argv: Sequence[str]) -> str | None:
+    """The option that gave ``value`` on the command line ``argv``, if one did."""
+    argv = list(argv)
+    outputs = {"-o"} | {"--" + dest.replace("_", "-") for dest in OUTPUT_DESTS}
+    for i, token in enumerate(argv):
+        if token.startswith("--") and "=" in token and token.split("=", 1)[1] == value:
+            flag = token.split("=", 1)[0]
+        elif token == value and i and argv[i - 1].startswith("-") and argv[i - 1] != "-":
+            flag = argv[i - 1]
+        else:
+            continue
+        if flag not in outputs:
+            return flag
+    return None
 
 
 @contextmanager
