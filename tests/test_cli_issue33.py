@@ -40,3 +40,117 @@ def test_an_output_naming_any_input_file_is_refused(tmp_path: Path, options, lin
     flag = options[i].split("=")[0] if "=" in options[i] else options[i - 1]
     assert f"is the {flag} file {source}: refusing to overwrite it" in r.stderr
     assert source.read_text() == ":ARG0\t2\n"
+
+
+# --- faults 4, 6, 11: tune ---------------------------------------------------------------
+
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+from clirun import child_env, smatchpp_argv  # noqa: E402
+from tinyvectors import vectors  # noqa: E402,F401 (a fixture)
+
+TUNE_A = "(d / dog :r (c / cat))\n\n(d / dog :r (b / big))\n\n(b / big :r (c / cat))\n\n(c / cat :r (d / dog :r (b / big)))\n"
+TUNE_B = "(d / dog)\n\n(b / big :r (d / dog))\n\n(c / cat)\n\n(c / cat :r (b / big))\n"
+
+
+def _tune_files(tmp_path: Path, scores: str = "0.2\n1\n0.7\n0.4\n") -> None:
+    (tmp_path / "a.amr").write_text(TUNE_A)
+    (tmp_path / "b.amr").write_text(TUNE_B)
+    (tmp_path / "y.txt").write_text(scores)
+
+
+def _interrupt_after(argv, cwd: Path, stderr_has: str, count: int, sig=signal.SIGINT):
+    """Run ``argv``; once its stderr holds ``stderr_has`` ``count`` times, send ``sig``."""
+    err_path = cwd / "stderr.txt"
+    with open(err_path, "w") as err:
+        proc = subprocess.Popen(argv, cwd=cwd, env=child_env(), stdout=subprocess.PIPE, stderr=err,
+                                text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        try:
+            deadline = time.monotonic() + 300
+            while err_path.read_text().count(stderr_has) < count and proc.poll() is None \
+                    and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert proc.poll() is None, ("finished before the signal", err_path.read_text())
+            proc.send_signal(sig)
+            out, _ = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    return proc.returncode, out, err_path.read_text()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_interrupted_tune_keeps_the_best_weights_and_the_curve(tmp_path, vectors, sig):
+    _tune_files(tmp_path)
+    argv = smatchpp_argv("tune", "a.amr", "b.amr", "y.txt", "--metric", "wwlk", "--wwlk-vectors", vectors,
+                         "--wwlk-iterations", "1", "--wwlk-relation-init", "ones", "--out", "w.tsv",
+                         "--curve", "c.tsv", "--iterations", "100000000", "--check-every", "20",
+                         "--batch", "2")
+    code, out, err = _interrupt_after(argv, tmp_path, "dev r", 3, sig)
+    assert code == 130, err
+    assert "interrupted at step" in err and "written to w.tsv" in err
+    weights = (tmp_path / "w.tsv").read_text()
+    assert "interrupted at step" in weights and "\nr\t" in weights
+    curve = (tmp_path / "c.tsv").read_text().splitlines()
+    assert curve[0] == "step\tmean_batch_loss\tdev_r" and len(curve) >= 4
+    assert [int(line.split("\t")[0]) for line in curve[1:4]] == [0, 20, 40]
+
+
+def test_interrupted_s2match_grid_keeps_the_settings_done(tmp_path):
+    (tmp_path / "a.amr").write_text("(a / dog :ARG0 (b / cat))\n\n(a / run-01 :ARG0 (b / man))\n\n(a / eat-01)\n")
+    (tmp_path / "b.amr").write_text("(a / dog :ARG0 (b / puppy))\n\n(a / run-02 :ARG0 (b / woman))\n\n(a / drink-01)\n")
+    (tmp_path / "y.txt").write_text("1\n0.5\n0.2\n")
+    grid = ",".join(f"{x / 1000:g}" for x in range(1, 1000))
+    argv = smatchpp_argv("tune", "a.amr", "b.amr", "y.txt", "--dev", "a.amr", "b.amr", "y.txt",
+                         "--out", "grid.tsv", "--cutoffs", grid, "--diffsenses", grid)
+    code, out, err = _interrupt_after(argv, tmp_path, "dev r", 2)
+    assert code == 130, err
+    rows = (tmp_path / "grid.tsv").read_text().splitlines()
+    assert rows[0] == "cutoff\tdiffsense\ttrain_r\tdev_r" and len(rows) >= 3
+    assert "interrupted after" in err and "best so far: --cutoff" in err
+
+
+def test_tune_refuses_a_negative_seed_before_any_step(tmp_path, vectors):
+    _tune_files(tmp_path)
+    r = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "wwlk", "--wwlk-vectors", vectors, "--out", "w.tsv",
+            "--seed", "-1", cwd=tmp_path)
+    assert r.returncode == 2 and "--seed must be a whole number >= 0, not -1" in r.stderr
+    assert "step 0" not in r.stderr and not (tmp_path / "w.tsv").exists()
+
+
+def test_wwlk_seed_minus_one_is_a_usage_error(tmp_path):
+    r = run("score", PRED, GOLD, "--metric", "wwlk", "--wwlk-seed", "-1", cwd=tmp_path)
+    assert r.returncode == 2 and "--wwlk-seed must be a whole number >= 0, not -1" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("scores", ["3\n3\n3\n3\n", "0.5\n0.5\n0.5\n0.5\n"])
+def test_tune_refuses_constant_human_scores(tmp_path, vectors, scores):
+    _tune_files(tmp_path, scores)
+    r = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "wwlk", "--wwlk-vectors", vectors, "--out", "w.tsv",
+            "--iterations", "2", "--check-every", "1", cwd=tmp_path)
+    assert r.returncode == 2 and "Pearson's r with them is undefined" in r.stderr, r.stderr
+    assert "dev r -1.0000" not in r.stderr + r.stdout and not (tmp_path / "w.tsv").exists()
+
+
+# --- faults 7, 8: weights ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("weight", ["1e160", "1e100", "2e6"])
+def test_huge_wwlk_edge_weights_are_refused(tmp_path, weight):
+    (tmp_path / "w.tsv").write_text(f":ARG0\t{weight}\n")
+    r = run("score", PRED, GOLD, "--metric", "wwlk", "--wwlk-edge-weights", "w.tsv", cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert "w.tsv: the weight of arg0 is" in r.stderr and "at most 1e+06 is allowed" in r.stderr
+
+
+@pytest.mark.parametrize("weights, message", [
+    ("0,0,0", "at least one weight must be > 0"),
+    ("-1,1,1", "--sembleu-weights must be 3 non-negative numbers"),
+])
+def test_sembleu_weights_are_checked_with_the_option_named(tmp_path, weights, message):
+    r = run("score", PRED, GOLD, "--metric", "sembleu", "--sembleu-weights", weights, cwd=tmp_path)
+    assert r.returncode == 2 and message in r.stderr, r.stderr

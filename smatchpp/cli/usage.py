@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import re
 import sys
 from typing import NoReturn, Sequence
 
@@ -99,6 +100,9 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+        # a value that starts with a negative number (``--sembleu-weights -1,1,1``) is a value,
+        # so that the option's own check can say what is wrong with it
+        self._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d*\.?\d+(e[-+]?\d+)?(,[^,]*)+$")
 
     def parse_known_args(self, args=None, namespace=None):
         self._argv = list(sys.argv[1:] if args is None else args)
