@@ -154,3 +154,78 @@ def test_huge_wwlk_edge_weights_are_refused(tmp_path, weight):
 def test_sembleu_weights_are_checked_with_the_option_named(tmp_path, weights, message):
     r = run("score", PRED, GOLD, "--metric", "sembleu", "--sembleu-weights", weights, cwd=tmp_path)
     assert r.returncode == 2 and message in r.stderr, r.stderr
+
+
+# --- fault 3 and 12: matrix --metric and search --metric interrupted ---------------------------
+
+import random  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+
+def _random_graphs(count: int, seed: int, size: int = 25) -> str:
+    rng = random.Random(seed)
+
+    def graph() -> str:
+        edges = "".join(f" :r{rng.randrange(8)} (v{i} / c{rng.randrange(50)})" for i in range(1, size))
+        extra = "".join(f" :r{rng.randrange(8)} v{rng.randrange(size)}" for _ in range(size // 3))
+        return f"(v0 / c{rng.randrange(50)}{edges}{extra})"
+    return "\n\n".join(graph() for _ in range(count)) + "\n"
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
+def _interrupt_when_busy(argv, cwd: Path, cpu: float = 3.0, sig=signal.SIGINT):
+    proc = subprocess.Popen(argv, cwd=cwd, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 300
+        while _cpu_seconds(proc.pid) < cpu and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, ("finished before the signal", proc.communicate())
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, out, err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_interrupted_metric_matrix_writes_the_finished_pairs_rest_nan(tmp_path, sig):
+    (tmp_path / "m.amr").write_text(_random_graphs(500, 1))
+    (tmp_path / "v.txt").write_text("c1 1 0\nc2 0 1\n")
+    code, out, err = _interrupt_when_busy(smatchpp_argv("matrix", "m.amr", "--metric", "wwlk", "--wwlk-vectors",
+                                                        "v.txt", "-o", "m.npz"), tmp_path, sig=sig)
+    assert code == 130, err
+    score = np.load(tmp_path / "m.npz")["score"]
+    done = np.isfinite(score)
+    assert 0 < done.sum() < score.size
+    assert done.ravel()[:done.sum()].all()  # the finished pairs are the first ones in row order
+    assert f"smatchpp: interrupted: {done.sum()} of 250000 pairs finished" in err
+    assert "(the rest NaN)" in out
+
+
+def test_interrupted_metric_search_says_how_many_queries_finished(tmp_path):
+    (tmp_path / "q.amr").write_text(_random_graphs(400, 2))
+    (tmp_path / "c.amr").write_text(_random_graphs(400, 3))
+    (tmp_path / "v.txt").write_text("c1 1 0\nc2 0 1\n")
+    code, out, err = _interrupt_when_busy(smatchpp_argv("search", "q.amr", "c.amr", "--metric", "wwlk",
+                                                        "--wwlk-vectors", "v.txt", "--out", "s.jsonl"), tmp_path)
+    assert code == 130, err
+    lines = (tmp_path / "s.jsonl").read_text().splitlines()
+    assert f"smatchpp: interrupted: {len(lines)} of 400 queries finished" in err
+
+
+def test_matrix_writes_no_empty_intervals_file(tmp_path):
+    r = run("matrix", PRED, GOLD, "-o", "m.npz", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "m.npz").exists() and not (tmp_path / "m.intervals.jsonl").exists()

@@ -36,7 +36,7 @@ from ..metrics.base import MetricIntervals
 from ..bulk import no_cycle_collection
 from ..read import RawGraph, read_file
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
-from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Interrupted, UsageError, check_outputs,
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, Interrupted, UsageError, check_outputs,
                      emit, interrupts, one_stdin, open_output, plural, read_inputs, report_unreadable,
                      warn, warn_unreadable)
 
@@ -326,8 +326,32 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     metric.prepare(rows + (cols if args.gold else []))
     fa = [metric.features(g) for g in rows]
     fb = [metric.features(g) for g in cols] if args.gold else fa
-    stats = metric.stats_matrix(fa, fb)
-    scores = metric.scores(stats)
+    # NaN until scored: interrupted, the finished pairs are written and the rest stay NaN
+    stats = np.full((len(fa), len(fb), len(metric.stat_names)), np.nan)
+    try:
+        metric.stats_matrix(fa, fb, out=stats)
+    except INTERRUPTS:
+        done = int(np.isfinite(stats).all(axis=-1).sum())
+        signature = _write_metric_matrix(args, metric, entries, stats)
+        print(f"{signature}\n{done} of {plural(stats.shape[0] * stats.shape[1], 'pair')} scored; "
+              f"matrix written to {out} (the rest NaN)")
+        print(f"smatchpp: interrupted: {done} of {plural(stats.shape[0] * stats.shape[1], 'pair')} "
+              "finished", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    signature = _write_metric_matrix(args, metric, entries, stats)
+    print(f"{signature}\n{stats.shape[0] * stats.shape[1]} pairs scored; matrix written to {out}")
+    warn_unreadable(errors, args.on_error)
+    return EXIT_OK
+
+
+def _write_metric_matrix(args: argparse.Namespace, metric, entries, stats: np.ndarray) -> str:
+    """Write ``matrix --metric``'s file from ``stats`` (NaN where not scored); its signature."""
+    out = args.output
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = {k: np.array(v, dtype=float) for k, v in metric.scores(stats).items()}
+    unscored = ~np.isfinite(stats).all(axis=-1)
+    for values in scores.values():
+        values[unscored] = np.nan
     ids = [[_id(e) for e in got] for got in entries]
     signature = metric.signature(args.on_error)
     arrays = {"signature": np.array(signature), "ids_a": np.array(ids[0], dtype=str),
@@ -339,9 +363,7 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
         np.savez_compressed(out, **arrays)
     else:
         _write_parquet(out, arrays, signature)
-    print(f"{signature}\n{stats.shape[0] * stats.shape[1]} pairs scored; matrix written to {out}")
-    warn_unreadable(errors, args.on_error)
-    return EXIT_OK
+    return signature
 
 
 def _id(entry) -> str:
@@ -383,13 +405,20 @@ def run_search(args: argparse.Namespace, metric) -> int:
     metric.prepare(queries + corpus)
     fc = [metric.features(g) for g in corpus]
     signature = metric.signature(args.on_error)
+    done = 0
     with open_output(args.out or "-") as out:
-        for q, graph in enumerate(queries):
-            scores = metric.scores(metric.stats_matrix([metric.features(graph)], fc))[metric.headline][0]
-            order = np.lexsort((np.arange(len(corpus)), -scores))[:args.top]
-            out.write(json.dumps({"query": q, "id": _id(entries[0][q]), "hits": [
-                {"index": int(j), "id": _id(entries[1][j]), "score": float(scores[j])} for j in order],
-                "signature": signature}) + "\n")
+        try:
+            for q, graph in enumerate(queries):
+                scores = metric.scores(metric.stats_matrix([metric.features(graph)], fc))[metric.headline][0]
+                order = np.lexsort((np.arange(len(corpus)), -scores))[:args.top]
+                out.write(json.dumps({"query": q, "id": _id(entries[0][q]), "hits": [
+                    {"index": int(j), "id": _id(entries[1][j]), "score": float(scores[j])} for j in order],
+                    "signature": signature}) + "\n")
+                done += 1
+        except INTERRUPTS:
+            print(f"smatchpp: interrupted: {done} of {plural(len(queries), 'query', 'queries')} "
+                  "finished", file=sys.stderr)
+            return EXIT_INTERRUPTED
     print(f"{signature}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}",
           file=sys.stderr)
     warn_unreadable(errors, args.on_error)

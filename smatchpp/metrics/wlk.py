@@ -296,7 +296,8 @@ class WLK(PairMean):
                     vals.append(w[k])
         return sparse.csr_matrix((vals, (rows, cols)), shape=(len(feats), max(len(vocab), 1))), vocab
 
-    def stats_matrix(self, feats_a: Sequence[WLFeatures], feats_b: Sequence[WLFeatures]) -> np.ndarray:
+    def stats_matrix(self, feats_a: Sequence[WLFeatures], feats_b: Sequence[WLFeatures],
+                     out: np.ndarray | None = None) -> np.ndarray:
         """Every pair's statistics from one sparse product of the weighted feature vectors."""
         xa, vocab = self.vectors(feats_a)
         xb, vocab = self.vectors(feats_b, vocab)
@@ -305,10 +306,13 @@ class WLK(PairMean):
         dot = (xa @ xb.T).toarray()
         na = np.asarray(xa.multiply(xa).sum(axis=1)).ravel()
         nb = np.asarray(xb.multiply(xb).sum(axis=1)).ravel()
-        out = np.empty((len(feats_a), len(feats_b), 2))
-        out[..., 0] = _cosine_array(dot, na[:, None], nb[None, :])
-        out[..., 1] = 1
-        return out
+        result = np.empty((len(feats_a), len(feats_b), 2))
+        result[..., 0] = _cosine_array(dot, na[:, None], nb[None, :])
+        result[..., 1] = 1
+        if out is not None:
+            out[...] = result
+            return out
+        return result
 
 
 def _cosine(dot: float, na: float, nb: float) -> float:
