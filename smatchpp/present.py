@@ -48,7 +48,7 @@ from .significance import BootstrapCI, Comparison
 
 __all__ = ["FORMATS", "pct", "signed", "points", "count", "interval", "pvalue", "plural",
            "markdown_table", "latex_table", "score_report", "metric_report", "aspects_block",
-           "bootstrap_block", "compare_report", "gap_report", "emit_json"]
+           "bootstrap_block", "compare_report", "gap_report", "emit_json", "json_safe", "json_line"]
 
 #: the formats of every summary (``--format``)
 FORMATS = ("text", "json", "markdown", "latex")
@@ -120,8 +120,31 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
+def json_safe(obj: Any) -> Any:
+    """``obj`` with every NaN or infinite number as ``None``: the one rule of every JSON output
+    (a score that is undefined, e.g. of an aspect without items, is ``null``), so that strict
+    JSON parsers read it (Python's ``json`` would write bare ``NaN``).
+
+    >>> json_safe({"a": [1.0, float("nan")], "b": (float("inf"), "x")})
+    {'a': [1.0, None], 'b': [None, 'x']}
+    """
+    if isinstance(obj, float) or (hasattr(obj, "dtype") and getattr(obj, "shape", None) == ()
+                                  and obj.dtype.kind == "f"):
+        return float(obj) if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
 def emit_json(obj: Any) -> str:
-    return json.dumps(obj, indent=2)
+    return json.dumps(json_safe(obj), indent=2, allow_nan=False)
+
+
+def json_line(obj: Any) -> str:
+    """One line of a JSON-lines output (``--pairs-out``, ``--out``), NaN as ``null``."""
+    return json.dumps(json_safe(obj), allow_nan=False)
 
 
 # ---------------------------------------------------------------------------

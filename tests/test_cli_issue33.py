@@ -229,3 +229,28 @@ def test_matrix_writes_no_empty_intervals_file(tmp_path):
     r = run("matrix", PRED, GOLD, "-o", "m.npz", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "m.npz").exists() and not (tmp_path / "m.intervals.jsonl").exists()
+
+
+# --- fault 10: strict JSON --------------------------------------------------------------------
+
+import json  # noqa: E402
+
+
+def _strict(text: str):
+    def refuse(token):
+        raise AssertionError(f"bare {token} in JSON output")
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("argv", [
+    ("score", PRED, GOLD, "--metric", "aspect", "--aspect-name", "wikification", "--bootstrap", "20",
+     "--format", "json"),
+    ("compare", PRED, GOLD, GOLD, "--metric", "aspect", "--aspect-name", "wikification", "--format", "json"),
+], ids=["score-bootstrap", "compare"])
+def test_json_outputs_are_strict_json_with_null(tmp_path, argv):
+    r = run(*argv, "--pairs-out", "p.jsonl", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    summary = _strict(r.stdout)
+    assert "null" in r.stdout and summary
+    for line in (tmp_path / "p.jsonl").read_text().splitlines():
+        _strict(line)

@@ -12,7 +12,6 @@ signature names the resamples, the trials and the seed.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from contextlib import nullcontext
 from dataclasses import replace
@@ -155,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
                 with deferred_interrupts():  # the pair is in both the file and the comparison
                     rows.append((p1, p2))
                     if out is not None:
-                        out.write(json.dumps(_pair_row(p1, p2)) + "\n")
+                        out.write(present.json_line(_pair_row(p1, p2)) + "\n")
                         out.flush()
         except INTERRUPTS:
             interrupted = True

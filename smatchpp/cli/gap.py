@@ -10,7 +10,6 @@ comparison; the rest is audited.  Tools have stable keys (``hillclimber``,
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from .. import present
@@ -129,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
                 for name, tool in report.tools.items():
                     row[name] = tool.matched[k]
                     row[f"gap_{name}"] = tool.gaps[k]
-                out.write(json.dumps(row) + "\n")
+                out.write(present.json_line(row) + "\n")
     if args.plot:
         plot_histogram(report, args.plot)
     emit(format_gap(report, args.format,

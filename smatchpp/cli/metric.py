@@ -22,7 +22,6 @@ macro  score 66.67
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from contextlib import nullcontext
 from typing import Any
@@ -228,7 +227,7 @@ def _score_pairs(args: argparse.Namespace, metric) -> int:
                         line = pair.to_json(metric)
                         if getattr(args, "alignments", False) and pair.stats is not None:
                             line.update(metric.explain(fa, fb) or {})
-                        handle.write(json.dumps(line) + "\n")
+                        handle.write(present.json_line(line) + "\n")
                         handle.flush()
         except (KeyboardInterrupt, Interrupted):
             interrupted = True
@@ -288,7 +287,7 @@ def run_compare(args: argparse.Namespace, metric) -> int:
         with open_output(args.pairs_out) as out:
             for row, k in enumerate(kept):
                 s1, s2 = (metric.pair_scores(st[row])[metric.headline] for st in stats)
-                out.write(json.dumps({"index": k, "id": entries_gold[k].id or entries_1[k].id,
+                out.write(present.json_line({"index": k, "id": entries_gold[k].id or entries_1[k].id,
                                       "sys1": s1, "sys2": s2, "difference": s1 - s2}) + "\n")
     summary_out = sys.stderr if args.pairs_out == "-" else sys.stdout
     summary = {"signature": signature, "sys1": args.sys1, "sys2": args.sys2,
@@ -411,7 +410,7 @@ def run_search(args: argparse.Namespace, metric) -> int:
             for q, graph in enumerate(queries):
                 scores = metric.scores(metric.stats_matrix([metric.features(graph)], fc))[metric.headline][0]
                 order = np.lexsort((np.arange(len(corpus)), -scores))[:args.top]
-                out.write(json.dumps({"query": q, "id": _id(entries[0][q]), "hits": [
+                out.write(present.json_line({"query": q, "id": _id(entries[0][q]), "hits": [
                     {"index": int(j), "id": _id(entries[1][j]), "score": float(scores[j])} for j in order],
                     "signature": signature}) + "\n")
                 done += 1

@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
                     for pair in stream:
                         with deferred_interrupts():  # the pair is in both the file and the summary
                             pairs.append(pair)
-                            out.write(json.dumps(pair.to_json(args.alignments)) + "\n")
+                            out.write(present.json_line(pair.to_json(args.alignments)) + "\n")
                             out.flush()
             else:
                 pairs.extend(stream)
