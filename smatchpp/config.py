@@ -333,6 +333,8 @@ class Config:
     time_limit: float | None = _setting(None, "timeout", float, _positive_or_none("seconds"), option=dict(
         group="setting", type="seconds", metavar="SECONDS",
         help="wall-clock limit per pair; a pair stopped by it reports [lower, upper]. "
+             "With --aspects each aspect of a pair has this limit too (so a pair can take "
+             "about (1 + aspects) times it); --total-time-limit bounds a whole run. "
              "Results can then vary between runs and machines: see --work-limit"))
     #: wall-clock seconds for a whole corpus: each pair gets its fair share of what is left
     #: (:mod:`smatchpp.schedule`), at most ``time_limit`` when that is set too

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .. import present
-from ..config import BOOTSTRAP_SEED
+from ..config import BOOTSTRAP_SEED, Config
 from ..metrics import METRICS, Metric, MetricCorpus, MetricPair, bootstrap_metric, get_metric
 from ..metrics.base import MetricIntervals
 from ..bulk import no_cycle_collection
@@ -156,6 +156,9 @@ def metric_from_args(args: argparse.Namespace):
         stray = sorted(given - {_dest(args.metric, f) for f, _, _ in _others()[args.metric].params()})
     if getattr(args, "alignments", False) and args.metric != ALIGNMENT and _others()[args.metric].explains():
         stray.remove("alignments")  # the metric's explanation (WWLK's transport plan)
+    limit = getattr(args, "time_limit", None)
+    if args.metric == "aspect" and "time_limit" in stray:
+        stray.remove("time_limit")  # the aspect metric solves: each pair's limit (issue 33)
     if stray:
         shown = ", ".join(_flag(args, d) for d in stray)
         raise UsageError(f"{shown} {'does' if len(stray) == 1 else 'do'} nothing under --metric "
@@ -170,6 +173,8 @@ def metric_from_args(args: argparse.Namespace):
         args.bootstrap_seed = BOOTSTRAP_SEED
     params = {f: getattr(args, _dest(args.metric, f)) for f, _, _ in _others()[args.metric].params()
               if getattr(args, _dest(args.metric, f)) is not None}
+    if args.metric == "aspect" and limit is not None:
+        params["config"] = Config(aspects="separate", time_limit=limit)
     try:
         return get_metric(args.metric, **params)
     except (ValueError, OSError) as exc:
