@@ -182,6 +182,17 @@ def _tex(text: str) -> str:
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
 
+def _comment(text: str) -> str:
+    """A LaTeX ``%`` comment of ``text``: every line of it commented (a file name may hold a
+    line break, which would otherwise end the comment and put the rest into the document).
+
+    >>> print(_comment("sys1: a\\nb.amr"))
+    % sys1: a
+    % b.amr
+    """
+    return "\n".join("% " + line for line in str(text).replace("\r", "\n").split("\n"))
+
+
 def latex_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A ``tabular`` with ``booktabs`` rules: numbers right-aligned, text left-aligned."""
     spec = "".join("r" if _right(rows, k) else "l" for k in range(len(header)))
@@ -205,10 +216,10 @@ def _document(fmt: str, notes: Sequence[str], tables: Sequence[tuple[str, Sequen
             out.append("  \n".join(after))
         return "\n\n".join(out)
     if fmt == "latex":
-        out = [f"% {n}" for n in notes]
+        out = [_comment(n) for n in notes]
         for title, header, rows in tables:
-            out += ([f"% {title}"] if title else []) + [latex_table(header, rows)]
-        return "\n".join(out + [f"% {n}" for n in after])
+            out += ([_comment(title)] if title else []) + [latex_table(header, rows)]
+        return "\n".join(out + [_comment(n) for n in after])
     raise ValueError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
 
 

@@ -254,3 +254,32 @@ def test_json_outputs_are_strict_json_with_null(tmp_path, argv):
     assert "null" in r.stdout and summary
     for line in (tmp_path / "p.jsonl").read_text().splitlines():
         _strict(line)
+
+
+# --- fault 12: LaTeX comments, fault 2: the aspect metric's time limit ---------------------------
+
+import shutil  # noqa: E402
+
+
+def test_a_file_name_with_a_line_break_stays_inside_the_latex_comment(tmp_path):
+    odd = tmp_path / "a\n\\end{document}.amr"
+    shutil.copy(PRED, odd)
+    r = run("compare", odd, GOLD, GOLD, "--format", "latex", "--bootstrap", "10", "--ar-trials", "10", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    before_table = r.stdout.split("\\begin{tabular}")[0]
+    assert all(line.startswith("%") for line in before_table.splitlines() if line.strip())
+
+
+def test_the_aspect_metric_takes_a_time_limit(tmp_path):
+    r = run("score", PRED, GOLD, "--metric", "aspect", "--aspect-name", "reentrancies", "--time-limit", "5",
+            cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "|timeout:5|" in r.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("text", ["", "garbage\nmore garbage\n"], ids=["empty", "garbage"])
+def test_an_empty_or_garbage_frames_file_is_refused(tmp_path, text):
+    (tmp_path / "frames.txt").write_text(text)
+    r = run("score", PRED, GOLD, "--aspects", "smatchpp18", "--propbank-frames", "frames.txt", cwd=tmp_path)
+    assert r.returncode == 2, r.stdout
+    assert "frames.txt: no line of the form 'frame  arg0: description" in r.stderr
