@@ -283,3 +283,11 @@ def test_an_empty_or_garbage_frames_file_is_refused(tmp_path, text):
     r = run("score", PRED, GOLD, "--aspects", "smatchpp18", "--propbank-frames", "frames.txt", cwd=tmp_path)
     assert r.returncode == 2, r.stdout
     assert "frames.txt: no line of the form 'frame  arg0: description" in r.stderr
+
+
+@pytest.mark.parametrize("on_error", ["raise", "empty"])
+def test_the_same_file_twice_reports_each_unreadable_graph_once(tmp_path, on_error):
+    (tmp_path / "bad.amr").write_text("(a / b\n\n(c / d)\n")
+    r = run("score", "bad.amr", "bad.amr", "--on-error", on_error, cwd=tmp_path)
+    assert "1 unreadable graph" in r.stderr and "2 unreadable graphs" not in r.stderr, r.stderr
+    assert r.stderr.count("Unexpected end of input") == 1

@@ -527,8 +527,15 @@ def exit_code(exc: BaseException) -> tuple[int, str]:
     return EXIT_INTERNAL, f"{detail}smatchpp: internal error: {type(exc).__name__}: {exc}\n{REPORT_BUGS}"
 
 
+def _distinct(errors: list) -> list:
+    """Each read error once: a file given twice (``score A A``) has its graphs read twice,
+    and was reported as "2 unreadable graphs" for one (issue 33)."""
+    return list({str(e): e for e in errors}.values())
+
+
 def report_unreadable(errors: list, on_error: str) -> bool:
     """Print read errors; ``True`` if they stop the run (``--on-error raise``)."""
+    errors = _distinct(errors)
     if not errors:
         return False
     if on_error == "raise":
@@ -541,6 +548,7 @@ def report_unreadable(errors: list, on_error: str) -> bool:
 
 
 def warn_unreadable(errors: list, on_error: str) -> None:
+    errors = _distinct(errors)
     if errors:
         action = "scored as empty graphs" if on_error == "empty" else "pairs skipped"
         warn(f"{plural(len(errors), 'unreadable graph')}, {action}:")
