@@ -291,3 +291,20 @@ def test_the_same_file_twice_reports_each_unreadable_graph_once(tmp_path, on_err
     r = run("score", "bad.amr", "bad.amr", "--on-error", on_error, cwd=tmp_path)
     assert "1 unreadable graph" in r.stderr and "2 unreadable graphs" not in r.stderr, r.stderr
     assert r.stderr.count("Unexpected end of input") == 1
+
+
+# --- friction 3, 5: help texts and messages ----------------------------------------------------
+
+def test_help_texts_say_what_the_defaults_do_in_the_options_words(tmp_path):
+    top = run("--help", cwd=tmp_path).stdout
+    assert "S2Match's cutoff x diffsense grid" in " ".join(top.split())
+    score = " ".join(run("score", "--help", cwd=tmp_path).stdout.split())
+    assert "(default False)" not in score and "(default None)" not in score and "(default no)" in score
+    assert ".;" not in score and "(default smatch). smatch" not in score
+    assert "aspect_metrics(config) gives every one" not in score and "named_ent" in score
+
+
+def test_messages_name_the_options(tmp_path):
+    (tmp_path / "w.tsv").write_text(":ARG0\t\"2\"\n")
+    r = run("score", PRED, GOLD, "--metric", "wwlk", "--wwlk-edge-weights", "w.tsv", cwd=tmp_path)
+    assert r.returncode == 2 and "--wwlk-edge-weights w.tsv:1:" in r.stderr and "role weights" not in r.stderr

@@ -69,8 +69,8 @@ def add_metric_options(p: argparse.ArgumentParser, sample: tuple[str, ...] = ("A
     g = p.add_argument_group("metrics without an alignment (docs/metrics.md)")
     g.add_argument("--metric", choices=(ALIGNMENT,) + tuple(sorted(_others())), default=ALIGNMENT,
                    help="smatch (default): the alignment family, exact, with --match choosing "
-                        "S2Match, WSMATCH, ...; " + "; ".join(
-                            f"{name}: {(cls.__doc__ or '').strip().splitlines()[0]}"
+                        "S2Match, WSMATCH and the other matchers; " + "; ".join(
+                            f"{name}: {(cls.__doc__ or '').strip().splitlines()[0].rstrip('.')}"
                             for name, cls in sorted(_others().items())).replace("%", "%%"))
     for name, cls in sorted(_others().items()):
         for field_name, key, f in cls.params():
@@ -79,9 +79,18 @@ def add_metric_options(p: argparse.ArgumentParser, sample: tuple[str, ...] = ("A
             g.add_argument(f"--{key}", dest=_dest(name, field_name), default=None,
                            type=_parse_bool if kind is bool else kind, choices=choices,
                            metavar=None if choices else kind.__name__.upper(),
-                           help=f"{name}: {f.metadata['help']} (default {f.default})".replace("%", "%%"))
+                           help=f"{name}: {f.metadata['help']} (default {_shown_default(f.default)})"
+                           .replace("%", "%%"))
     defaults = {dest: p.get_default(dest) for dest in vars(p.parse_args(list(sample)))}
     p.set_defaults(option_defaults=defaults)
+
+
+def _shown_default(value: Any) -> str:
+    """A default as the option is written: ``yes``/``no`` beside a ``BOOL``, ``none`` for
+    ``None`` (not Python's ``False``/``None``)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "none" if value is None else str(value)
 
 
 def _dest(metric: str, field_name: str) -> str:

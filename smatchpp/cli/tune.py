@@ -47,7 +47,10 @@ def _grid(text: str) -> tuple[float, ...]:
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser("tune", help="fit WWLK's edge weights to human scores (WWLK-theta, SPSA)")
+    p = sub.add_parser("tune", help="fit a metric to human scores: by default (--metric smatch) "
+                                    "S2Match's cutoff x diffsense grid, 49 settings each scoring "
+                                    "every pair (about 30 minutes on BAMBOO STS); --metric wwlk: "
+                                    "WWLK's edge weights by SPSA (WWLK-theta)")
     p.add_argument("a", metavar="A.amr", help="the first graph of every training pair")
     p.add_argument("b", metavar="B.amr", help="the second graph of every training pair")
     p.add_argument("scores", metavar="SCORES.txt", help="the human score of every pair, one per line")

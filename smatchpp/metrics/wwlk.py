@@ -245,7 +245,10 @@ class WWLK(PairMean):
         if self.edge_weights is not None:
             from ..matchers.levels import read_role_weights
 
-            table = read_role_weights(self.edge_weights)
+            try:
+                table = read_role_weights(self.edge_weights)
+            except SmatchppError as exc:  # the reader names role weights: name the option
+                raise SmatchppError(str(exc).replace("role weights ", "--wwlk-edge-weights ", 1)) from None
             too_large = {r: w for r, w in table.items() if w > MAX_EDGE_WEIGHT}
             if too_large:
                 role, weight = next(iter(too_large.items()))
