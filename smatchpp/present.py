@@ -286,7 +286,7 @@ def _score_notes(s: Mapping[str, Any], total: int | None, preset_note: str) -> l
     """Signature, notes, the pair counts; last, the matched triples and the F1 interval."""
     lines = [s["signature"]]
     if preset_note:
-        lines.append(f"NOTE: {preset_note}")
+        lines.append(f"note: {preset_note}")
     if total is not None and total != s["pairs"]:
         lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
                      "the scores below cover those only")
@@ -456,7 +456,7 @@ def metric_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int |
     s = summary
     lines = [s["signature"]]
     if s.get("note"):
-        lines.append(f"NOTE: {s['note']}")
+        lines.append(f"note: {s['note']}")
     if total is not None and total != s["pairs"]:
         lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
                      "the scores below cover those only")
@@ -515,6 +515,10 @@ def comparison_table_text(results: Sequence[Comparison], mode: str) -> str:
     lines = [f"{f'aspects ({mode} alignment)':30s}  F1 sys1  F1 sys2     delta  95% interval of delta"
              "  p bootstrap    p AR"]
     for c in results:
+        if c.extra.get("no_items"):  # nothing to compare: n/a, as the aspect's F1 (issue 33)
+            lines.append(f"{c.name:30s}  {'n/a':>7s}  {'n/a':>7s}  {'n/a':>8s}  {'n/a':21s}  {'n/a':>11s}  "
+                         f"{'n/a':>6s}" + _comparison_flags(c, "  "))
+            continue
         lines.append(f"{c.name:30s}  {pct(c.f1[0]):>7s}  {pct(c.f1[1]):>7s}  {points(c.delta):>8s}  "
                      f"{interval(*c.interval, signed):21s}  {pvalue(c.p_bootstrap):>11s}  "
                      f"{pvalue(c.p_randomization):>6s}" + _comparison_flags(c, "  "))
