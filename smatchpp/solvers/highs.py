@@ -102,33 +102,6 @@ def mip_abs_gap(problem: Problem) -> float:
     return 1.0 - 1e-6 if problem.integral else 0.5 * problem.tolerance
 
 
-def _run(h: highspy.Highs, model: Model) -> None:
-    """``h.run()``, stopped promptly by a signal (issue 33: SIGTERM left a large MIP running
-    for minutes, as Python acts on a signal only once HiGHS returns).
-
-    A large model in the main thread is solved in highspy's solver thread while the main
-    thread waits, so that the signal's handler runs at once (Ctrl-C's KeyboardInterrupt, the
-    commands' SIGTERM exception): the solve is then cancelled through HiGHS's interrupt
-    callbacks, which stop it at its next check, and the exception goes on.  Small models (whose
-    solves end in a moment) and other threads call ``run`` directly."""
-    if model.n_cols <= SHARED_MAX_COLUMNS or threading.current_thread() is not threading.main_thread():
-        h.run()
-        return
-    h.HandleUserInterrupt = True
-    try:
-        h.startSolve()
-        try:
-            while not h.wait(0.1)[0]:
-                pass
-        except BaseException:
-            h.cancelSolve()
-            while not h.wait(0.1)[0]:  # until HiGHS has stopped
-                pass
-            raise
-    finally:
-        h.HandleUserInterrupt = False
-
-
 def _highs(model: Model, integer: bool, time_limit: float | None, abs_gap: float,
            solver: str = "choose", mip_presolve: bool = MIP_PRESOLVE,
            work_limit: int | None = None) -> highspy.Highs:
@@ -260,7 +233,7 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     _set(h, "run_crossover", "off" if method == "ipm" else "on")
     if limits is not None and limits.deadline is not None:
         _set(h, "time_limit", highs_time_limit(limits, problem.n_pairs))
-    _run(h, model)
+    h.run()
     if budget is not None:
         info = h.getInfo()
         budget.spend(max(info.simplex_iteration_count, 0) + max(info.ipm_iteration_count, 0)
@@ -335,7 +308,7 @@ def _run_mip(model: Model, problem: Problem, time_limit: float | None,
         solution.col_value = start_values(problem, warm_start)
         solution.value_valid = True
         h.setSolution(solution)
-    _run(h, model)
+    h.run()
     status = h.getModelStatus()
     info = h.getInfo()
     if budget is not None:
