@@ -3,13 +3,20 @@
 
 from __future__ import annotations
 
+import json
 import os
+import random
+import shutil
+import signal
+import subprocess
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from clirun import GOLD, PRED, run
-
+from clirun import GOLD, PRED, child_env, run, smatchpp_argv
+from tinyvectors import vectors  # noqa: F401 (a fixture)
 
 
 # --- fault 5: an output option naming any input file ---------------------------------------
@@ -44,13 +51,6 @@ def test_an_output_naming_any_input_file_is_refused(tmp_path: Path, options, lin
 
 # --- faults 4, 6, 11: tune ---------------------------------------------------------------
 
-import signal  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-
-from clirun import child_env, smatchpp_argv  # noqa: E402
-from tinyvectors import vectors  # noqa: E402,F401 (a fixture)
 
 TUNE_A = "(d / dog :r (c / cat))\n\n(d / dog :r (b / big))\n\n(b / big :r (c / cat))\n\n(c / cat :r (d / dog :r (b / big)))\n"
 TUNE_B = "(d / dog)\n\n(b / big :r (d / dog))\n\n(c / cat)\n\n(c / cat :r (b / big))\n"
@@ -158,9 +158,7 @@ def test_sembleu_weights_are_checked_with_the_option_named(tmp_path, weights, me
 
 # --- fault 3 and 12: matrix --metric and search --metric interrupted ---------------------------
 
-import random  # noqa: E402
 
-import numpy as np  # noqa: E402
 
 
 def _random_graphs(count: int, seed: int, size: int = 25) -> str:
@@ -233,8 +231,6 @@ def test_matrix_writes_no_empty_intervals_file(tmp_path):
 
 # --- fault 10: strict JSON --------------------------------------------------------------------
 
-import json  # noqa: E402
-
 
 def _strict(text: str):
     def refuse(token):
@@ -257,8 +253,6 @@ def test_json_outputs_are_strict_json_with_null(tmp_path, argv):
 
 
 # --- fault 12: LaTeX comments, fault 2: the aspect metric's time limit ---------------------------
-
-import shutil  # noqa: E402
 
 
 def test_a_file_name_with_a_line_break_stays_inside_the_latex_comment(tmp_path):
