@@ -221,7 +221,7 @@ def _aspect_sets():
 
 
 def _preset_help() -> str:
-    return "which triples are compared. " + describe().replace("%", "%%")
+    return "which triples are compared (default {default}). " + describe().replace("%", "%%")
 
 
 COMPRESSIONS = ("exact", "none")

@@ -294,7 +294,7 @@ def test_help_texts_say_what_the_defaults_do_in_the_options_words(tmp_path):
     assert "S2Match's cutoff x diffsense grid" in " ".join(top.split())
     score = " ".join(run("score", "--help", cwd=tmp_path).stdout.split())
     assert "(default False)" not in score and "(default None)" not in score and "(default no)" in score
-    assert ".;" not in score and "(default smatch). smatch" not in score
+    assert ".;" not in score and "triples (default):" not in score
     assert "aspect_metrics(config) gives every one" not in score and "named_ent" in score
 
 
