@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-SHARED = HERE.parent.parent / "shared" / "data"
+from common import DATA as SHARED  # noqa: E402
 SICK = SHARED / "bamboo" / "sick" / "main"
 
 

@@ -67,7 +67,7 @@ from smatchpp.metrics import Metric, get_metric  # noqa: E402
 from smatchpp.metrics.alignment import AlignmentMetric  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-DATA = HERE.parent.parent / "shared" / "data" / "bamboo"
+from common import BAMBOO as DATA  # noqa: E402
 #: the registered metric of the alignment family
 ALIGNMENT = AlignmentMetric.name
 DATASETS = ("sts", "sick", "para")

@@ -19,7 +19,6 @@ best of ``--repeats``.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -31,7 +30,7 @@ from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 from smatchpp.significance import PairStats, bootstrap, compare  # noqa: E402
 
-DATA = Path(os.environ.get("SMATCHPP_SHARED", ROOT.parent / "shared")) / "data" / "bamboo"
+from common import BAMBOO as DATA  # noqa: E402
 SETS = ("sts", "sick", "para")
 
 

@@ -25,7 +25,7 @@ from smatchpp.explain import explain_entries  # noqa: E402
 from smatchpp.explain.html import write_report  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-SHARED = Path(os.environ.get("SMATCHPP_SHARED", ROOT.parent / "shared"))
+from common import SHARED  # noqa: E402
 
 
 def main() -> None:

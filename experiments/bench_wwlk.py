@@ -38,7 +38,8 @@ sys.path.insert(0, str(HERE.parent))
 
 from bench_wlk_rematch import LITTLE_PRINCE, ONE_CORE, concatenate, measure  # noqa: E402
 from compare_wwlk import DRIVER, WORK, WWLK_REF  # noqa: E402
-from wlk_rematch_peers import read_graphs, setup, task_files  # noqa: E402
+from common import read_graphs, task_files  # noqa: E402
+from peer_registry import setup  # noqa: E402
 
 PYEMD = """
 import sys, time, numpy as np
