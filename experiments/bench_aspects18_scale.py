@@ -33,6 +33,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from common import add_json, add_workers  # noqa: E402
 from bench_matrix import graphs  # noqa: E402  (the first N Little Prince graphs, as text)
 
 
@@ -53,7 +54,7 @@ def measured(argv: list[str], env: dict | None = None) -> tuple[float, float, in
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--graphs", type=int, default=150)
-    ap.add_argument("--workers", type=int, default=2)
+    add_workers(ap, 2)
     ap.add_argument("--dask", action="store_true")
     ap.add_argument("--frames", default=None, help="PropBank frame file (--propbank-frames)")
     ap.add_argument("--peer-pairs", type=int, default=0)
@@ -63,7 +64,7 @@ def main() -> int:
                          "the first K of the whole book are far easier than the average pair")
     ap.add_argument("--no-matrix", action="store_true", help="only the peer (and ours on its pairs)")
     ap.add_argument("--peer-python", default=str(Path.home() / ".cache/smatchpp-peers/venv/bin/python"))
-    ap.add_argument("--json", default=None)
+    add_json(ap)
     args = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="aspects18-scale-"))

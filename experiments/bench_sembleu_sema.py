@@ -38,7 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import BAMBOO  # noqa: E402
+from common import add_data, add_json, add_repeats  # noqa: E402
 from peer_registry import PEERS, checkout, mirror_path  # noqa: E402
 from speed_floor import bytecode_env, floor_commands  # noqa: E402
 
@@ -107,9 +107,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sembleu-mirror", help="git directory of SemBleu (else $SEMBLEU_MIRROR)")
     ap.add_argument("--sema-mirror", help="git directory of SEMA (else $SEMA_MIRROR)")
-    ap.add_argument("--data", type=Path, default=BAMBOO)
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--json", type=Path)
+    add_data(ap)
+    add_repeats(ap)
+    add_json(ap)
     args = ap.parse_args(argv)
     sembleu = checkout(mirror_path(args.sembleu_mirror, "SEMBLEU_MIRROR"), "69ff2d4", "sembleu")
     sema = checkout(mirror_path(args.sema_mirror, "SEMA_MIRROR"), "9a4911c", "sema")

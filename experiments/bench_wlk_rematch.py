@@ -39,10 +39,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from speed_floor import bytecode_env, floor_commands  # noqa: E402
-from common import BAMBOO as DATA  # noqa: E402
+from common import BAMBOO as DATA, LITTLE_PRINCE, add_json, add_repeats  # noqa: E402
 from peer_registry import PEERS, REMATCH_REF, WLK_REF, setup  # noqa: E402
 
-from common import LITTLE_PRINCE  # noqa: E402
 ONE_CORE = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 #: the environment of every timed process (set in ``main``: cached byte code)
 BASE_ENV: dict[str, str] = dict(os.environ)
@@ -125,10 +124,10 @@ def median_run(argv, repeats, **kw) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--repeats", type=int, default=3)
+    add_repeats(p)
     p.add_argument("--wlk-mirror", default=None)
     p.add_argument("--rematch-mirror", default=None)
-    p.add_argument("--json", type=Path, default=None)
+    add_json(p)
     p.add_argument("--ours", nargs=3, metavar=("METRIC", "A", "B"), help=argparse.SUPPRESS)
     p.add_argument("--all-pairs", nargs=2, metavar=("METRIC", "FILE"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)

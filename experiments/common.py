@@ -75,9 +75,15 @@ def add_json(parser: argparse.ArgumentParser, help: Optional[str] = None) -> Non
     parser.add_argument("--json", type=Path, default=None, help=help)
 
 
-def add_workers(parser: argparse.ArgumentParser, default: int = 1) -> None:
+def add_workers(parser: argparse.ArgumentParser, default: Optional[int] = 1, help: Optional[str] = None) -> None:
     """``--workers N`` for our side."""
-    parser.add_argument("--workers", type=int, default=default)
+    parser.add_argument("--workers", type=int, default=default, help=help)
+
+
+def add_repeats(parser: argparse.ArgumentParser, default: int = 3, help: Optional[str] = None,
+                flag: str = "--repeats") -> None:
+    """``--repeats N``: a timing is the median (or best) of N runs."""
+    parser.add_argument(flag, type=int, default=default, help=help)
 
 
 def add_mirror(parser: argparse.ArgumentParser, help: Optional[str] = None) -> None:

@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-from common import BAMBOO as DATA  # noqa: E402
+from common import BAMBOO as DATA, add_data, add_workers  # noqa: E402
 SETTINGS = {"smatch": [], "smatch-legacy": ["--preset", "smatch-legacy"],
             "s2match": ["--match", "s2match"], "wsmatch": ["--match", "wsmatch"]}
 METRIC_SETTINGS = {**{f"metric-{m}": ["--metric", m] for m in
@@ -82,8 +82,8 @@ def main() -> int:
     r = sub.add_parser("run")
     r.add_argument("tree", type=Path)
     r.add_argument("outdir", type=Path)
-    r.add_argument("--data", type=Path, default=DATA)
-    r.add_argument("--workers", type=int, default=2)
+    add_data(r, DATA)
+    add_workers(r, 2)
     r.add_argument("--settings", choices=sorted(GROUPS), default="alignment")
     r.add_argument("--tasks", default="sts,sick,para", help="comma-separated BAMBOO tasks")
     d = sub.add_parser("diff")
