@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import DATA as SHARED  # noqa: E402
+from experiment import DATA as SHARED  # noqa: E402
 SICK = SHARED / "bamboo" / "sick" / "main"
 
 

@@ -67,7 +67,7 @@ from smatchpp.metrics import Metric, get_metric  # noqa: E402
 from smatchpp.metrics.alignment import AlignmentMetric  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-from common import add_data, add_json, add_workers, BAMBOO as DATA  # noqa: E402
+from experiment import add_data, add_json, add_workers, BAMBOO as DATA  # noqa: E402
 #: the registered metric of the alignment family
 ALIGNMENT = AlignmentMetric.name
 DATASETS = ("sts", "sick", "para")

@@ -31,7 +31,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import bamboo  # noqa: E402
-from common import add_data, add_json, add_workers  # noqa: E402
+from experiment import add_data, add_json, add_workers  # noqa: E402
 
 from smatchpp.api import Config, default_workers  # noqa: E402
 

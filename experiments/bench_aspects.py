@@ -24,7 +24,7 @@ sys.path.insert(0, str(HERE.parent))
 from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-from common import add_data, add_repeats, BAMBOO as DATA  # noqa: E402
+from experiment import add_data, add_repeats, BAMBOO as DATA  # noqa: E402
 MODES = ("none", "separate", "joint")
 
 

@@ -30,7 +30,7 @@ from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 from smatchpp.significance import PairStats, bootstrap, compare  # noqa: E402
 
-from common import BAMBOO as DATA, add_repeats, add_workers  # noqa: E402
+from experiment import BAMBOO as DATA, add_repeats, add_workers  # noqa: E402
 SETS = ("sts", "sick", "para")
 
 

@@ -25,7 +25,7 @@ from smatchpp.explain import explain_entries  # noqa: E402
 from smatchpp.explain.html import write_report  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-from common import SHARED, add_workers  # noqa: E402
+from experiment import SHARED, add_workers  # noqa: E402
 
 
 def main() -> None:

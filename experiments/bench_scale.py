@@ -37,7 +37,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from common import add_workers  # noqa: E402
+from experiment import add_workers  # noqa: E402
 from bench_matrix import byte_compile, graphs  # noqa: E402
 
 

@@ -38,7 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import add_data, add_json, add_repeats  # noqa: E402
+from experiment import add_data, add_json, add_repeats  # noqa: E402
 from peer_registry import PEERS, checkout, mirror_path  # noqa: E402
 from speed_floor import bytecode_env, floor_commands  # noqa: E402
 

@@ -39,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from speed_floor import bytecode_env, floor_commands  # noqa: E402
-from common import BAMBOO as DATA, LITTLE_PRINCE, add_json, add_repeats  # noqa: E402
+from experiment import BAMBOO as DATA, LITTLE_PRINCE, add_json, add_repeats  # noqa: E402
 from peer_registry import PEERS, REMATCH_REF, WLK_REF, setup  # noqa: E402
 
 ONE_CORE = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}

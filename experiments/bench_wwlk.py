@@ -38,7 +38,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from bench_wlk_rematch import LITTLE_PRINCE, ONE_CORE, concatenate, measure  # noqa: E402
 from compare_wwlk import DRIVER, WORK, WWLK_REF  # noqa: E402
-from common import add_json, add_mirror, add_repeats, read_graphs, task_files  # noqa: E402
+from experiment import add_json, add_mirror, add_repeats, read_graphs, task_files  # noqa: E402
 from peer_registry import setup  # noqa: E402
 
 PYEMD = """

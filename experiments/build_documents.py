@@ -38,7 +38,7 @@ from pathlib import Path
 import penman
 
 HERE = Path(__file__).resolve().parent
-from common import DATA as SHARED  # noqa: E402
+from experiment import DATA as SHARED  # noqa: E402
 BIO = SHARED / "bio" / "amr-release-test-bio.txt"
 OUT = HERE / "data"
 

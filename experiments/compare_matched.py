@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from common import add_workers  # noqa: E402
+from experiment import add_workers  # noqa: E402
 from peer_registry import PEERS  # noqa: E402
 
 from smatchpp.api import Config, Scorer  # noqa: E402

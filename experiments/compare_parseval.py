@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "experiments"))
-from common import PARSEVAL as DATA  # noqa: E402  (SMATCHPP_SHARED overrides ../shared)
+from experiment import PARSEVAL as DATA  # noqa: E402  (SMATCHPP_SHARED overrides ../shared)
 
 
 def graphs(path: Path) -> list[str]:

@@ -21,7 +21,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import add_data, add_json, add_workers, machine_line, markdown_table, need, task_files, tasks_arg  # noqa: E402
+from experiment import add_data, add_json, add_workers, machine_line, markdown_table, need, task_files, tasks_arg  # noqa: E402
 from peer_registry import PEERS  # noqa: E402
 from peers import run_ours  # noqa: E402
 

@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from common import DATA, TASKS_BY_DATASET, add_data, add_json, task_files  # noqa: E402
+from experiment import DATA, TASKS_BY_DATASET, add_data, add_json, task_files  # noqa: E402
 from peer_registry import PEERS, READERS_HOME as ROOT  # noqa: E402,F401 (ROOT: tests/test_reference_readers.py)
 
 from smatchpp.read import read_file  # noqa: E402

@@ -28,7 +28,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import bamboo  # noqa: E402
-from common import BAMBOO as DATA, add_data, add_json, add_mirror, read_graphs, task_files, tasks_arg  # noqa: E402
+from experiment import BAMBOO as DATA, add_data, add_json, add_mirror, read_graphs, task_files, tasks_arg  # noqa: E402
 from peer_registry import PEERS, REMATCH_REF, run_json_lines, setup  # noqa: E402
 
 from smatchpp.metrics import get_metric  # noqa: E402

@@ -51,7 +51,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from common import BAMBOO, DATASETS as TASKS, add_json, add_workers  # noqa: E402
+from experiment import BAMBOO, DATASETS as TASKS, add_json, add_workers  # noqa: E402
 from peer_registry import PEERS  # noqa: E402
 from peers import run_ours  # noqa: E402
 

@@ -22,7 +22,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import TASKS, add_data, add_json, add_mirror, task_files  # noqa: E402
+from experiment import TASKS, add_data, add_json, add_mirror, task_files  # noqa: E402
 from metric_peers import compare, ours, report, run_reference  # noqa: E402
 from peer_registry import checkout, mirror_path  # noqa: E402
 

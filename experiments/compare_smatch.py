@@ -31,7 +31,7 @@ import peers  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 from smatchpp.presets import standardize  # noqa: E402
 
-from common import BAMBOO as SHARED, DATASETS, add_workers  # noqa: E402
+from experiment import BAMBOO as SHARED, DATASETS, add_workers  # noqa: E402
 
 
 def repeated_triples(entry) -> int:

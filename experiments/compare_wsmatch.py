@@ -40,7 +40,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import bamboo  # noqa: E402
-from common import add_data, add_json, add_workers, task_files  # noqa: E402
+from experiment import add_data, add_json, add_workers, task_files  # noqa: E402
 from peer_registry import PEERS  # noqa: E402
 
 from smatchpp.api import Config, Scorer  # noqa: E402

@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from common import BAMBOO as DATA, CACHE, add_data, add_json, add_mirror, read_graphs, task_files, tasks_arg  # noqa: E402
+from experiment import BAMBOO as DATA, CACHE, add_data, add_json, add_mirror, read_graphs, task_files, tasks_arg  # noqa: E402
 from peer_registry import PEERS, WWLK_REF, run_json_lines, setup  # noqa: E402
 
 from smatchpp.metrics.wlk import wl_graph  # noqa: E402

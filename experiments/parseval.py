@@ -45,7 +45,7 @@ from smatchpp.metrics import Metric, get_metric  # noqa: E402
 from smatchpp.presets import PRESETS  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-from common import PARSEVAL as DATA, add_data, add_workers  # noqa: E402
+from experiment import PARSEVAL as DATA, add_data, add_workers  # noqa: E402
 #: pairwise accuracy of Smatch reported for this data (Opitz's thesis)
 PUBLISHED_SMATCH = 0.72
 _PREFERENCE = {1.0: 1, 0.0: -1, 0.5: 0}

@@ -33,7 +33,7 @@ from typing import Optional, Sequence, Union
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from common import CACHE  # noqa: E402
+from experiment import CACHE  # noqa: E402
 from peers import DEFAULT_VENV, PeerRun, run_peer  # noqa: E402
 
 PEERS_VENV = Path(os.environ.get("SMATCHPP_PEERS_VENV") or DEFAULT_VENV)
@@ -274,7 +274,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    from common import markdown_table
+    from experiment import markdown_table
 
     print(markdown_table(["peer", "set up", "tool", "driver", "setup"],
                          [[r["name"], "yes" if r["ready"] else "no", r["tool"], r["driver"], r["setup"]] for r in rows]))

@@ -17,7 +17,7 @@ import time  # noqa: E402
 from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-from common import DATA  # noqa: E402
+from experiment import DATA  # noqa: E402
 
 DOCS = DATA / "docs"
 

@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-from common import BAMBOO as DATA, add_data, add_workers  # noqa: E402
+from experiment import BAMBOO as DATA, add_data, add_workers  # noqa: E402
 SETTINGS = {"smatch": [], "smatch-legacy": ["--preset", "smatch-legacy"],
             "s2match": ["--match", "s2match"], "wsmatch": ["--match", "wsmatch"]}
 METRIC_SETTINGS = {**{f"metric-{m}": ["--metric", m] for m in

@@ -19,7 +19,7 @@ from smatchpp.aspects import ASPECTS
 from smatchpp.read import read_file
 from smatchpp.presets import standardize
 
-from common import DATA
+from experiment import DATA
 
 NOT_INVERTED = {":consist-of", ":prep-out-of", ":prep-on-behalf-of"}
 

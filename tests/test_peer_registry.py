@@ -1,5 +1,5 @@
 """The experiments' peer registry (``experiments/peer_registry.py``) and shared helpers
-(``experiments/common.py``): every entry names a driver that exists and a setup that is a script
+(``experiments/experiment.py``): every entry names a driver that exists and a setup that is a script
 of the repository or a pinned reference; the commands keep the order the drivers were called with
 before the registry; ``compare_peer.py`` runs a registry peer end to end when it is set up."""
 
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = ROOT / "experiments"
 sys.path.insert(0, str(EXPERIMENTS))
 
-import common  # noqa: E402
+import experiment  # noqa: E402
 import peer_registry  # noqa: E402
 from peer_registry import PEERS, Reference  # noqa: E402
 
@@ -58,18 +58,18 @@ def test_a_peer_that_is_not_set_up_is_an_error_not_a_crash(tmp_path):
     assert run.status == "error" and "compare_s2match.py" in run.stderr_tail
 
 
-def test_common_tasks_and_arguments():
-    assert common.TASKS[:3] == ("sts/main", "sick/main", "para/main") and len(common.TASKS) == 12
-    assert set(common.TASKS) == set(common.TASKS_BY_DATASET)
-    assert common.tasks_arg("sts/syno") == ("sts/syno",)
+def test_experiment_tasks_and_arguments():
+    assert experiment.TASKS[:3] == ("sts/main", "sick/main", "para/main") and len(experiment.TASKS) == 12
+    assert set(experiment.TASKS) == set(experiment.TASKS_BY_DATASET)
+    assert experiment.tasks_arg("sts/syno") == ("sts/syno",)
     import argparse
 
     parser = argparse.ArgumentParser()
-    common.add_data(parser)
-    common.add_workers(parser, 2)
-    common.add_json(parser)
+    experiment.add_data(parser)
+    experiment.add_workers(parser, 2)
+    experiment.add_json(parser)
     args = parser.parse_args(["--json", "x.json"])
-    assert args.data == common.BAMBOO and args.workers == 2 and args.json == Path("x.json")
+    assert args.data == experiment.BAMBOO and args.workers == 2 and args.json == Path("x.json")
 
 
 def test_compare_readers_takes_its_readers_from_the_registry():

@@ -3,7 +3,7 @@ and the printed table.
 
 Stdlib only; a script imports it after putting ``experiments/`` on ``sys.path``::
 
-    from common import BAMBOO, add_data, add_json, markdown_table, task_files
+    from experiment import BAMBOO, add_data, add_json, markdown_table, task_files
 
 The shared data sits beside the repository (``../shared/data``); ``$SMATCHPP_SHARED`` names
 another ``shared`` folder (e.g. from a git worktree).  The argument helpers add an option with
