@@ -151,7 +151,11 @@ class Peer:
 
     def install(self, mirror: Optional[str] = None) -> None:
         """Set it up unless it already is."""
-        if isinstance(self.setup, Reference):
+        if isinstance(self.setup, Reference) and not self.setup.packages:  # several commits, our python
+            for commit in self.setup.commit.split():
+                if not (CACHE / f"ref-{self.setup.name}-{commit}" / ".complete").is_file():
+                    checkout(mirror_path(mirror, self.setup.env), commit, self.setup.name)
+        elif isinstance(self.setup, Reference):
             setup(self.setup, mirror)
         elif not self.ready():
             if not self.setup.startswith("bash "):
@@ -171,6 +175,7 @@ WWLK_REF = Reference("wwlk", WLK_REF.repository, WLK_REF.commit, "WLK_MIRROR", W
 REMATCH_REF = Reference("rematch", "osome-iu/Rematch-RARE",
                         "41e1834b7749a08188aec368361bebd51adce299", "REMATCH_MIRROR",
                         ("numpy", "pandas", "networkx"))
+#: SemBleu and SEMA run with our interpreter at each of their commits (``checkout``)
 SEMBLEU_REF = Reference("sembleu", "freesunshine0316/sembleu", "530bc05 69ff2d4", "SEMBLEU_MIRROR", ())
 SEMA_REF = Reference("sema", "rafaelanchieta/sema", "9a4911c 0ede9e0", "SEMA_MIRROR", ())
 
