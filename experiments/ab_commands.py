@@ -28,7 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-SHARED = Path(os.environ.get("SMATCHPP_SHARED", HERE.parent.parent / "shared")) / "data"
+from experiment import DATA as SHARED  # noqa: E402
 SICK = SHARED / "bamboo" / "sick" / "main"
 
 

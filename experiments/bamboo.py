@@ -67,7 +67,7 @@ from smatchpp.metrics import Metric, get_metric  # noqa: E402
 from smatchpp.metrics.alignment import AlignmentMetric  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-DATA = HERE.parent.parent / "shared" / "data" / "bamboo"
+from experiment import add_data, add_json, add_workers, BAMBOO as DATA  # noqa: E402
 #: the registered metric of the alignment family
 ALIGNMENT = AlignmentMetric.name
 DATASETS = ("sts", "sick", "para")
@@ -295,7 +295,7 @@ def format_table(rows: dict[str, Sequence[float]], reference: str | None = None)
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description="A Smatch setting on BAMBOO, beside the published v0.2 rows.")
-    p.add_argument("--data", type=Path, default=DATA, help=f"BAMBOO copy (default {DATA})")
+    add_data(p, DATA, f"BAMBOO copy (default {DATA})")
     p.add_argument("--preset", default=None, help="preset name (Config.preset)")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                    help="any Config field, repeatable (e.g. --set solver=exact --set keep_wiki=true)")
@@ -312,12 +312,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--role-pearson", action="store_true",
                    help="Pearson's r against the labels 0 (foil), 1 (paraphrase) in the role_confusion "
                         "cells too, as the paper's tables (evaluate4tasks.py at bcfb55d)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    add_workers(p, None, "worker processes (default: all cores)")
     p.add_argument("--digits", type=int, default=None,
                    help="round each pair's F1 to this many decimals first (3: as smatch --ms printed)")
     p.add_argument("--compare", nargs="*", default=["Smatch"], choices=sorted(PUBLISHED),
                    help="published rows to print beside ours (default: Smatch)")
-    p.add_argument("--json", type=Path, help="also write the cells and the signature here")
+    add_json(p, "also write the cells and the signature here")
     p.add_argument("--quiet", action="store_true", help="no per-task progress on stderr")
     return p
 

@@ -31,6 +31,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import bamboo  # noqa: E402
+from experiment import add_data, add_json, add_workers  # noqa: E402
 
 from smatchpp.api import Config, default_workers  # noqa: E402
 
@@ -52,10 +53,10 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--cells", nargs="+", default=list(bamboo.CELLS), choices=bamboo.CELLS)
     ap.add_argument("--preset", default="amr-suite")
-    ap.add_argument("--workers", type=int, default=None)
+    add_workers(ap, None)
     ap.add_argument("--python", default="python3", help="the interpreter for the reference")
-    ap.add_argument("--data", type=Path, default=bamboo.DATA)
-    ap.add_argument("--json", type=Path)
+    add_data(ap, bamboo.DATA)
+    add_json(ap)
     args = ap.parse_args()
     config = Config(preset=args.preset)
     workers = args.workers or default_workers()

@@ -24,7 +24,7 @@ sys.path.insert(0, str(HERE.parent))
 from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-DATA = HERE.parent.parent / "shared" / "data" / "bamboo"
+from experiment import add_data, add_repeats, BAMBOO as DATA  # noqa: E402
 MODES = ("none", "separate", "joint")
 
 
@@ -39,8 +39,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", nargs="+", default=["sts", "sick", "para"])
     ap.add_argument("--limit", type=int, help="first N pairs of each set")
-    ap.add_argument("--repeats", type=int, default=1)
-    ap.add_argument("--data", type=Path, default=DATA, help="BAMBOO directory (default: ../shared beside the repo)")
+    add_repeats(ap, 1)
+    add_data(ap, DATA, "BAMBOO directory (default: ../shared beside the repo)")
     args = ap.parse_args()
     print(f"{'set':5s} {'pairs':>6s} {'plain s':>8s} {'separate s':>10s} {'ratio':>6s} "
           f"{'joint s':>8s} {'ratio':>6s}  main score equal")

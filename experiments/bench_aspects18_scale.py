@@ -33,6 +33,8 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from experiment import add_json, add_workers  # noqa: E402
+from peer_registry import PEERS  # noqa: E402
 from bench_matrix import graphs  # noqa: E402  (the first N Little Prince graphs, as text)
 
 
@@ -53,7 +55,7 @@ def measured(argv: list[str], env: dict | None = None) -> tuple[float, float, in
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--graphs", type=int, default=150)
-    ap.add_argument("--workers", type=int, default=2)
+    add_workers(ap, 2)
     ap.add_argument("--dask", action="store_true")
     ap.add_argument("--frames", default=None, help="PropBank frame file (--propbank-frames)")
     ap.add_argument("--peer-pairs", type=int, default=0)
@@ -62,8 +64,8 @@ def main() -> int:
                          "drawn uniformly (seed 0) from all pairs; graph 0 is a one-word title, so "
                          "the first K of the whole book are far easier than the average pair")
     ap.add_argument("--no-matrix", action="store_true", help="only the peer (and ours on its pairs)")
-    ap.add_argument("--peer-python", default=str(Path.home() / ".cache/smatchpp-peers/venv/bin/python"))
-    ap.add_argument("--json", default=None)
+    ap.add_argument("--peer-python", default=str(PEERS["smatchpp-1.8-aspects"].python))
+    add_json(ap)
     args = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="aspects18-scale-"))
@@ -107,7 +109,7 @@ def main() -> int:
             chosen = sorted((int(i_of[k]), int(i_of[k] + 1 + k - start[i_of[k]])) for k in flat)
         (work / "pa.amr").write_text("\n\n".join(texts[i] for i, _ in chosen) + "\n")
         (work / "pb.amr").write_text("\n\n".join(texts[j] for _, j in chosen) + "\n")
-        argv = [args.peer_python, str(HERE / "peer_smatchpp18_aspects.py"), str(work / "pa.amr"),
+        argv = [args.peer_python, str(PEERS["smatchpp-1.8-aspects"].driver), str(work / "pa.amr"),
                 str(work / "pb.amr"), "--out", str(work / "peer.jsonl")]
         seconds, mb, code, text = measured(argv)
         if code != 0:

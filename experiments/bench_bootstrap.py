@@ -19,7 +19,6 @@ best of ``--repeats``.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -31,7 +30,7 @@ from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 from smatchpp.significance import PairStats, bootstrap, compare  # noqa: E402
 
-DATA = Path(os.environ.get("SMATCHPP_SHARED", ROOT.parent / "shared")) / "data" / "bamboo"
+from experiment import BAMBOO as DATA, add_repeats, add_workers  # noqa: E402
 SETS = ("sts", "sick", "para")
 
 
@@ -46,10 +45,10 @@ def best_of(repeats: int, fn):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--workers", type=int, default=1)
+    add_workers(ap)
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--trials", type=int, default=10000)
-    ap.add_argument("--repeats", type=int, default=3, help="best of this many for the statistics")
+    add_repeats(ap, 3, "best of this many for the statistics")
     args = ap.parse_args()
     if not DATA.is_dir():
         sys.exit(f"shared data not found at {DATA}")

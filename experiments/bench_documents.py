@@ -39,7 +39,7 @@ import peers  # noqa: E402
 
 from smatchpp.score import prf  # noqa: E402
 
-SHARED = HERE.parent.parent / "shared" / "data"
+from experiment import DATA as SHARED  # noqa: E402
 BIO = HERE / "data"
 
 

@@ -25,14 +25,14 @@ from smatchpp.explain import explain_entries  # noqa: E402
 from smatchpp.explain.html import write_report  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-SHARED = Path(os.environ.get("SMATCHPP_SHARED", ROOT.parent / "shared"))
+from experiment import SHARED, add_workers  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--set", default="para", choices=("para", "sts", "sick"))
     ap.add_argument("--sizes", default="100,1000")
-    ap.add_argument("--workers", type=int, default=1)
+    add_workers(ap)
     ap.add_argument("--out", default=None, help="keep the largest report here")
     args = ap.parse_args()
     base = SHARED / "data" / "bamboo" / args.set / "main"

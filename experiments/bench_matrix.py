@@ -48,7 +48,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from peers import run_smatch104  # noqa: E402
 
-SHARED = Path(os.environ.get("SMATCHPP_SHARED", HERE.parents[1] / "shared"))
+from experiment import SHARED  # noqa: E402
 LP = SHARED / "data" / "little-prince" / "amr-bank-struct-v3.0.txt"
 
 

@@ -37,6 +37,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from experiment import add_workers  # noqa: E402
 from bench_matrix import byte_compile, graphs  # noqa: E402
 
 
@@ -174,7 +175,7 @@ def main() -> None:
                     help="corpus size (memory: several sizes, e.g. 400 800)")
     ap.add_argument("--queries", type=int, default=10)
     ap.add_argument("--top", type=int, default=10)
-    ap.add_argument("--workers", type=int, default=2)
+    add_workers(ap, 2)
     ap.add_argument("--dask", action="store_true", help="a Dask LocalCluster of --workers workers")
     ap.add_argument("--output", choices=("npz", "parquet"), default="npz",
                     help="matrix output: npz holds the dense n x n arrays in the client (they are "

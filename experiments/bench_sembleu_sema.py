@@ -38,7 +38,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from metric_peers import BAMBOO, DRIVER, checkout, mirror_path  # noqa: E402
+from experiment import add_data, add_json, add_repeats  # noqa: E402
+from peer_registry import PEERS, checkout, mirror_path  # noqa: E402
 from speed_floor import bytecode_env, floor_commands  # noqa: E402
 
 ROOT = HERE.parent
@@ -106,9 +107,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sembleu-mirror", help="git directory of SemBleu (else $SEMBLEU_MIRROR)")
     ap.add_argument("--sema-mirror", help="git directory of SEMA (else $SEMA_MIRROR)")
-    ap.add_argument("--data", type=Path, default=BAMBOO)
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--json", type=Path)
+    add_data(ap)
+    add_repeats(ap)
+    add_json(ap)
     args = ap.parse_args(argv)
     sembleu = checkout(mirror_path(args.sembleu_mirror, "SEMBLEU_MIRROR"), "69ff2d4", "sembleu")
     sema = checkout(mirror_path(args.sema_mirror, "SEMA_MIRROR"), "9a4911c", "sema")
@@ -117,11 +118,10 @@ def main(argv=None) -> int:
         pairs = 8036
         ours = [sys.executable, "-m", "smatchpp", "score", str(tgt), str(src), "--workers", "1"]
         runs = {
-            "SemBleu k=3, reference 69ff2d4": ([sys.executable, str(DRIVER), "sembleu", "--ref", str(sembleu),
-                                                "--ks", "3", str(tgt), str(src)], sembleu),
+            "SemBleu k=3, reference 69ff2d4": (PEERS["sembleu"].argv([], "--ref", str(sembleu), "--ks", "3")
+                                               + [str(tgt), str(src)], sembleu),
             "SemBleu k=3, ours": (ours + ["--metric", "sembleu"], ROOT),
-            "SEMA, reference 9a4911c": ([sys.executable, str(DRIVER), "sema", "--ref", str(sema),
-                                         str(tgt), str(src)], sema),
+            "SEMA, reference 9a4911c": (PEERS["sema"].argv([], "--ref", str(sema)) + [str(tgt), str(src)], sema),
             "SEMA, ours (reference counting 9a4911c)": (ours + ["--metric", "sema",
                                                                 "--sema-reference-counting", "9a4911c"], ROOT),
             "SEMA, ours (default counting)": (ours + ["--metric", "sema"], ROOT),

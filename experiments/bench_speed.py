@@ -31,7 +31,7 @@ import peers  # noqa: E402
 
 from smatchpp.score import prf  # noqa: E402
 
-DATA = HERE.parent.parent / "shared" / "data"
+from experiment import DATA  # noqa: E402
 SETS = {
     "sts": (DATA / "bamboo/sts/main/src.test.amr", DATA / "bamboo/sts/main/tgt.test.amr"),
     "sick": (DATA / "bamboo/sick/main/src.test.amr", DATA / "bamboo/sick/main/tgt.test.amr"),

@@ -3,7 +3,7 @@
 1. BAMBOO main test (the 8,036 pairs of sts, sick and para main, concatenated with a
    blank line between files): each side is one process that starts, reads both files
    and scores every pair (the reference through ``wlk_rematch_peer_driver.py`` in its
-   own venv, see ``wlk_rematch_peers.py``; ours through the metric interface).  Wall
+   own venv, see ``peer_registry.py``; ours through the metric interface).  Wall
    time, CPU time (user + system of the process, less sensitive to a loaded machine)
    and pairs per second of each, medians of ``--repeats`` runs; ours also reports
    where its time goes (import, reading, features, statistics).  Ours is measured
@@ -39,9 +39,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from speed_floor import bytecode_env, floor_commands  # noqa: E402
-from wlk_rematch_peers import DATA, DRIVER, REMATCH_REF, WLK_REF, setup  # noqa: E402
+from experiment import BAMBOO as DATA, LITTLE_PRINCE, add_json, add_repeats  # noqa: E402
+from peer_registry import PEERS, REMATCH_REF, WLK_REF, setup  # noqa: E402
 
-LITTLE_PRINCE = HERE.parent.parent / "shared" / "data" / "little-prince" / "amr-bank-struct-v3.0.txt"
 ONE_CORE = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 #: the environment of every timed process (set in ``main``: cached byte code)
 BASE_ENV: dict[str, str] = dict(os.environ)
@@ -124,10 +124,10 @@ def median_run(argv, repeats, **kw) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--repeats", type=int, default=3)
+    add_repeats(p)
     p.add_argument("--wlk-mirror", default=None)
     p.add_argument("--rematch-mirror", default=None)
-    p.add_argument("--json", type=Path, default=None)
+    add_json(p)
     p.add_argument("--ours", nargs=3, metavar=("METRIC", "A", "B"), help=argparse.SUPPRESS)
     p.add_argument("--all-pairs", nargs=2, metavar=("METRIC", "FILE"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -156,7 +156,7 @@ def run_all(args: argparse.Namespace, result: dict) -> int:
               "ours: import / read / features / stats CPU s |")
         print("|---|---|---|---|---|---|---|---|")
         for name, ref in (("wlk", WLK_REF), ("rematch", REMATCH_REF)):
-            theirs = median_run([str(ref.python), str(DRIVER), name, str(ref.directory), str(a), str(b)],
+            theirs = median_run(PEERS[name].argv([a, b]),
                                 args.repeats, cwd=str(ref.directory), env={"PYTHONHASHSEED": "0"})
             ours = median_run([sys.executable, str(Path(__file__).resolve()), "--ours", name, str(a), str(b)],
                               args.repeats)

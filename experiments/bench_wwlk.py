@@ -38,7 +38,8 @@ sys.path.insert(0, str(HERE.parent))
 
 from bench_wlk_rematch import LITTLE_PRINCE, ONE_CORE, concatenate, measure  # noqa: E402
 from compare_wwlk import DRIVER, WORK, WWLK_REF  # noqa: E402
-from wlk_rematch_peers import read_graphs, setup, task_files  # noqa: E402
+from experiment import add_json, add_mirror, add_repeats, read_graphs, task_files  # noqa: E402
+from peer_registry import setup  # noqa: E402
 
 PYEMD = """
 import sys, time, numpy as np
@@ -169,10 +170,10 @@ def median_run(argv, repeats, **kw) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--mirror", default=None)
+    add_repeats(p)
+    add_mirror(p)
     p.add_argument("--problems", type=int, default=400)
-    p.add_argument("--json", type=Path, default=None)
+    add_json(p)
     p.add_argument("--ours", nargs=3, help=argparse.SUPPRESS)
     p.add_argument("--all-pairs", nargs=2, help=argparse.SUPPRESS)
     args = p.parse_args(argv)

@@ -38,7 +38,7 @@ from pathlib import Path
 import penman
 
 HERE = Path(__file__).resolve().parent
-SHARED = HERE.parents[1] / "shared" / "data"
+from experiment import DATA as SHARED  # noqa: E402
 BIO = SHARED / "bio" / "amr-release-test-bio.txt"
 OUT = HERE / "data"
 

@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE.parent))
 from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-BAMBOO = HERE.parent.parent / "shared" / "data" / "bamboo"
+from experiment import BAMBOO  # noqa: E402
 
 
 def main() -> None:

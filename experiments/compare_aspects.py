@@ -39,7 +39,10 @@ from smatchpp.presets import standardize  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 from smatchpp.score import prf  # noqa: E402
 
-DRIVER = Path(__file__).resolve().parent / "amr_eval_driver.py"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from peer_registry import PEERS  # noqa: E402
+
+DRIVER = PEERS["amr-evaluation"].driver
 
 
 def repeats(name: str, entries: list, i: int, preset: str = "smatch") -> bool:

@@ -22,7 +22,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from peers import run_peer  # noqa: E402
+from experiment import add_workers  # noqa: E402
+from peer_registry import PEERS  # noqa: E402
 
 from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
@@ -34,22 +35,18 @@ def main() -> None:
     ap.add_argument("gold")
     ap.add_argument("--match", choices=("s2match", "wsmatch"), required=True)
     ap.add_argument("--preset", default="amr-suite")
-    ap.add_argument("--workers", type=int, default=1)
+    add_workers(ap)
     ap.add_argument("--glove-text", type=Path, default=Path(tempfile.gettempdir()) / "glove.6B.50d.kumo.txt")
     args = ap.parse_args()
     if args.match == "s2match":
-        import compare_s2match as cmp
+        from compare_s2match import write_glove_text
 
-        glove = cmp.write_glove_text(args.glove_text)
-        argv = [str(HERE / "s2match_peer_driver.py"), args.test, args.gold, "--peer-src", str(cmp.PEER / "src"),
-                "--vectors", str(glove)]
+        options = ["--vectors", str(write_glove_text(args.glove_text))]
         totals = ("test_triples", "gold_triples")
     else:
-        import compare_wsmatch as cmp
-
-        argv = [str(HERE / "wsmatch_peer_driver.py"), args.test, args.gold, "--peer-src", str(cmp.PEER / "src")]
+        options = []
         totals = ("test_weight", "gold_weight")
-    peer = run_peer(f"{args.match} reference", argv, python=cmp.PEER / "venv" / "bin" / "python")
+    peer = PEERS[args.match].run(args.test, args.gold, *options, tool=f"{args.match} reference")
     if peer.status != "ok":
         sys.exit(f"reference failed ({peer.status}): {peer.stderr_tail}")
     records = sorted(peer.pairs, key=lambda r: r["index"])

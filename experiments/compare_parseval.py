@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -24,8 +23,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: ``../shared`` beside the repository; SMATCHPP_SHARED overrides it (e.g. in a git worktree)
-DATA = Path(os.environ.get("SMATCHPP_SHARED", ROOT.parent / "shared")) / "data" / "parseval-lp"
+sys.path.insert(0, str(ROOT / "experiments"))
+from experiment import PARSEVAL as DATA  # noqa: E402  (SMATCHPP_SHARED overrides ../shared)
 
 
 def graphs(path: Path) -> list[str]:

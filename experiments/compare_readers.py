@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 from collections import Counter
@@ -41,45 +40,40 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from experiment import DATA, TASKS_BY_DATASET, add_data, add_json, task_files  # noqa: E402
+from peer_registry import PEERS, READERS_HOME as ROOT  # noqa: E402,F401 (ROOT: tests/test_reference_readers.py)
 
 from smatchpp.read import read_file  # noqa: E402
 from smatchpp.presets import standardize  # noqa: E402
 
-DATA = HERE.parent.parent / "shared" / "data"
-ROOT = Path(os.environ.get("READERS_ROOT", Path.home() / ".cache" / "reference-readers"))
-WSMATCH = Path(os.environ.get("WSMATCH_PEER", Path.home() / ".cache" / "wsmatch-peer"))
-#: setup_peers.sh's venv, which holds smatch 1.0.4
-PEERS = Path(os.environ.get("SMATCHPP_PEERS_VENV", Path.home() / ".cache" / "smatchpp-peers" / "venv"))
-#: name -> (interpreter, --peer-src, --module, strips "_" when comparing, presets to check)
-READERS = {
-    "amr-suite": ("python3", ROOT / "amr-suite", "amr_py3", False, ("amr-suite", "smatch-legacy")),
-    "wsmatch": ("python3", WSMATCH / "src", "amr", False, ("amr-suite",)),
-    "amr-evaluation": ("python3", ROOT / "amr-evaluation", "amr", True,
-                       ("smatch-1.0.1", "smatch-legacy")),
-    "smatch-1.0.1": (ROOT / "smatch-1.0.1" / "venv" / "bin" / "python", "site", "amr", True,
-                     ("smatch-1.0.1", "smatch-legacy")),
-    "smatch-1.0.3.2": (ROOT / "smatch-1.0.3.2" / "venv" / "bin" / "python", "site", "amr", True,
-                       ("smatch", "smatch-legacy")),
-    "smatch-1.0.4": (PEERS / "bin" / "python", "site", "amr", True, ("smatch",)),
+#: name -> (strips "_" when comparing, presets to check); the reader itself is the
+#: ``reader:NAME`` entry of ``peer_registry.py`` (interpreter, --peer-src, --module)
+CHECKS = {
+    "amr-suite": (False, ("amr-suite", "smatch-legacy")),
+    "wsmatch": (False, ("amr-suite",)),
+    "amr-evaluation": (True, ("smatch-1.0.1", "smatch-legacy")),
+    "smatch-1.0.1": (True, ("smatch-1.0.1", "smatch-legacy")),
+    "smatch-1.0.3.2": (True, ("smatch", "smatch-legacy")),
+    "smatch-1.0.4": (True, ("smatch",)),
 }
+#: name -> (interpreter, --peer-src, --module, strips "_" when comparing, presets to check)
+READERS = {name: (PEERS[f"reader:{name}"].python, *PEERS[f"reader:{name}"].lead[1::2], *check)
+           for name, check in CHECKS.items()}
 
 
 def tasks(data: Path) -> dict[str, tuple[Path, Path]]:
     """The 12 BAMBOO test tasks and parseval-lp: name -> (test file, gold file)."""
-    out = {}
-    for dataset in ("sts", "sick", "para"):
-        for subset in ("main", "reify", "syno", "role_confusion"):
-            d = data / "bamboo" / dataset / subset
-            out[f"{dataset}/{subset}"] = (d / "src.test.amr", d / "tgt.test.amr")
+    out = {task: task_files(task, data / "bamboo") for task in TASKS_BY_DATASET}
     out["parseval-lp"] = (data / "parseval-lp" / "src.test.amr", data / "parseval-lp" / "tgt.test.amr")
     return out
 
 
 def run_reader(name: str, files: list[Path]) -> list[list[dict]]:
     """The reader's records, per file."""
-    python, src, module, _, _ = READERS[name]
-    proc = subprocess.run([str(python), "-I", str(HERE / "reader_peer_driver.py"), "--peer-src", str(src),
-                           "--module", module, *map(str, files)],
+    python, *argv = PEERS[f"reader:{name}"].argv(files)
+    proc = subprocess.run([python, "-I", *argv],
                           capture_output=True, text=True, cwd="/", check=False)
     if proc.returncode:
         sys.exit(f"{name}: the reader failed: {proc.stderr[-2000:]}")
@@ -169,10 +163,10 @@ def print_table(report: dict) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=DATA)
+    add_data(ap, DATA)
     ap.add_argument("--readers", nargs="+", default=list(READERS), choices=list(READERS))
     ap.add_argument("--examples", type=int, default=0, help="print this many differing graphs per preset")
-    ap.add_argument("--json", type=Path)
+    add_json(ap)
     args = ap.parse_args()
     report = compare(args.readers, args.data, args.examples)
     print_table(report)

@@ -1,7 +1,7 @@
 """REMATCH against its reference, pair by pair, on BAMBOO's 12 tasks.
 
-The reference (osome-iu/Rematch-RARE, pinned in ``wlk_rematch_peers.REMATCH_REF``)
-runs in its own venv outside the repository (``wlk_rematch_peers.py``); ours is
+The reference (osome-iu/Rematch-RARE, pinned in ``peer_registry.REMATCH_REF``)
+runs in its own venv outside the repository (``peer_registry.py``); ours is
 ``smatchpp.metrics.REMATCH``.  Both sides run twice: with an empty VerbAtlas map and
 with the same map file (by default the ``pb2va.json`` of the extracted reference,
 outside the repository; ``--verbatlas`` to give another).
@@ -28,7 +28,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import bamboo  # noqa: E402
-from wlk_rematch_peers import DATA, REMATCH_REF, read_graphs, run_reference, setup, task_files, tasks_arg  # noqa: E402
+from experiment import BAMBOO as DATA, add_data, add_json, add_mirror, read_graphs, task_files, tasks_arg  # noqa: E402
+from peer_registry import PEERS, REMATCH_REF, run_json_lines, setup  # noqa: E402
 
 from smatchpp.metrics import get_metric  # noqa: E402
 
@@ -42,12 +43,12 @@ def reference_score(num: int, den: int) -> float:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--mirror", default=None, help=f"git mirror of {REMATCH_REF.repository} (or ${REMATCH_REF.env})")
-    p.add_argument("--data", type=Path, default=DATA)
+    add_mirror(p, f"git mirror of {REMATCH_REF.repository} (or ${REMATCH_REF.env})")
+    add_data(p, DATA)
     p.add_argument("--tasks", default="all")
     p.add_argument("--verbatlas", type=Path, default=None,
                    help="VerbAtlas map for both sides (default: the extracted reference's pb2va.json)")
-    p.add_argument("--json", type=Path, default=None)
+    add_json(p)
     args = p.parse_args(argv)
     setup(REMATCH_REF, args.mirror)
     va = args.verbatlas or REMATCH_REF.directory / "methods" / "rematch" / "pb2va.json"
@@ -57,7 +58,7 @@ def main(argv=None) -> int:
     report, cells, examples = {}, {}, []
     for label, option, metric in (("empty map", (), get_metric("rematch")),
                                   ("VerbAtlas", ("--va", str(va)), get_metric("rematch", verbatlas=str(va)))):
-        runs = run_reference(REMATCH_REF, files, option)
+        runs = run_json_lines(PEERS["rematch"], files, *option)
         total = dict(pairs=0, stats_equal=0, score_equal=0, max_diff=0.0)
         per_task = {}
         for task, (ga, gb), run in zip(tasks, graphs, runs):

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
@@ -52,21 +51,17 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from peers import run_ours, run_peer  # noqa: E402
+from experiment import BAMBOO, DATASETS as TASKS, add_json, add_workers  # noqa: E402
+from peer_registry import PEERS  # noqa: E402
+from peers import run_ours  # noqa: E402
 
 from smatchpp.standardize import TripleGraph  # noqa: E402
 
-BAMBOO = HERE.parent.parent / "shared" / "data" / "bamboo"
-PEER = Path.home() / ".cache" / "s2match-peer"
-TASKS = ("sts", "sick", "para")
 
 
 def run_reference(a: Path, b: Path, glove: Path):
     """The reference S2Match on the pairs of ``a`` and ``b`` (its own venv); stops if it fails."""
-    peer = run_peer("s2match.py (reference)",
-                    [str(HERE / "s2match_peer_driver.py"), str(a), str(b),
-                     "--peer-src", str(PEER / "src"), "--vectors", str(glove)],
-                    python=PEER / "venv" / "bin" / "python")
+    peer = PEERS["s2match"].run(a, b, "--vectors", str(glove), tool="s2match.py (reference)")
     if peer.status != "ok":
         sys.exit(f"reference failed ({peer.status}): {peer.stderr_tail}")
     return peer
@@ -213,8 +208,8 @@ def main() -> None:
     ap.add_argument("--preset", default="amr-suite", help="with --cells: the preset of ours from PENMAN")
     ap.add_argument("--limit", type=int, default=None, help="only the first N pairs")
     ap.add_argument("--glove-text", type=Path, default=Path(tempfile.gettempdir()) / "glove.6B.50d.kumo.txt")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--json", type=Path, help="write every number here")
+    add_workers(ap, 2)
+    add_json(ap, "write every number here")
     args = ap.parse_args()
     if args.cells:
         return cells_main(args)

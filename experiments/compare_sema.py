@@ -22,7 +22,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from metric_peers import BAMBOO, TASKS, checkout, compare, mirror_path, ours, report, run_reference, task_files  # noqa: E402
+from experiment import TASKS, add_data, add_json, add_mirror, task_files  # noqa: E402
+from metric_peers import compare, ours, report, run_reference  # noqa: E402
+from peer_registry import checkout, mirror_path  # noqa: E402
 
 from smatchpp.metrics import get_metric  # noqa: E402
 
@@ -31,12 +33,12 @@ COMMITS = ("9a4911c", "0ede9e0")
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mirror", help="git directory of the reference (else $SEMA_MIRROR)")
-    ap.add_argument("--data", type=Path, default=BAMBOO)
+    add_mirror(ap, "git directory of the reference (else $SEMA_MIRROR)")
+    add_data(ap)
     ap.add_argument("--tasks", nargs="+", default=list(TASKS), choices=TASKS)
     ap.add_argument("--both-directions", action="store_true",
                     help="also score with the target file as the test side")
-    ap.add_argument("--json", type=Path, help="write every count here")
+    add_json(ap, "write every count here")
     args = ap.parse_args(argv)
     mirror = mirror_path(args.mirror, "SEMA_MIRROR")
     rows, total, equal, largest, examples = [], 0, 0, 0.0, []

@@ -31,7 +31,7 @@ import peers  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 from smatchpp.presets import standardize  # noqa: E402
 
-SHARED = HERE.parent.parent / "shared" / "data" / "bamboo"
+from experiment import BAMBOO as SHARED, DATASETS, add_workers  # noqa: E402
 
 
 def repeated_triples(entry) -> int:
@@ -83,8 +83,8 @@ def fmt_f1(run) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--datasets", nargs="+", default=["sts", "sick", "para"])
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--datasets", nargs="+", default=list(DATASETS))
+    add_workers(ap)
     args = ap.parse_args()
     if not SHARED.exists():
         raise SystemExit(f"shared data not found at {SHARED}")

@@ -1,8 +1,8 @@
 """WLK against its reference, pair by pair, on BAMBOO's 12 tasks.
 
 The reference (flipz357/weisfeiler-leman-amr-metrics, pinned in
-``wlk_rematch_peers.WLK_REF``; it reads graphs with PyPI smatchpp 1.5.1) runs in its
-own venv outside the repository (``wlk_rematch_peers.py``); ours is
+``peer_registry.WLK_REF``; it reads graphs with PyPI smatchpp 1.5.1) runs in its
+own venv outside the repository (the ``wlk`` entry of ``peer_registry.py``); ours is
 ``smatchpp.metrics.WLK``.  The reference keys neighbourhoods by node label, so where
 two nodes of a graph share a label its score depends on Python's hash seed; there
 ours with ``label_keyed=True`` is compared as well, and the pairs are split by
@@ -32,7 +32,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import bamboo  # noqa: E402
-from wlk_rematch_peers import DATA, WLK_REF, read_graphs, run_reference, setup, task_files, tasks_arg  # noqa: E402
+from experiment import BAMBOO as DATA, add_data, add_json, add_mirror, read_graphs, task_files, tasks_arg  # noqa: E402
+from peer_registry import PEERS, WLK_REF, run_json_lines, setup  # noqa: E402
 
 from smatchpp.metrics import get_metric  # noqa: E402
 from smatchpp.metrics.wlk import wl_graph  # noqa: E402
@@ -53,17 +54,17 @@ def pair_scores(metric, graphs_a, graphs_b) -> np.ndarray:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--mirror", default=None, help=f"git mirror of {WLK_REF.repository} (or ${WLK_REF.env})")
-    p.add_argument("--data", type=Path, default=DATA)
+    add_mirror(p, f"git mirror of {WLK_REF.repository} (or ${WLK_REF.env})")
+    add_data(p, DATA)
     p.add_argument("--tasks", default="all")
     p.add_argument("--seeds", type=int, nargs="+", default=[0], help="PYTHONHASHSEED values for the reference")
     p.add_argument("--iterations", type=int, default=2)
-    p.add_argument("--json", type=Path, default=None)
+    add_json(p)
     args = p.parse_args(argv)
     setup(WLK_REF, args.mirror)
     tasks = list(tasks_arg(args.tasks))
     files = [task_files(t, args.data) for t in tasks]
-    runs = {seed: run_reference(WLK_REF, files, ("-k", str(args.iterations)), seed) for seed in args.seeds}
+    runs = {seed: run_json_lines(PEERS["wlk"], files, "-k", str(args.iterations), hash_seed=seed) for seed in args.seeds}
     keyed = get_metric("wlk", iterations=args.iterations, label_keyed=True)
     default = get_metric("wlk", iterations=args.iterations)
     totals = dict(pairs=0, keyed_equal=0, clean=0, clean_equal=0, default_equal=0, seed_moved=0,

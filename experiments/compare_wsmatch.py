@@ -40,15 +40,14 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import bamboo  # noqa: E402
-from peers import run_peer  # noqa: E402
+from experiment import add_data, add_json, add_workers, task_files  # noqa: E402
+from peer_registry import PEERS  # noqa: E402
 
 from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.matchers.levels import level_weights  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 from smatchpp.standardize import TripleGraph  # noqa: E402
 
-PEER = Path.home() / ".cache" / "wsmatch-peer"
-DRIVER = HERE / "wsmatch_peer_driver.py"
 ROWS = ("WSMATCH reference (jcyk/AMR-parser, hill-climber)",
         "WSMATCH ours on the reference's triples",
         "WSMATCH ours, {preset} preset")
@@ -91,11 +90,8 @@ def f1(matched: float, test: float, gold: float) -> float:
 
 def compare_cell(cell: str, data: Path, workers: int, preset: str = "amr-suite") -> dict:
     """Steps 1-3 on one task's file pair; the per-pair F1 lists and the per-pair checks."""
-    dataset, subset = cell.split("/")
-    src, tgt = data / dataset / subset / "src.test.amr", data / dataset / subset / "tgt.test.amr"
-    peer = run_peer("wsmatch reference", [str(DRIVER), str(src), str(tgt),
-                                          "--peer-src", str(PEER / "src")],
-                    python=PEER / "venv" / "bin" / "python")
+    src, tgt = task_files(cell, data)
+    peer = PEERS["wsmatch"].run(src, tgt, tool="wsmatch reference")
     if peer.status != "ok":
         sys.exit(f"{cell}: reference failed ({peer.status}): {peer.stderr_tail}")
     records = sorted(peer.pairs, key=lambda r: r["index"])
@@ -159,11 +155,11 @@ def compare_cell(cell: str, data: Path, workers: int, preset: str = "amr-suite")
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=bamboo.DATA)
+    add_data(ap, bamboo.DATA)
     ap.add_argument("--tasks", choices=("main", "all"), default="main")
-    ap.add_argument("--workers", type=int, default=2)
+    add_workers(ap, 2)
     ap.add_argument("--preset", default="amr-suite", help="the preset of ours from PENMAN (step 3)")
-    ap.add_argument("--json", type=Path, help="write every number here (per-pair F1 left out)")
+    add_json(ap, "write every number here (per-pair F1 left out)")
     args = ap.parse_args()
     rows = tuple(r.format(preset=args.preset) for r in ROWS)
     cells = [c for c in bamboo.CELLS if args.tasks == "all" or c.endswith("/main")]

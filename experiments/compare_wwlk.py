@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -37,16 +36,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from wlk_rematch_peers import CACHE, DATA, Reference, read_graphs, setup, task_files, tasks_arg  # noqa: E402
+from experiment import BAMBOO as DATA, CACHE, add_data, add_json, add_mirror, read_graphs, task_files, tasks_arg  # noqa: E402
+from peer_registry import PEERS, WWLK_REF, run_json_lines, setup  # noqa: E402
 
 from smatchpp.metrics.wlk import wl_graph  # noqa: E402
 from smatchpp.metrics.wwlk import WWLK, label_tokens  # noqa: E402
 
 TOL = 1e-6
-WWLK_REF = Reference("wwlk", "flipz357/weisfeiler-leman-amr-metrics",
-                     "51624e2e3742d638db083d8d7f30eedfe7e0e122", "WLK_MIRROR",
-                     ("smatchpp==1.5.1", "networkx", "numpy", "scipy", "pyemd"))
-DRIVER = HERE / "wwlk_peer_driver.py"
+DRIVER = PEERS["wwlk"].driver
 WORK = CACHE / "wwlk-fidelity"
 
 
@@ -75,12 +72,7 @@ def write_vectors(graphs, path: Path, fill: bool = True) -> None:
 
 
 def run_reference(vectors: Path, files, options=(), hash_seed: int = 0) -> list[dict]:
-    argv = [str(WWLK_REF.python), str(DRIVER), str(WWLK_REF.directory), str(vectors), *options]
-    for a, b in files:
-        argv += [str(a), str(b)]
-    out = subprocess.run(argv, check=True, capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONHASHSEED=str(hash_seed)), cwd=str(CACHE)).stdout
-    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return run_json_lines(PEERS["wwlk"], files, str(vectors), *options, hash_seed=hash_seed)
 
 
 def constant_is_a_concept(graph) -> bool:
@@ -217,10 +209,10 @@ def spread(args) -> int:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--mirror", default=None)
-    p.add_argument("--data", type=Path, default=DATA)
+    add_mirror(p)
+    add_data(p, DATA)
     p.add_argument("--tasks", default="all")
-    p.add_argument("--json", type=Path, default=None)
+    add_json(p)
     p.add_argument("--random", action="store_true",
                    help="the default settings instead (min_entropy weights, random vectors for labels "
                         "without one, the plain 50-d vectors): each side's BAMBOO cell and the "

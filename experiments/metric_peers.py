@@ -1,74 +1,37 @@
 """Shared by ``compare_sembleu.py``, ``compare_sema.py`` and ``bench_sembleu_sema.py``:
-a reference checkout at a pinned commit (outside the repository), BAMBOO's 12
-test tasks, our per-pair scores through the metric interface, and the
-pair-by-pair report.
+the run of a reference on file pairs, our per-pair scores through the metric interface, and
+the pair-by-pair report.
 
-A reference is taken from a git mirror (``--mirror`` or an environment
-variable) with ``git --git-dir=MIRROR archive COMMIT``, into
-``~/.cache/ref-NAME-COMMIT``; it runs there with this interpreter (both
-references need only the standard library) through
-``experiments/sembleu_sema_peer_driver.py``.
+The references are the ``sembleu`` and ``sema`` entries of ``peer_registry.py``: taken
+from a git mirror (``--mirror`` or an environment variable) at a pinned commit into
+``~/.cache/ref-NAME-COMMIT``, run there with this interpreter (both need only the standard
+library) through ``experiments/sembleu_sema_peer_driver.py``.
 """
 from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
-import tarfile
-import io
 from pathlib import Path
 from typing import Sequence
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from peer_registry import PEERS  # noqa: E402
 
 from smatchpp.metrics import Metric  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-BAMBOO = HERE.parent.parent / "shared" / "data" / "bamboo"
-DATASETS = ("sts", "sick", "para")
-SUBSETS = ("main", "reify", "syno", "role_confusion")
-TASKS = tuple(f"{d}/{s}" for s in SUBSETS for d in DATASETS)
-DRIVER = HERE / "sembleu_sema_peer_driver.py"
-CACHE = Path.home() / ".cache"
-
-
-def mirror_path(given: str | None, env: str) -> Path:
-    """The git directory of a reference's mirror, from ``--mirror`` or ``$env``."""
-    path = given or os.environ.get(env)
-    if not path:
-        raise SystemExit(f"give the reference's git mirror with --mirror or ${env} "
-                         "(a bare clone of the reference's GitHub repository)")
-    return Path(path)
-
-
-def checkout(mirror: Path, commit: str, name: str) -> Path:
-    """The reference at ``commit``, extracted once into ``~/.cache/ref-NAME-COMMIT``."""
-    dest = CACHE / f"ref-{name}-{commit}"
-    if not (dest / ".complete").is_file():
-        dest.mkdir(parents=True, exist_ok=True)
-        data = subprocess.run(["git", f"--git-dir={mirror}", "archive", commit],
-                              check=True, capture_output=True).stdout
-        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-            tar.extractall(dest)
-        (dest / ".complete").write_text(commit + "\n")
-    return dest
-
-
-def task_files(task: str, data: Path = BAMBOO) -> tuple[Path, Path]:
-    """``(src, tgt)`` test files of a BAMBOO task (``"sts/main"``)."""
-    return data / task / "src.test.amr", data / task / "tgt.test.amr"
+DRIVER = PEERS["sembleu"].driver
 
 
 def run_reference(metric: str, ref: Path, pairs: Sequence[tuple[Path, Path]], ks: str = "3") -> dict:
     """The driver's JSON for ``pairs`` of files (first = hypothesis/test)."""
-    cmd = [sys.executable, str(DRIVER), metric, "--ref", str(ref)]
-    if metric == "sembleu":
-        cmd += ["--ks", ks]
-    for a, b in pairs:
-        cmd += [str(a), str(b)]
+    options = ["--ref", str(ref)] + (["--ks", ks] if metric == "sembleu" else [])
+    cmd = PEERS[metric].argv([], *options) + [str(f) for pair in pairs for f in pair]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=str(ref))
     return json.loads(out.stdout)
 

@@ -45,7 +45,7 @@ from smatchpp.metrics import Metric, get_metric  # noqa: E402
 from smatchpp.presets import PRESETS  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-DATA = HERE.parent.parent / "shared" / "data" / "parseval-lp"
+from experiment import PARSEVAL as DATA, add_data, add_workers  # noqa: E402
 #: pairwise accuracy of Smatch reported for this data (Opitz's thesis)
 PUBLISHED_SMATCH = 0.72
 _PREFERENCE = {1.0: 1, 0.0: -1, 0.5: 0}
@@ -92,7 +92,7 @@ def evaluate(config: Config | Metric, data: Path = DATA, workers: int = 1,
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description="Pairwise accuracy against human parse preferences.")
-    p.add_argument("--data", type=Path, default=DATA, help=f"AMRParseEval copy (default {DATA})")
+    add_data(p, DATA, f"AMRParseEval copy (default {DATA})")
     p.add_argument("--presets", nargs="+", default=["smatch", "smatch-legacy", "amr-suite", "generic", "amr"],
                    choices=list(PRESETS), help="presets to compare")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a parameter of --metric, repeatable")
     p.add_argument("--digits", type=int, default=None,
                    help="round each F1 to this many decimals first (3: as the published smatch)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    add_workers(p, None, "worker processes (default: all cores)")
     return p
 
 

@@ -2,7 +2,8 @@
 
 Stdlib only; runs with OUR python.  The peers live in a separate venv made by
 ``experiments/setup_peers.sh`` (PyPI's ``smatchpp`` collides with our import
-name) and are driven by ``smatchpp/audit/smatch104_driver.py`` / ``peer_smatchpp18.py``.
+name) and are driven by ``smatchpp/audit/smatch104_driver.py`` / ``peer_smatchpp18.py``; their entries (interpreter,
+driver, setup) are in ``peer_registry.py``.
 
 Measurement: the child is started in its own session/process group; the parent
 reaps it with ``os.wait4`` so ``ru_maxrss`` is that child's own peak RSS (not
@@ -26,6 +27,7 @@ import os
 import resource
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -34,7 +36,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 HERE = Path(__file__).resolve().parent
-SMATCH104_DRIVER = HERE.parent / "smatchpp" / "audit" / "smatch104_driver.py"
+sys.path.insert(0, str(HERE))  # peer_registry, beside this file
 DEFAULT_VENV = Path.home() / ".cache" / "smatchpp-peers" / "venv"
 # numpy/scipy's OpenBLAS reserves per-thread buffers at import; under RLIMIT_AS its
 # multi-threaded init spins forever on failed mmap.  Single-threaded BLAS fails cleanly
@@ -169,10 +171,11 @@ def run_smatch104(a: os.PathLike | str, b: os.PathLike | str, timeout: Optional[
                   mem_limit_mb: Optional[int] = None, restarts: int = 4,
                   seed: Optional[int] = None) -> PeerRun:
     """smatch 1.0.4 with its defaults (A = test, B = gold); ``seed`` makes it reproducible."""
-    argv = [str(SMATCH104_DRIVER), str(a), str(b), "--restarts", str(restarts)]
-    if seed is not None:
-        argv += ["--seed", str(seed)]
-    return run_peer("smatch-1.0.4", argv, timeout, mem_limit_mb)
+    from peer_registry import PEERS
+
+    options = ["--restarts", str(restarts)] + (["--seed", str(seed)] if seed is not None else [])
+    return PEERS["smatch-1.0.4"].run(a, b, *options, timeout=timeout, mem_limit_mb=mem_limit_mb,
+                                     tool="smatch-1.0.4")
 
 
 def run_smatchpp18(a: os.PathLike | str, b: os.PathLike | str, solver: str = "ilp",
@@ -180,15 +183,17 @@ def run_smatchpp18(a: os.PathLike | str, b: os.PathLike | str, solver: str = "il
                    compression: bool = False, graph_type: str = "generic",
                    max_seconds: Optional[int] = None, seed: Optional[int] = None) -> PeerRun:
     """PyPI smatchpp 1.8.0 (``-solver`` ilp/hillclimber/..., ``--lossless_graph_compression``)."""
-    argv = [str(HERE / "peer_smatchpp18.py"), str(a), str(b), "--solver", solver, "--graph-type", graph_type]
+    from peer_registry import PEERS
+
+    options = ["--solver", solver, "--graph-type", graph_type]
     if compression:
-        argv.append("--lossless-graph-compression")
+        options.append("--lossless-graph-compression")
     if max_seconds is not None:
-        argv += ["--max-seconds", str(max_seconds)]
+        options += ["--max-seconds", str(max_seconds)]
     if seed is not None:
-        argv += ["--seed", str(seed)]
+        options += ["--seed", str(seed)]
     tool = "smatchpp-1.8.0/%s%s" % (solver, "+compression" if compression else "")
-    return run_peer(tool, argv, timeout, mem_limit_mb)
+    return PEERS["smatchpp-1.8"].run(a, b, *options, timeout=timeout, mem_limit_mb=mem_limit_mb, tool=tool)
 
 
 # runs our CLI in-process, then reports the peak RSS of the main process and of
@@ -214,8 +219,6 @@ def run_ours(a: os.PathLike | str, b: os.PathLike | str, *options: str,
 
     ``peak_rss_mb`` is the larger of the main process's and any worker's peak.
     """
-    import sys
-
     argv = ["-c", _OURS, "score", str(a), str(b), "--format", "json", "--quiet", *options]
     run = run_peer(tool, argv, timeout, mem_limit_mb, python=Path(sys.executable),
                    out_flag="--pairs-out")

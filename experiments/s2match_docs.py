@@ -17,7 +17,9 @@ import time  # noqa: E402
 from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
 
-DOCS = Path(__file__).resolve().parents[2] / "shared" / "data" / "docs"
+from experiment import DATA  # noqa: E402
+
+DOCS = DATA / "docs"
 
 
 def main() -> None:

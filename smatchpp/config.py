@@ -163,8 +163,8 @@ class Config(Settings):
                 raise ValueError(f"aspects count Smatch triples: they need match exact (got "
                                  f"{self.match}) and a preset without a pair rewrite (got {self.preset})")
         if self.propbank_frames is not None and self.aspect_set != "smatchpp18":
-            raise ValueError("propbank_frames is read by the smatchpp18 aspect set only "
-                             f"(aspect_set is {self.aspect_set})")
+            raise ValueError("--propbank-frames (propbank_frames) is read by the smatchpp18 aspect "
+                             f"set only (--aspects smatchpp18), not by {self.aspect_set}")
         if self.vectors is not None and self.vectors == vectors_identity(None):
             object.__setattr__(self, "vectors", None)  # a signature's name for the default
         if self.duplicates == "product" and (self.match != "exact" or self.role_weights

@@ -48,7 +48,8 @@ from .significance import BootstrapCI, Comparison
 
 __all__ = ["FORMATS", "pct", "signed", "points", "count", "interval", "pvalue", "plural",
            "markdown_table", "latex_table", "score_report", "metric_report", "aspects_block",
-           "bootstrap_block", "compare_report", "systems_report", "gap_report", "emit_json"]
+           "bootstrap_block", "compare_report", "systems_report", "gap_report", "emit_json", "json_safe",
+           "json_line"]
 
 #: the formats of every summary (``--format``)
 FORMATS = ("text", "json", "markdown", "latex")
@@ -120,8 +121,31 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
+def json_safe(obj: Any) -> Any:
+    """``obj`` with every NaN or infinite number as ``None``: the one rule of every JSON output
+    (a score that is undefined, e.g. of an aspect without items, is ``null``), so that strict
+    JSON parsers read it (Python's ``json`` would write bare ``NaN``).
+
+    >>> json_safe({"a": [1.0, float("nan")], "b": (float("inf"), "x")})
+    {'a': [1.0, None], 'b': [None, 'x']}
+    """
+    if isinstance(obj, float) or (hasattr(obj, "dtype") and getattr(obj, "shape", None) == ()
+                                  and obj.dtype.kind == "f"):
+        return float(obj) if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
 def emit_json(obj: Any) -> str:
-    return json.dumps(obj, indent=2)
+    return json.dumps(json_safe(obj), indent=2, allow_nan=False)
+
+
+def json_line(obj: Any) -> str:
+    """One line of a JSON-lines output (``--pairs-out``, ``--out``), NaN as ``null``."""
+    return json.dumps(json_safe(obj), allow_nan=False)
 
 
 # ---------------------------------------------------------------------------
@@ -159,6 +183,17 @@ def _tex(text: str) -> str:
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
 
+def _comment(text: str) -> str:
+    """A LaTeX ``%`` comment of ``text``: every line of it commented (a file name may hold a
+    line break, which would otherwise end the comment and put the rest into the document).
+
+    >>> print(_comment("sys1: a\\nb.amr"))
+    % sys1: a
+    % b.amr
+    """
+    return "\n".join("% " + line for line in str(text).replace("\r", "\n").split("\n"))
+
+
 def latex_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A ``tabular`` with ``booktabs`` rules: numbers right-aligned, text left-aligned."""
     spec = "".join("r" if _right(rows, k) else "l" for k in range(len(header)))
@@ -182,10 +217,10 @@ def _document(fmt: str, notes: Sequence[str], tables: Sequence[tuple[str, Sequen
             out.append("  \n".join(after))
         return "\n\n".join(out)
     if fmt == "latex":
-        out = [f"% {n}" for n in notes]
+        out = [_comment(n) for n in notes]
         for title, header, rows in tables:
-            out += ([f"% {title}"] if title else []) + [latex_table(header, rows)]
-        return "\n".join(out + [f"% {n}" for n in after])
+            out += ([_comment(title)] if title else []) + [latex_table(header, rows)]
+        return "\n".join(out + [_comment(n) for n in after])
     raise ValueError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
 
 
@@ -282,7 +317,7 @@ def _score_notes(s: Mapping[str, Any], total: int | None, preset_note: str) -> l
     """Signature, notes, the pair counts; last, the matched triples and the F1 interval."""
     lines = [s["signature"]]
     if preset_note:
-        lines.append(f"NOTE: {preset_note}")
+        lines.append(f"note: {preset_note}")
     if total is not None and total != s["pairs"]:
         lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
                      "the scores below cover those only")
@@ -452,7 +487,7 @@ def metric_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int |
     s = summary
     lines = [s["signature"]]
     if s.get("note"):
-        lines.append(f"NOTE: {s['note']}")
+        lines.append(f"note: {s['note']}")
     if total is not None and total != s["pairs"]:
         lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
                      "the scores below cover those only")
@@ -515,6 +550,10 @@ def comparison_table_text(results: Sequence[Comparison], mode: str,
     lines = [f"{title:30s}  {'F1 ' + labels[0]:>7s}  {'F1 ' + labels[1]:>7s}     delta  "
              "95% interval of delta  p bootstrap    p AR"]
     for c in results:
+        if c.extra.get("no_items"):  # nothing to compare: n/a, as the aspect's F1 (issue 33)
+            lines.append(f"{c.name:30s}  {'n/a':>7s}  {'n/a':>7s}  {'n/a':>8s}  {'n/a':21s}  {'n/a':>11s}  "
+                         f"{'n/a':>6s}" + _comparison_flags(c, "  "))
+            continue
         lines.append(f"{c.name:30s}  {pct(c.f1[0]):>7s}  {pct(c.f1[1]):>7s}  {points(c.delta):>8s}  "
                      f"{interval(*c.interval, signed):21s}  {pvalue(c.p_bootstrap):>11s}  "
                      f"{pvalue(c.p_randomization):>6s}" + _comparison_flags(c, "  "))

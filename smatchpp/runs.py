@@ -136,12 +136,14 @@ def _score_row(state: _State, k: int) -> tuple[tuple[MetricPair, dict | None], .
 
 
 def metric_matrix(metric: Metric, feats_a: Sequence[Any], feats_b: Sequence[Any], workers: int = 1,
-                  client: Any = None, rows: int | None = None) -> np.ndarray:
+                  client: Any = None, rows: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
     """:meth:`Metric.stats_matrix` of ``feats_a`` against ``feats_b``, shape ``(n, m, k)``.
 
     A metric that scores all pairs at once (a sparse product: overrides ``stats_matrix``)
     does so here; the others, pair by pair, run ``rows`` rows of the matrix a task on
-    ``workers`` processes or ``client``'s Dask cluster, with the same numbers.
+    ``workers`` processes or ``client``'s Dask cluster, with the same numbers.  ``out``: the
+    array to fill, row block by row block as they finish (an interrupt leaves the rest as it
+    was, e.g. NaN); it is returned.
 
     >>> from smatchpp.metrics import get_metric
     >>> from smatchpp.read import read_text
@@ -152,14 +154,19 @@ def metric_matrix(metric: Metric, feats_a: Sequence[Any], feats_b: Sequence[Any]
     """
     pooled = workers > 1 or client is not None
     if type(metric).stats_matrix is not Metric.stats_matrix or not pooled or len(feats_a) < 2:
-        return metric.stats_matrix(feats_a, feats_b)
+        return metric.stats_matrix(feats_a, feats_b) if out is None else metric.stats_matrix(feats_a, feats_b, out=out)
     n = len(feats_a)
     if rows is None:
         slots = workers if client is None else sum(client.nthreads().values())
         rows = max(1, min(64, n // (max(slots, 1) * 8)))
     work = Work(run=_matrix_rows, setup=_matrix_state, args=(metric, list(feats_a), list(feats_b)))
-    blocks = list(stream(work, [(i, min(i + rows, n)) for i in range(0, n, rows)], workers, 1, client))
-    return np.concatenate(blocks, axis=0).reshape(n, len(feats_b), len(metric.stat_names))
+    spans = [(i, min(i + rows, n)) for i in range(0, n, rows)]
+    if out is None:
+        blocks = list(stream(work, spans, workers, 1, client))
+        return np.concatenate(blocks, axis=0).reshape(n, len(feats_b), len(metric.stat_names))
+    for (start, stop), block in zip(spans, stream(work, spans, workers, 1, client)):
+        out[start:stop] = np.asarray(block).reshape(stop - start, len(feats_b), len(metric.stat_names))
+    return out
 
 
 def _matrix_state(metric: Metric, feats_a: list, feats_b: list) -> tuple:

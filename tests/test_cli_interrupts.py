@@ -341,3 +341,50 @@ def test_interrupt_writes_the_finished_pairs_as_a_table(slow_input, tmp_path):
     rows, signature, _ = tables.read(table)
     assert [r["index"] for r in rows] == list(range(int(found.group(1))))
     assert signature == out.splitlines()[0] or signature in out
+
+
+DOCS = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "data" / "docs"
+
+
+def _joined(path) -> str:
+    """The two documents of ``path`` as one graph (the second one's variables renamed)."""
+    import penman
+
+    from smatchpp.read import read_file
+
+    first, second = (penman.decode(penman.encode(penman.Graph(list(e.graph.triples), top=e.graph.top)))
+                     for e in read_file(str(path)))
+    renamed = {v: f"{v}_2" for v in second.variables()}
+    triples = [(renamed.get(s, s), r, renamed.get(t, t)) for s, r, t in second.triples]
+    joined = [("j", ":instance", "joined"), ("j", ":snt1", first.top), ("j", ":snt2", renamed[second.top])]
+    return penman.encode(penman.Graph(joined + first.triples + triples, top="j"))
+
+
+@pytest.mark.skipif(not DOCS.exists(), reason="../shared/data/docs is absent")
+def test_a_large_aspect_solve_honours_sigterm(tmp_path):
+    """Issue 33, fault 2: ``--metric aspect`` on the two 100-sentence documents joined (about
+    1,800 variables a side) was still running minutes after SIGTERM.  Signalled once it has
+    worked for a while, it ends with exit 130; a hang fails at the communicate timeout."""
+    (tmp_path / "a.amr").write_text(_joined(DOCS / "lp-bart-doc100.pred.amr") + "\n")
+    (tmp_path / "b.amr").write_text(_joined(DOCS / "lp-bart-doc100.gold.amr") + "\n")
+    proc = subprocess.Popen(smatchpp_argv("score", "a.amr", "b.amr", "--metric", "aspect", "--aspect-name",
+                                          "reentrancies"), cwd=tmp_path, env=child_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_interruptible)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and proc.poll() is None:
+            with open(f"/proc/{proc.pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= 8.0:
+                break
+            time.sleep(0.1)
+        assert proc.poll() is None, ("finished before the signal", proc.communicate())
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)  # a functional hang check, not a speed requirement
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "interrupted: 0 of 1 pair finished" in err

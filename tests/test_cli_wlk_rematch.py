@@ -53,7 +53,7 @@ def test_score_rematch_notes_a_missing_verbatlas_map(files):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == get_metric("rematch").signature()
-    assert lines[1].startswith("NOTE: rematch: scores are computed without the VerbAtlas mapping")
+    assert lines[1].startswith("note: rematch: scores are computed without the VerbAtlas mapping")
     # (1 + 1 + 1) / (5 + 1 + 5): pair 2 shares only (boy,)
     assert lines[-2] == f"micro  score {100 * 3 / 11:.2f}"
 

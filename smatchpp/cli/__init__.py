@@ -24,7 +24,7 @@ import sys
 from typing import Sequence
 
 from ..version import __version__
-from .common import EXIT_PIPE, EXIT_USAGE, exit_code, interrupts, user_warnings
+from .common import EXIT_PIPE, EXIT_USAGE, check_option_inputs, exit_code, interrupts, user_warnings
 from .usage import Parser, smatch_syntax
 from . import smatch_flags
 from ..text import printable
@@ -80,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # SIGTERM ends every command as Ctrl-C does: what finished is written, exit 130
         with user_warnings(), interrupts():
+            check_option_inputs(args, argv)
             return args.run(args)
     except BaseException as exc:  # noqa: BLE001 - every ending gets its exit code
         if isinstance(exc, SystemExit):

@@ -19,7 +19,6 @@ Exit codes (the same for every command):
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import traceback
@@ -32,6 +31,7 @@ from ..config import CONDITIONAL_FIELDS, DEFAULT_RESAMPLES, MAX_RESAMPLES, Confi
 from ..executor import EXIT_INTERRUPTED, INTERRUPTS, Interrupted, interrupts
 from ..exceptions import InputMismatchError, ReadError, SmatchppError, SmatchppWarning, UsageError
 from ..pairing import check_pairing
+from .. import present
 from .options import OPTIONS
 from ..present import plural
 from ..read import STDIN, Entry, read_file
@@ -40,7 +40,7 @@ from ..text import printable
 __all__ = ["add_scoring_options", "add_setting_options", "add_setting", "setting_help", "option_flag", "add_bootstrap_options", "config_from_args",
            "resample_count",
            "read_inputs", "workers_from_args",
-           "one_stdin", "check_outputs", "open_output", "emit", "exit_code", "Interrupted", "INTERRUPTS",
+           "one_stdin", "check_outputs", "check_option_inputs", "OUTPUT_DESTS", "open_output", "emit", "exit_code", "Interrupted", "INTERRUPTS",
            "interrupts", "warn", "user_warnings",
            "plural", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "EXIT_INTERRUPTED", "EXIT_PIPE"]
 
@@ -401,6 +401,54 @@ def check_outputs(outputs: dict[str, str | None], inputs: Sequence[str]) -> None
         raise UsageError("only one output can be - (standard output)")
 
 
+#: the destinations of every command's output options (``--pairs-out``, ``-o/--output``,
+#: ``--out``, ``--curve``, ``--plot``, ``--html``, ``--json``)
+OUTPUT_DESTS = ("pairs_out", "output", "out", "curve", "plot", "html", "json")
+
+
+def check_option_inputs(args: argparse.Namespace, argv: Sequence[str] = ()) -> None:
+    """Refuse an output option that names a file any other option reads (``--vectors``,
+    ``--role-weights``, ``--wwlk-edge-weights``, ``--propbank-frames``, ``--dev``, ...),
+    through a symbolic or a hard link too; before any work is done.
+
+    Every option value that names an existing file and is not an output is an input here,
+    so an option added later is protected without being listed.
+    """
+    outputs = {dest: getattr(args, dest) for dest in OUTPUT_DESTS
+               if isinstance(getattr(args, dest, None), str) and getattr(args, dest) != "-"}
+    outputs = {dest: path for dest, path in outputs.items() if os.path.exists(path)}
+    if not outputs:
+        return
+    for dest, value in sorted(vars(args).items()):
+        if dest in OUTPUT_DESTS or callable(value):
+            continue
+        for source in value if isinstance(value, (list, tuple)) else [value]:
+            if not isinstance(source, (str, os.PathLike)) or source in ("", "-") or not os.path.isfile(source):
+                continue
+            for out, path in outputs.items():
+                if _same_file(path, source):
+                    flag = _flag_of(str(source), argv)
+                    what = f"the {flag} file" if flag else "the input file"
+                    out_flag = "--" + out.replace("_", "-")
+                    raise UsageError(f"{out_flag} {path} is {what} {source}: refusing to overwrite it")
+
+
+def _flag_of(value: str, argv: Sequence[str]) -> str | None:
+    """The option that gave ``value`` on the command line ``argv``, if one did."""
+    argv = list(argv)
+    outputs = {"-o"} | {"--" + dest.replace("_", "-") for dest in OUTPUT_DESTS}
+    for i, token in enumerate(argv):
+        if token.startswith("--") and "=" in token and token.split("=", 1)[1] == value:
+            flag = token.split("=", 1)[0]
+        elif token == value and i and argv[i - 1].startswith("-") and argv[i - 1] != "-":
+            flag = argv[i - 1]
+        else:
+            continue
+        if flag not in outputs:
+            return flag
+    return None
+
+
 @contextmanager
 def open_output(path: str) -> Iterator[IO[str]]:
     """A text file to write (``-``: stdout); errors name the path."""
@@ -432,7 +480,7 @@ class _RowWriter:
         if self.handle is None:
             self.rows.append(row)
             return
-        self.handle.write(json.dumps(row) + "\n")
+        self.handle.write(present.json_line(row) + "\n")  # strict JSON: NaN as null
         self.handle.flush()
 
 
@@ -516,8 +564,15 @@ def exit_code(exc: BaseException) -> tuple[int, str]:
     return EXIT_INTERNAL, f"{detail}smatchpp: internal error: {type(exc).__name__}: {exc}\n{REPORT_BUGS}"
 
 
+def _distinct(errors: list) -> list:
+    """Each read error once: a file given twice (``score A A``) has its graphs read twice,
+    and was reported as "2 unreadable graphs" for one (issue 33)."""
+    return list({str(e): e for e in errors}.values())
+
+
 def report_unreadable(errors: list, on_error: str) -> bool:
     """Print read errors; ``True`` if they stop the run (``--on-error raise``)."""
+    errors = _distinct(errors)
     if not errors:
         return False
     if on_error == "raise":
@@ -530,6 +585,7 @@ def report_unreadable(errors: list, on_error: str) -> bool:
 
 
 def warn_unreadable(errors: list, on_error: str) -> None:
+    errors = _distinct(errors)
     if errors:
         action = "scored as empty graphs" if on_error == "empty" else "pairs skipped"
         warn(f"{plural(len(errors), 'unreadable graph')}, {action}:")

@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     exact = exact_scorer.corpus([e for e, _ in rows])
     by_index = {h.index: h.matched for _, h in rows}
     heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in exact.scored]}
-    labels = {HILLCLIMBER: f"hillclimber (ours, {config.restarts} restarts, seed {config.seed})"}
+    labels = {HILLCLIMBER: f"hillclimber (ours, {plural(config.restarts, 'restart')}, seed {config.seed})"}
     if args.smatch_python and not interrupted:
         try:
             smatch = run_smatch104(args.smatch_python, args.test, args.gold, config.restarts)
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
                 raise SmatchppError(f"smatch 1.0.4 found {plural(len(smatch), 'pair')} in the inputs, "
                                     f"smatchpp {len(entries_a)}: the pairs cannot be matched up")
             heuristic[SMATCH104] = [smatch[p.index] for p in exact.scored]
-            labels[SMATCH104] = f"smatch 1.0.4 ({config.restarts} restarts)"
+            labels[SMATCH104] = f"smatch 1.0.4 ({plural(config.restarts, 'restart')})"
     if interrupted:
         print(f"smatchpp: interrupted: {len(rows)} of {plural(total, 'pair')} finished"
               + ("; smatch 1.0.4 not run" if args.smatch_python and SMATCH104 not in heuristic else "")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import replace as dataclass_replace
 
@@ -183,6 +184,8 @@ def run(args: argparse.Namespace) -> int:
                     bar.update(len(results))
         except (KeyboardInterrupt, Interrupted):
             interrupted = True
+    if os.path.isfile(intervals) and os.path.getsize(intervals) == 0:
+        os.remove(intervals)  # every pair certified: no intervals file (not an empty one)
     bar.close()
     if sinks:
         sink.extra = {f"aspect:{k}:{field}": v for k, d in sinks.items()

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .. import present
-from ..config import BOOTSTRAP_SEED
+from ..config import BOOTSTRAP_SEED, Config
 from ..metrics import METRICS, Metric, MetricCorpus, bootstrap_metric, get_metric, metric_names
 from ..metrics.base import MetricIntervals
 from ..bulk import no_cycle_collection
@@ -76,8 +76,8 @@ def add_metric_options(p: argparse.ArgumentParser, sample: tuple[str, ...] = ("A
     g = p.add_argument_group("metrics without an alignment (docs/metrics.md)")
     g.add_argument("--metric", choices=(ALIGNMENT,) + tuple(sorted(_others())), default=ALIGNMENT,
                    help="smatch (default): the alignment family, exact, with --match choosing "
-                        "S2Match, WSMATCH, ...; " + "; ".join(
-                            f"{name}: {(cls.__doc__ or '').strip().splitlines()[0]}"
+                        "S2Match, WSMATCH and the other matchers; " + "; ".join(
+                            f"{name}: {(cls.__doc__ or '').strip().splitlines()[0].rstrip('.')}"
                             for name, cls in sorted(_others().items())).replace("%", "%%"))
     for name, cls in sorted(_others().items()):
         for field_name, key, f in cls.params():
@@ -86,9 +86,18 @@ def add_metric_options(p: argparse.ArgumentParser, sample: tuple[str, ...] = ("A
             g.add_argument(f"--{key}", dest=_dest(name, field_name), default=None,
                            type=_parse_bool if kind is bool else kind, choices=choices,
                            metavar=None if choices else kind.__name__.upper(),
-                           help=f"{name}: {f.metadata['help']} (default {f.default})".replace("%", "%%"))
+                           help=f"{name}: {f.metadata['help']} (default {_shown_default(f.default)})"
+                           .replace("%", "%%"))
     defaults = {dest: p.get_default(dest) for dest in vars(p.parse_args(list(sample)))}
     p.set_defaults(option_defaults=defaults)
+
+
+def _shown_default(value: Any) -> str:
+    """A default as the option is written: ``yes``/``no`` beside a ``BOOL``, ``none`` for
+    ``None`` (not Python's ``False``/``None``)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "none" if value is None else str(value)
 
 
 def _dest(metric: str, field_name: str) -> str:
@@ -179,6 +188,9 @@ def metric_from_args(args: argparse.Namespace):
         stray = sorted(given - {_dest(args.metric, f) for f, _, _ in _others()[args.metric].params()})
     if getattr(args, "alignments", False) and args.metric != ALIGNMENT and _others()[args.metric].explains():
         stray.remove("alignments")  # the metric's explanation (WWLK's transport plan)
+    limit = getattr(args, "time_limit", None)
+    if args.metric == "aspect" and "time_limit" in stray:
+        stray.remove("time_limit")  # the aspect metric solves: each pair's limit (issue 33)
     if stray:
         shown = ", ".join(_flag(args, d) for d in stray)
         raise UsageError(f"{shown} {'does' if len(stray) == 1 else 'do'} nothing under --metric "
@@ -195,6 +207,8 @@ def metric_from_args(args: argparse.Namespace):
         return replayed
     params = {f: getattr(args, _dest(args.metric, f)) for f, _, _ in _others()[args.metric].params()
               if getattr(args, _dest(args.metric, f)) is not None}
+    if args.metric == "aspect" and limit is not None:
+        params["config"] = Config(aspects="separate", time_limit=limit)
     try:
         return get_metric(args.metric, **params)
     except (ValueError, OSError) as exc:
@@ -376,10 +390,34 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     metric.prepare(rows + (cols if args.gold else []))
     fa = [metric.features(g) for g in rows]
     fb = [metric.features(g) for g in cols] if args.gold else fa
+    # NaN until scored: interrupted, the finished pairs are written and the rest stay NaN
+    stats = np.full((len(fa), len(fb), len(metric.stat_names)), np.nan)
     workers = _workers(args, len(fa) * len(fb))
-    with dask_client(args, workers) as client:  # pair by pair metrics on the backends (runs.metric_matrix)
-        stats = metric_matrix(metric, fa, fb, workers, client)
-    scores = metric.scores(stats)
+    try:
+        with dask_client(args, workers) as client:  # pair by pair metrics on the backends (runs.metric_matrix)
+            metric_matrix(metric, fa, fb, workers, client, out=stats)
+    except INTERRUPTS:
+        done = int(np.isfinite(stats).all(axis=-1).sum())
+        signature = _write_metric_matrix(args, metric, entries, stats)
+        print(f"{signature}\n{done} of {plural(stats.shape[0] * stats.shape[1], 'pair')} scored; "
+              f"matrix written to {out} (the rest NaN)")
+        print(f"smatchpp: interrupted: {done} of {plural(stats.shape[0] * stats.shape[1], 'pair')} "
+              "finished", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    signature = _write_metric_matrix(args, metric, entries, stats)
+    print(f"{signature}\n{stats.shape[0] * stats.shape[1]} pairs scored; matrix written to {out}")
+    warn_unreadable(errors, args.on_error)
+    return EXIT_OK
+
+
+def _write_metric_matrix(args: argparse.Namespace, metric, entries, stats: np.ndarray) -> str:
+    """Write ``matrix --metric``'s file from ``stats`` (NaN where not scored); its signature."""
+    out = args.output
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = {k: np.array(v, dtype=float) for k, v in metric.scores(stats).items()}
+    unscored = ~np.isfinite(stats).all(axis=-1)
+    for values in scores.values():
+        values[unscored] = np.nan
     ids = [[_id(e) for e in got] for got in entries]
     signature = metric.signature(args.on_error)
     arrays = {"signature": np.array(signature), "ids_a": np.array(ids[0], dtype=str),
@@ -391,9 +429,7 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
         np.savez_compressed(out, **arrays)
     else:
         _write_parquet(out, arrays, signature)
-    print(f"{signature}\n{stats.shape[0] * stats.shape[1]} pairs scored; matrix written to {out}")
-    warn_unreadable(errors, args.on_error)
-    return EXIT_OK
+    return signature
 
 
 def _id(entry) -> str:

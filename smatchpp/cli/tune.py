@@ -20,9 +20,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..metrics.tune import SPSA, TuneResult, grid_search, read_scores, spsa, write_weights
+from ..metrics.tune import SPSA, GridResult, TuneResult, grid_search, read_scores, spsa, write_weights
 from ..read import read_file
-from .common import EXIT_OK, EXIT_USAGE, UsageError, check_outputs, report_unreadable
+from .common import INTERRUPTS, EXIT_OK, EXIT_USAGE, UsageError, check_outputs, report_unreadable
 from .metric import add_metric_options, metric_from_args
 
 __all__ = ["add_parser", "run"]
@@ -47,7 +47,10 @@ def _grid(text: str) -> tuple[float, ...]:
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser("tune", help="fit WWLK's edge weights to human scores (WWLK-theta, SPSA)")
+    p = sub.add_parser("tune", help="fit a metric to human scores: by default (--metric smatch) "
+                                    "S2Match's cutoff x diffsense grid, 49 settings each scoring "
+                                    "every pair (about 30 minutes on BAMBOO STS); --metric wwlk: "
+                                    "WWLK's edge weights by SPSA (WWLK-theta)")
     p.add_argument("a", metavar="A.amr", help="the first graph of every training pair")
     p.add_argument("b", metavar="B.amr", help="the second graph of every training pair")
     p.add_argument("scores", metavar="SCORES.txt", help="the human score of every pair, one per line")
@@ -132,15 +135,32 @@ def run(args: argparse.Namespace) -> int:
     def progress(step: int, loss: float, r: float) -> None:
         print(f"step {step}: mean batch loss {loss:.4f}, dev r {r:.4f}", file=sys.stderr, flush=True)
 
+    result = TuneResult({}, {})
     try:
-        result = spsa(metric, *train, dev=dev, settings=settings, progress=progress)
+        spsa(metric, *train, dev=dev, settings=settings, progress=progress, state=result)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    signature = metric.signature()
-    header = [f"WWLK edge weights fitted by smatchpp tune (SPSA: {args.iterations} steps, batch "
+    except INTERRUPTS:
+        if result.curve:  # the best weights and the curve so far (issue 33)
+            _write_spsa(args, metric, result, interrupted=True)
+            print(f"interrupted at step {result.steps} of {args.iterations}: the best weights of the "
+                  f"{len(result.curve)} checks so far written to {args.out}"
+                  + (f", the curve to {args.curve}" if args.curve else ""), file=sys.stderr, flush=True)
+        raise
+    _write_spsa(args, metric, result)
+    print(f"dev r {result.curve[0][2]:.4f} at the start, {result.best_dev:.4f} at step {result.best_step}; "
+          f"{len(result.weights)} relation weights written to {args.out}")
+    return EXIT_OK
+
+
+def _write_spsa(args: argparse.Namespace, metric, result: TuneResult, interrupted: bool = False) -> None:
+    """The weights (best so far), the curve and the plot of a run, finished or not."""
+    steps = (f"interrupted at step {result.steps} of {args.iterations}" if interrupted
+             else f"{args.iterations} steps")
+    header = [f"WWLK edge weights fitted by smatchpp tune (SPSA: {steps}, batch "
               f"{args.batch}, learning rate {args.learning_rate}, seed {args.seed}; best dev r "
               f"{result.best_dev:.4f} at step {result.best_step})",
-              f"starting from {signature}"]
+              f"starting from {metric.signature()}"]
     write_weights(args.out, result.weights, header)
     if args.curve:
         with open(args.curve, "w", encoding="utf-8") as out:
@@ -148,9 +168,6 @@ def run(args: argparse.Namespace) -> int:
             out.writelines(f"{s}\t{loss!r}\t{r!r}\n" for s, loss, r in result.curve)
     if args.plot:
         _plot(result, args.plot)
-    print(f"dev r {result.curve[0][2]:.4f} at the start, {result.best_dev:.4f} at step {result.best_step}; "
-          f"{len(result.weights)} relation weights written to {args.out}")
-    return EXIT_OK
 
 
 def _run_s2match(args: argparse.Namespace) -> int:
@@ -190,15 +207,30 @@ def _run_s2match(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(f"--preset {args.preset}: {exc}") from None
     grid = [(c, d) for c in args.cutoffs for d in args.diffsenses]
-    result = grid_search(evaluate, grid, sides[0][2], sides[1][2], progress)
-    with open(args.out, "w", encoding="utf-8") as out:
-        out.write("cutoff\tdiffsense\ttrain_r\tdev_r\n")
-        out.writelines(f"{c!r}\t{d!r}\t{tr!r}\t{dr!r}\n" for (c, d), tr, dr in result.rows)
+    result = GridResult([], ())
+    try:
+        grid_search(evaluate, grid, sides[0][2], sides[1][2], progress, state=result)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    except INTERRUPTS:
+        if result.rows:  # the settings done so far (issue 33)
+            _write_grid(args.out, result)
+            c, d = result.best
+            print(f"interrupted after {len(result.rows)} of {len(grid)} settings, written to {args.out}; "
+                  f"best so far: --cutoff {c:g} --diffsense {d:g}", file=sys.stderr, flush=True)
+        raise
+    _write_grid(args.out, result)
     c, d = result.best
     best = next(row for row in result.rows if row[0] == result.best)
     print(f"best on dev: --preset {args.preset} --match s2match --cutoff {c:g} --diffsense {d:g} (dev r {best[2]:.4f}, train r "
           f"{best[1]:.4f}); {len(result.rows)} settings written to {args.out}")
     return EXIT_OK
+
+
+def _write_grid(path: str, result: GridResult) -> None:
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("cutoff\tdiffsense\ttrain_r\tdev_r\n")
+        out.writelines(f"{c!r}\t{d!r}\t{tr!r}\t{dr!r}\n" for (c, d), tr, dr in result.rows)
 
 
 def _plot(result: TuneResult, path: str) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import re
 import sys
 from typing import NoReturn, Sequence
 
@@ -88,6 +89,17 @@ def suggest(parser: argparse.ArgumentParser, option: str) -> str:
     return f"did you mean {close[0]}?" if close else ""
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, without breaking a line inside a hyphenated word (an option
+    such as ``--wwlk-edge-weights`` or a name such as ``amr-suite`` stays whole)."""
+
+    def _split_lines(self, text, width):
+        import textwrap
+
+        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width,
+                             break_on_hyphens=False)
+
+
 class Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose errors name the command and suggest what was meant.
 
@@ -98,7 +110,11 @@ class Parser(argparse.ArgumentParser):
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("allow_abbrev", False)
+        kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
+        # a value that starts with a negative number (``--sembleu-weights -1,1,1``) is a value,
+        # so that the option's own check can say what is wrong with it
+        self._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d*\.?\d+(e[-+]?\d+)?(,[^,]*)+$")
 
     def parse_known_args(self, args=None, namespace=None):
         self._argv = list(sys.argv[1:] if args is None else args)

@@ -57,7 +57,10 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help=f"graphs with more variables are shown as PENMAN text (default {MAX_DRAW})")
     p.add_argument("--title", default=None, help="title of the HTML report")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                   help="colours in the terminal view (auto: when stdout is a terminal)")
+                   help="colours in the terminal view (auto: when stdout is a terminal). The view "
+                        "tags each aligned variable with its pair's number (x[3] in A and y[3] in B "
+                        "are aligned; [-]: unaligned); a concept or role of an unmatched triple is "
+                        "underlined in red, or, without colour, followed by (!)")
 
 
 def _indices(args: argparse.Namespace, n: int) -> list[int] | None:

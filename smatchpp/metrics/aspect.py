@@ -70,8 +70,10 @@ class AspectMetric(SolvesWithAligner, Metric):
     stat_names = ("matched", "upper", "test", "gold")
     headline = "f1"
 
-    aspect: str = param("concepts", "the aspect's name in the Config's aspect set "
-                        "(aspect_metrics(config) gives every one)", sig="aspect-name")
+    aspect: str = param("concepts", "the aspect's name in Damonte et al.'s set, as its "
+                        "JSON key: smatch, unlabeled, no_wsd, concepts, named_ent, negations, "
+                        "wikification, reentrancies, srl (in Python another set's: "
+                        "aspect_metrics(config) lists them)", sig="aspect-name")
     #: the aspect set, its frames file and vectors, the preset and the solver
     config: Config = field(default_factory=lambda: Config(aspects="separate"))
 

@@ -270,10 +270,14 @@ class Metric(ABC):
         """The headline score of two graphs' features."""
         return self.pair_scores(self.stats(a, b))[self.headline]
 
-    def stats_matrix(self, feats_a: Sequence[Any], feats_b: Sequence[Any]) -> np.ndarray:
+    def stats_matrix(self, feats_a: Sequence[Any], feats_b: Sequence[Any],
+                     out: np.ndarray | None = None) -> np.ndarray:
         """Statistics of every pair, shape ``(len(a), len(b), k)``; a metric with a faster
-        all-pairs method (a sparse product) overrides this."""
-        out = np.zeros((len(feats_a), len(feats_b), len(self.stat_names)))
+        all-pairs method (a sparse product) overrides this.  ``out`` (that shape, e.g. NaN)
+        is filled pair by pair in row order and returned, so that a caller keeps the finished
+        pairs when the run is interrupted."""
+        if out is None:
+            out = np.zeros((len(feats_a), len(feats_b), len(self.stat_names)))
         for i, fa in enumerate(feats_a):
             for j, fb in enumerate(feats_b):
                 out[i, j] = self.stats(fa, fb)

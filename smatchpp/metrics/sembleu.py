@@ -237,11 +237,15 @@ class SemBleu(Metric):
         try:
             values = [float(x) for x in self.weights.split(",")]
         except ValueError:
-            raise ValueError(f"weights must be 'uniform' or {self.k} comma-separated numbers, "
+            raise ValueError(f"--sembleu-weights must be 'uniform' or {self.k} comma-separated numbers, "
                              f"got {self.weights!r}") from None
         if len(values) != self.k or any(not math.isfinite(v) or v < 0 for v in values):
-            raise ValueError(f"weights must be {self.k} non-negative numbers (one per order), "
+            raise ValueError(f"--sembleu-weights must be {self.k} non-negative numbers (one per order), "
                              f"got {self.weights!r}")
+        if not any(values):
+            # every order weighted 0: exp(0) = 1, the brevity penalty alone, for any graphs
+            raise ValueError(f"--sembleu-weights {self.weights}: at least one weight must be > 0 "
+                             "(with all 0 every pair would score its brevity penalty alone)")
         return np.array(values)
 
     @property

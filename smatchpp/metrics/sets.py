@@ -50,7 +50,8 @@ class SetJaccard(Metric):
         # two empty sets are equal: 1
         return {"score": np.divide(inter, union, out=np.ones_like(inter), where=union > 0)}
 
-    def stats_matrix(self, feats_a: Sequence[frozenset], feats_b: Sequence[frozenset]) -> np.ndarray:
+    def stats_matrix(self, feats_a: Sequence[frozenset], feats_b: Sequence[frozenset],
+                     out: np.ndarray | None = None) -> np.ndarray:
         """Every pair's intersection and union from one sparse product of indicators."""
         from scipy import sparse
 
@@ -72,7 +73,10 @@ class SetJaccard(Metric):
         inter = (xa @ xb.T).toarray()
         sa = np.array([len(f) for f in feats_a])
         sb = np.array([len(f) for f in feats_b])
-        out = np.empty((len(feats_a), len(feats_b), 2))
-        out[..., 0] = inter
-        out[..., 1] = sa[:, None] + sb[None, :] - inter
-        return out
+        result = np.empty((len(feats_a), len(feats_b), 2))
+        result[..., 0] = inter
+        result[..., 1] = sa[:, None] + sb[None, :] - inter
+        if out is not None:
+            out[...] = result
+            return out
+        return result

@@ -61,13 +61,17 @@ class SPSA:
     seed: int = 42
 
     def __post_init__(self) -> None:
+        # messages name the options of ``smatchpp tune`` (``lr`` is --learning-rate)
         for key in ("iterations", "check_every", "batch"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"tune {key.replace('_', ' ')} must be a whole number >= 1, not {value!r}")
+                raise ValueError(f"--{key.replace('_', '-')} must be a whole number >= 1, not {value!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"--seed must be a whole number >= 0, not {self.seed!r}")
         for key in ("lr", "c", "clip"):
             if not getattr(self, key) > 0:
-                raise ValueError(f"tune {key} must be > 0, not {getattr(self, key)!r}")
+                flag = "--learning-rate" if key == "lr" else f"SPSA's {key}"
+                raise ValueError(f"{flag} must be > 0, not {getattr(self, key)!r}")
 
 
 @dataclass
@@ -80,6 +84,8 @@ class TuneResult:
     initial: dict[str, float]
     curve: list[tuple[int, float, float]] = field(default_factory=list)
     best_step: int = 0
+    #: the last step taken (the run's steps when it ended; fewer when it was interrupted)
+    steps: int = 0
 
     @property
     def best_dev(self) -> float:
@@ -158,12 +164,22 @@ def predict(metric: WWLK, graphs_a: Sequence[RawGraph], graphs_b: Sequence[RawGr
     return problem.scores([(i, n + i) for i in range(n)], np.array(list(weights.values()), dtype=float))
 
 
+def _varies(scores: Sequence[float], what: str) -> None:
+    if len(scores) and min(scores) == max(scores):
+        raise ValueError(f"the {what} scores are all {min(scores):g}: Pearson's r with them is "
+                         "undefined, so no setting can be chosen; give scores that vary")
+
+
 def spsa(metric: WWLK, graphs_a: Sequence[RawGraph], graphs_b: Sequence[RawGraph],
          targets: Sequence[float], dev: tuple[Sequence[RawGraph], Sequence[RawGraph], Sequence[float]] | None = None,
-         settings: SPSA = SPSA(), progress: Callable[[int, float, float], None] | None = None) -> TuneResult:
+         settings: SPSA = SPSA(), progress: Callable[[int, float, float], None] | None = None,
+         state: TuneResult | None = None) -> TuneResult:
     """Fit one weight per relation of the training graphs (see the module doc); ``dev``
     (graphs A, graphs B, scores) selects among the checks (the training pairs when ``None``,
-    as the reference).  ``progress(step, mean batch loss, dev r)`` is called at every check."""
+    as the reference).  ``progress(step, mean batch loss, dev r)`` is called at every check.
+    ``state`` (a fresh :class:`TuneResult`) is filled as the run goes: its ``weights`` are the
+    best so far and its ``curve`` has every check so far, so that a caller keeps them when the
+    run is interrupted; it is also what is returned."""
     _check(metric)
     n = len(graphs_a)
     if n != len(graphs_b) or n != len(targets):
@@ -175,6 +191,8 @@ def spsa(metric: WWLK, graphs_a: Sequence[RawGraph], graphs_b: Sequence[RawGraph
     if len(dev_a) != len(dev_b) or len(dev_a) != len(dev_y):
         raise ValueError(f"{len(dev_a)} dev graphs A, {len(dev_b)} dev graphs B and {len(dev_y)} dev "
                          "scores: one score per pair is needed")
+    _varies(targets, "training")
+    _varies(dev_y, "dev")
     every = list(graphs_a) + list(graphs_b) + list(dev_a) + list(dev_b)
     metric.prepare(every)
     problem = _Problem(metric, every, {})
@@ -201,7 +219,9 @@ def spsa(metric: WWLK, graphs_a: Sequence[RawGraph], graphs_b: Sequence[RawGraph
         return r if np.isfinite(r) else -1.0
 
     best_x, best_r = x.copy(), dev_r(x)
-    result = TuneResult({}, initial, [(0, float("nan"), best_r)])
+    result = state if state is not None else TuneResult({}, initial)
+    result.initial, result.weights = initial, dict(zip(relations, best_x.tolist()))
+    result.curve[:] = [(0, float("nan"), best_r)]
     if progress:
         progress(0, float("nan"), best_r)
     rng = np.random.default_rng(settings.seed)
@@ -220,6 +240,7 @@ def spsa(metric: WWLK, graphs_a: Sequence[RawGraph], graphs_b: Sequence[RawGraph
             grad = grad * active / active.sum()
         grad = np.clip(grad, -settings.clip, settings.clip)
         x = np.maximum(x - settings.lr / (t + settings.A) ** settings.alpha * grad, 0.0)
+        result.steps = t
         if t % settings.check_every == 0 or t == settings.iterations:
             r = dev_r(x)
             result.curve.append((t, float(np.mean(losses)), r))
@@ -228,7 +249,7 @@ def spsa(metric: WWLK, graphs_a: Sequence[RawGraph], graphs_b: Sequence[RawGraph
                 progress(t, result.curve[-1][1], r)
             if r > best_r:
                 best_x, best_r, result.best_step = x.copy(), r, t
-    result.weights = dict(zip(relations, best_x.tolist()))
+                result.weights = dict(zip(relations, best_x.tolist()))
     return result
 
 
@@ -252,27 +273,32 @@ class GridResult:
 
 def grid_search(evaluate: Callable[[tuple[float, ...]], tuple[Sequence[float], Sequence[float]]],
                 grid: Sequence[tuple[float, ...]], targets: Sequence[float], dev_targets: Sequence[float],
-                progress: Callable[[tuple[float, ...], float, float], None] | None = None) -> GridResult:
+                progress: Callable[[tuple[float, ...], float, float], None] | None = None,
+                state: GridResult | None = None) -> GridResult:
     """Try every setting of ``grid``: ``evaluate(setting)`` gives the pair scores of the training
     and of the dev pairs; the setting of highest dev Pearson r is chosen (ties: the first in
     ``grid``), as SPSA's checks choose.  Used for S2Match's cutoff and diffsense, whose exact
-    scores come from the layer above.
+    scores come from the layer above.  ``state`` (a fresh :class:`GridResult`) gets every cell
+    as it is done, and the best so far, so that a caller keeps them when the run is interrupted.
 
     >>> g = grid_search(lambda s: ([1, 2, 3 * s[0]], [s[0], 0, 1]), [(0.5,), (1.0,)], [1, 2, 3], [1, 0, 1])
     >>> g.best, [(s, round(t, 3), round(d, 3)) for s, t, d in g.rows]
     ((1.0,), [((0.5,), 0.5, 0.866), ((1.0,), 1.0, 1.0)])
     """
-    rows = []
+    if not len(grid):
+        raise ValueError("the grid is empty")
+    _varies(targets, "training")
+    _varies(dev_targets, "dev")
+    result = state if state is not None else GridResult([], ())
+    result.rows[:] = []
     for setting in grid:
         train, dev = evaluate(setting)
         tr, dr = _pearson(train, targets), _pearson(dev, dev_targets)
-        rows.append((tuple(setting), tr, dr))
+        result.rows.append((tuple(setting), tr, dr))
+        result.best = max(result.rows, key=lambda row: row[2] if np.isfinite(row[2]) else -np.inf)[0]
         if progress:
             progress(tuple(setting), tr, dr)
-    if not rows:
-        raise ValueError("the grid is empty")
-    best = max(rows, key=lambda row: row[2] if np.isfinite(row[2]) else -np.inf)
-    return GridResult(rows, best[0])
+    return result
 
 
 def read_scores(path: str) -> list[float]:

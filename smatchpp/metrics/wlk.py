@@ -56,7 +56,10 @@ lines 31-36, 102)
 =================================================  ================================
 
 :func:`wl_graph` (the standardized nodes and edges) and :func:`wl_labels` (the labels
-of every iteration, node by node) are public: WWLK builds on them.
+of every iteration, node by node) are public: WWLK builds on them.  The features use
+:func:`wl_ids`, the labels compressed to 16-byte ids at every iteration: the labels'
+text doubles (and more) with every iteration, so K = 10 took 5.4 GB and K = 20 was
+killed; the ids keep memory linear in K and the scores as they were.
 
 >>> from smatchpp.read import read_text
 >>> a, b = (e.graph for e in read_text("(d / dog :ARG0-of (b / bark-01))\\n\\n(d / dog)"))
@@ -73,6 +76,7 @@ WLGraph(labels=('dog', 'bark-01'), edges=((1, ':arg0', 0),))
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -83,7 +87,7 @@ from ..read import RawGraph
 from .base import PairMean, param
 from .registry import register
 
-__all__ = ["WLK", "WLGraph", "wl_graph", "wl_labels", "WLFeatures"]
+__all__ = ["WLK", "WLGraph", "wl_graph", "wl_labels", "wl_ids", "WLFeatures"]
 
 _JOIN = " ::: "
 
@@ -182,12 +186,61 @@ def wl_labels(graph: WLGraph, iterations: int, label_keyed: bool = False) -> lis
     return result
 
 
+_ID_BYTES = 16  # a label id: 128 bits of BLAKE2b, so a collision is out of reach
+
+
+def _label_id(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=_ID_BYTES).digest()
+
+
+def _text_id(text: str) -> bytes:
+    return _label_id(text.encode("utf-8", "surrogatepass"))
+
+
+def wl_ids(graph: WLGraph, iterations: int, label_keyed: bool = False) -> list[tuple[bytes, ...]]:
+    """:func:`wl_labels` compressed: ``out[k][i]`` is a 16-byte id of node ``i``'s label
+    at iteration ``k``, so memory grows linearly in ``iterations`` (the labels' text
+    grows exponentially).
+
+    A node's id at iteration ``k`` is a digest of its own id and the sorted
+    ``(relation id, neighbour id)`` pairs of iteration ``k - 1``: two nodes, of any
+    graphs and in any process, get one id exactly when their neighbourhoods, unfolded
+    ``k`` times, are equal, which is when :func:`wl_labels` gives them one text (the
+    text differs from that only if labels contain the separator ``' ::: '`` in a way
+    that makes two different neighbourhoods join to one string).
+
+    >>> g = WLGraph(("a", "b", "b"), ((0, ":r", 1), (0, ":r", 2), (2, ":s", 0)))
+    >>> ids = wl_ids(g, 2)
+    >>> [len(set(k)) for k in ids] == [len(set(k)) for k in wl_labels(g, 2)]
+    True
+    >>> ids[2][0] == wl_ids(WLGraph(("b", "a", "b"), ((1, ":r", 0), (2, ":s", 1), (1, ":r", 2))), 2)[2][1]
+    True
+    """
+    n = len(graph.labels)
+    rel = {r: _text_id(r) for r in {r for _, r, _ in graph.edges}}
+    neighbours: list[list[tuple[bytes, int]]] = [[] for _ in range(n)]
+    for s, r, t in graph.edges:
+        neighbours[s].append((rel[r], t))
+        neighbours[t].append((rel[r], s))  # in-edges: no direction marker, as wl_labels
+    ids = tuple(_text_id(label) for label in graph.labels)
+    result = [ids]
+    for _ in range(iterations):
+        new = [_label_id(own + b"".join(sorted([r + ids[j] for r, j in edges])))
+               for own, edges in zip(ids, neighbours)]
+        if label_keyed:
+            last = dict(zip(ids, new))  # the last node of each label wins
+            new = [last[x] for x in ids]
+        ids = tuple(new)
+        result.append(ids)
+    return result
+
+
 @dataclass(frozen=True)
 class WLFeatures:
     """One graph's binary features: ``sets[0]`` node labels, ``sets[1]`` edge strings,
     ``sets[1 + k]`` the labels of iteration ``k``."""
 
-    sets: tuple[frozenset, ...]
+    sets: tuple[frozenset, ...]  # from iteration 1 on, the ids of :func:`wl_ids`
 
 
 @register
@@ -214,9 +267,9 @@ class WLK(PairMean):
 
     def features(self, graph: RawGraph) -> WLFeatures:
         g = wl_graph(graph, self.label_keyed)
-        labels = wl_labels(g, self.iterations, self.label_keyed)
+        ids = wl_ids(g, self.iterations, self.label_keyed)
         edges = frozenset(g.labels[s] + "_" + r + "_" + g.labels[t] for s, r, t in g.edges)
-        return WLFeatures((frozenset(labels[0]), edges) + tuple(frozenset(x) for x in labels[1:]))
+        return WLFeatures((frozenset(g.labels), edges) + tuple(frozenset(x) for x in ids[1:]))
 
     def stats(self, a: WLFeatures, b: WLFeatures) -> tuple[float, int]:
         dot = na = nb = 0.0
@@ -243,7 +296,8 @@ class WLK(PairMean):
                     vals.append(w[k])
         return sparse.csr_matrix((vals, (rows, cols)), shape=(len(feats), max(len(vocab), 1))), vocab
 
-    def stats_matrix(self, feats_a: Sequence[WLFeatures], feats_b: Sequence[WLFeatures]) -> np.ndarray:
+    def stats_matrix(self, feats_a: Sequence[WLFeatures], feats_b: Sequence[WLFeatures],
+                     out: np.ndarray | None = None) -> np.ndarray:
         """Every pair's statistics from one sparse product of the weighted feature vectors."""
         xa, vocab = self.vectors(feats_a)
         xb, vocab = self.vectors(feats_b, vocab)
@@ -252,10 +306,13 @@ class WLK(PairMean):
         dot = (xa @ xb.T).toarray()
         na = np.asarray(xa.multiply(xa).sum(axis=1)).ravel()
         nb = np.asarray(xb.multiply(xb).sum(axis=1)).ravel()
-        out = np.empty((len(feats_a), len(feats_b), 2))
-        out[..., 0] = _cosine_array(dot, na[:, None], nb[None, :])
-        out[..., 1] = 1
-        return out
+        result = np.empty((len(feats_a), len(feats_b), 2))
+        result[..., 0] = _cosine_array(dot, na[:, None], nb[None, :])
+        result[..., 1] = 1
+        if out is not None:
+            out[...] = result
+            return out
+        return result
 
 
 def _cosine(dot: float, na: float, nb: float) -> float:

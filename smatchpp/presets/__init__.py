@@ -121,7 +121,7 @@ class Preset:
 
 PRESETS: dict[str, Preset] = {
     "smatch": Preset(
-        "smatch 1.0.4's triples (default): TOP value 'top', -of inverted, :mod as inverse "
+        "smatch 1.0.4's triples: TOP value 'top', -of inverted, :mod as inverse "
         ":domain, quoted constants cut at the first space, inverted roles onto constants "
         "dropped, duplicates counted",
         builder=smatch_triples),

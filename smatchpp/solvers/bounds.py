@@ -23,12 +23,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..problem import Problem
-from .base import Limits
+from .base import Limits, certified
 
-__all__ = ["star_bound", "pair_potential", "sparse_assignment", "branch_star_bound", "fix_pair"]
+__all__ = ["star_bound", "pair_potential", "sparse_assignment", "branch_star_bound", "fix_pair",
+           "dense_assignment", "lagrangian_star_bound"]
 
-#: above this many cells the assignment is replaced by the cheaper row/column bound
-_DENSE_LIMIT = 4_000_000
+#: up to this many cells (128 MB of float64) the star assignment is solved on a dense
+#: matrix (scipy's ``linear_sum_assignment``), above it on the sparse pairs
+#: (:func:`sparse_assignment`).  On a 150-sentence Bio pair (3,650 x 3,650 variables,
+#: 3,039,331 pairs) the dense solve took 1.1 s and the sparse one 16.8 s, same value
+_DENSE_LIMIT = 16_000_000
 #: below this many candidate pairs, too (measured on BAMBOO: of 2335 pairs the
 #: assignment certified, the row/column bound certified 1915; the LP takes the
 #: rest at about 0.4 ms each, less than importing scipy.optimize once)
@@ -37,17 +41,25 @@ ASSIGNMENT_MIN_PAIRS = 500
 
 def group_max_sum(owner: np.ndarray, other: np.ndarray, w: np.ndarray, n_pairs: int,
                    width: int) -> np.ndarray:
-    """For each pair: sum over other variables of the max weight towards that variable."""
-    out = np.zeros(n_pairs)
+    """For each pair: sum over other variables of the max weight towards that variable.
+
+    One sort on the group key and a segmented maximum (``np.maximum.reduceat``);
+    the groups' maxima are added per owner in key order, as sorting on the key
+    and the weight together did, so the sums are the same to the last bit (3.2
+    times faster on the 3.6 M binary terms of a 150-sentence Bio pair).
+
+    >>> group_max_sum(np.array([0, 0, 0, 1]), np.array([5, 5, 6, 5]),
+    ...               np.array([1.0, 3.0, 2.0, 4.0]), 3, 10).tolist()
+    [5.0, 4.0, 0.0]
+    """
     if not len(owner):
-        return out
+        return np.zeros(n_pairs)
     key = owner * width + other
-    order = np.lexsort((-w, key))
-    key, w, owner = key[order], w[order], owner[order]
-    first = np.ones(len(key), dtype=bool)
-    first[1:] = key[1:] != key[:-1]
-    np.add.at(out, owner[first], w[first])
-    return out
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    best = np.maximum.reduceat(w[order], starts)
+    return np.bincount(owner[order[starts]], weights=best, minlength=n_pairs).astype(np.float64)
 
 
 def pair_potential(problem: Problem) -> np.ndarray:
@@ -86,7 +98,7 @@ def star_bound(problem: Problem, assignment: bool | None = None,
         np.maximum.at(rows, problem.pair_a, v)
         np.maximum.at(cols, problem.pair_b, v)
         value = min(rows.sum(), cols.sum())
-    elif problem.n_a * problem.n_b > _DENSE_LIMIT:
+    elif not dense_assignment(problem.n_a, problem.n_b):
         value = sparse_assignment(problem.n_a, problem.n_b, problem.pair_a, problem.pair_b, v)
     else:
         from scipy.optimize import linear_sum_assignment  # slow import: only when needed
@@ -98,6 +110,15 @@ def star_bound(problem: Problem, assignment: bool | None = None,
     if problem.integral:
         value = np.floor(value + 1e-6)
     return float(value)
+
+
+def dense_assignment(n_a: int, n_b: int) -> bool:
+    """True if the star assignment of ``n_a x n_b`` variables is solved on a dense matrix.
+
+    >>> dense_assignment(3650, 3656), dense_assignment(5000, 5000)
+    (True, False)
+    """
+    return n_a * n_b <= _DENSE_LIMIT
 
 
 def sparse_assignment(n_a: int, n_b: int, pair_a: np.ndarray, pair_b: np.ndarray,
@@ -212,3 +233,100 @@ def branch_star_bound(problem: Problem, limits: Limits | None = None) -> float:
         return float("inf")
     branches = [None, *pairs.tolist()]
     return max(star_bound(fix_pair(problem, p, variable), limits=limits) for p in branches)
+
+
+#: the subgradient step of :func:`lagrangian_star_bound` when no lower bound is known
+#: (``STEP / sqrt(1 + iteration)``, in units of each binary term's weight)
+LAGRANGE_STEP = 0.5
+
+
+def lagrangian_star_bound(problem: Problem, limits: Limits | None = None, iterations: int = 50,
+                          lower: float | None = None) -> float:
+    """The star bound with each binary term split unevenly, the split improved by subgradient steps.
+
+    The star bound gives each end of a binary term ``e = (p, q)`` half of its
+    weight.  Any split ``lam_p + lam_q = w_e`` with ``lam >= 0`` gives a valid
+    bound the same way: a solution's value is ``sum_{p chosen} (u_p + sum_{e =
+    (p, q), q chosen} lam_p(e))``; the chosen ``q`` of one ``p`` use distinct A
+    and distinct B variables, so that sum is at most ``v_p = u_p + min(sum_k
+    max_{a(q)=k} lam_p, sum_l max_{b(q)=l} lam_p)``, and a matching's sum of
+    ``v`` is at most the assignment on ``v``.  Each iteration solves that
+    assignment (dense: :func:`dense_assignment` must hold, else ``inf`` is
+    returned) and moves weight, on every term that an assigned pair counts and
+    its other end does not, towards the other end (a subgradient step of the
+    bound in the split; Polyak's step towards ``lower`` when it is given).
+    Returns the smallest bound met (floored for integral problems); it stops
+    after ``iterations`` or when ``limits`` expire (every iterate is valid).
+
+    >>> from smatchpp.api import compile_strings
+    >>> pr = compile_strings("(a / dog :ARG0-of (b / bark-01))", "(x / bark-01 :ARG0 (y / dog))")
+    >>> lagrangian_star_bound(pr)
+    3.0
+    """
+    if problem.n_pairs == 0:
+        return problem.constant
+    if not dense_assignment(problem.n_a, problem.n_b):
+        return float("inf")
+    from scipy.optimize import linear_sum_assignment  # slow import: only when needed
+    n_pairs, n_edges = problem.n_pairs, problem.n_edges
+    ep, eq, w = problem.edge_p, problem.edge_q, problem.weight
+    owner = np.concatenate([ep, eq])
+    other = np.concatenate([eq, ep])
+    width = max(problem.n_a, problem.n_b) + 1
+    sides = [_Groups(owner, owner * width + side[other], n_pairs)
+             for side in (problem.pair_a, problem.pair_b)]
+    share = np.concatenate([0.5 * w, 0.5 * w])  # slot e: p's share, slot n_edges + e: q's
+    dense = np.zeros((problem.n_a, problem.n_b))
+    best = float("inf")
+    for iteration in range(iterations):
+        (sum_a, max_a), (sum_b, max_b) = (g.evaluate(share) for g in sides)
+        value = problem.unary + np.minimum(sum_a, sum_b)
+        dense[problem.pair_a, problem.pair_b] = value
+        rows, cols = linear_sum_assignment(dense, maximize=True)
+        total = float(dense[rows, cols].sum()) + problem.constant
+        bound = float(np.floor(total + 1e-6)) if problem.integral else total
+        best = min(best, bound)
+        if (lower is not None and certified(problem, lower, best)) or iteration == iterations - 1 \
+                or (limits is not None and limits.expired()):
+            break
+        target = np.full(problem.n_a, -1, dtype=np.int64)
+        target[rows] = cols
+        chosen = target[problem.pair_a] == problem.pair_b
+        # the slots a chosen pair counts: the maxima of its binding side
+        counted = chosen[owner] & np.where((sum_a <= sum_b)[owner], max_a, max_b)
+        direction = counted[:n_edges].astype(np.float64) - counted[n_edges:]
+        if not direction.any():
+            break  # no term is counted by one end only: the split cannot improve
+        if lower is not None and total > lower:
+            step = min((total - lower) / float(np.sum((direction * w) ** 2)), 1.0)
+        else:
+            step = LAGRANGE_STEP / np.sqrt(1.0 + iteration)
+        first = np.clip(share[:n_edges] - step * w * direction, 0.0, w)
+        share = np.concatenate([first, w - first])
+    return best
+
+
+class _Groups:
+    """The slots (one per end of a binary term) grouped by owner pair and other variable."""
+
+    def __init__(self, owner: np.ndarray, key: np.ndarray, n_pairs: int) -> None:
+        self.order = np.argsort(key, kind="stable")
+        key = key[self.order]
+        self.starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else key
+        self.owner = owner[self.order[self.starts]]
+        self.size = np.diff(np.r_[self.starts, len(key)])
+        self.n_pairs = n_pairs
+
+    def evaluate(self, share: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per pair the sum of its groups' maxima; and a mask of one maximal slot per group."""
+        values = share[self.order]
+        if not len(values):
+            return np.zeros(self.n_pairs), np.zeros(0, dtype=bool)
+        best = np.maximum.reduceat(values, self.starts)
+        sums = np.bincount(self.owner, weights=best, minlength=self.n_pairs).astype(np.float64)
+        at_max = np.flatnonzero(values == np.repeat(best, self.size))
+        group = np.searchsorted(self.starts, at_max, side="right") - 1
+        first = at_max[np.r_[True, group[1:] != group[:-1]]]
+        mask = np.zeros(len(values), dtype=bool)
+        mask[self.order[first]] = True
+        return sums, mask
