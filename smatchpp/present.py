@@ -550,7 +550,7 @@ def comparison_table_text(results: Sequence[Comparison], mode: str,
     lines = [f"{title:30s}  {'F1 ' + labels[0]:>7s}  {'F1 ' + labels[1]:>7s}     delta  "
              "95% interval of delta  p bootstrap    p AR"]
     for c in results:
-        if c.extra.get("no_items"):  # nothing to compare: n/a, as the aspect's F1 (issue 33)
+        if c.extra.get("no_items") and not c.extra.get("vacuous"):  # nothing to compare: n/a, as the aspect's F1 (issue 33)
             lines.append(f"{c.name:30s}  {'n/a':>7s}  {'n/a':>7s}  {'n/a':>8s}  {'n/a':21s}  {'n/a':>11s}  "
                          f"{'n/a':>6s}" + _comparison_flags(c, "  "))
             continue
