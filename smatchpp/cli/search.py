@@ -35,7 +35,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=10, metavar="K", help="hits per query (default 10)")
     add_dask_option(p)
     p.add_argument("-o", "--output", "--out", dest="out", metavar="FILE.jsonl",
-                   help="one JSON object per query (default: stdout); --out: the same option")
+                   help="one JSON object per query (default: stdout); --out: its old spelling")
     add_metric_options(p)
     return p
 

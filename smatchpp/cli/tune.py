@@ -56,7 +56,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("scores", metavar="SCORES.txt", help="the human score of every pair, one per line")
     p.add_argument("-o", "--output", "--out", dest="out", required=True, metavar="WEIGHTS.tsv",
                    help="the fitted weights, relation<TAB>weight (--wwlk-edge-weights reads it); "
-                        "--out: the same option")
+                        "--out: its old spelling")
     p.add_argument("--dev", nargs=3, metavar=("A.amr", "B.amr", "SCORES.txt"),
                    help="pairs whose Pearson r selects the weights (default: the training pairs)")
     d = SPSA()

@@ -38,8 +38,8 @@ _TOOL_NAMES = {OURS: "the seeded hill-climber", "smatch104": "smatch 1.0.4"}
 def add_options(p: argparse.ArgumentParser) -> None:
     """The options of ``explain`` beside the shared scoring options."""
     p.add_argument("-o", "--output", "--html", dest="html", metavar="REPORT.html",
-                   help="write a self-contained HTML report (index + one page per pair); --html: the "
-                        "same option")
+                   help="write a self-contained HTML report (index + one page per pair); "
+                        "--html: its old spelling")
     p.add_argument("--pair", type=int, metavar="N",
                    help="print pair N (0-based) in the terminal: PENMAN with aligned variables marked")
     p.add_argument("--pairs", metavar="3,17,20-25", help="only these pairs (0-based indices)")
@@ -54,8 +54,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="the --pairs-out file of `smatchpp gap` on the same inputs: its per-tool gap "
                         "columns (smatch 1.0.4's) join the index, and --gaps/--gaps-of can use them")
     p.add_argument("--pairs-out", "--json", dest="json", metavar="FILE.jsonl",
-                   help="write each chosen pair's explanation as JSON, one object per line; --json: the "
-                        "same option")
+                   help="write each chosen pair's explanation as JSON, one object per line; "
+                        "--json: its old spelling")
     p.add_argument("--max-draw", type=int, default=MAX_DRAW, metavar="VARS",
                    help=f"graphs with more variables are shown as PENMAN text (default {MAX_DRAW})")
     p.add_argument("--title", default=None, help="title of the HTML report")
