@@ -1,6 +1,6 @@
 """``smatchpp explain TEST GOLD``: why two graphs differ, and what a hill-climber got wrong.
 
-    smatchpp explain A B --html report.html [--pairs 3,17] [--worst N] [--gaps]
+    smatchpp explain A B -o report.html [--pairs 3,17] [--worst N] [--gaps]
     smatchpp explain A B --pair 3 [--color auto|always|never]
 
 The work is done by :mod:`smatchpp.explain` (see :mod:`smatchpp.explain.command`);

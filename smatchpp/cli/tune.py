@@ -1,10 +1,10 @@
 """``smatchpp tune``: fit a metric's parameters to human similarity scores.
 
-    smatchpp tune A.amr B.amr SCORES.txt --metric wwlk --out weights.tsv
+    smatchpp tune A.amr B.amr SCORES.txt --metric wwlk -o weights.tsv
                   [--dev A.amr B.amr SCORES.txt] [--iterations 8750] [--check-every 350]
                   [--seed 42] [--curve curve.tsv] [--plot curve.png] [--wwlk-... options]
 
-    smatchpp tune A.amr B.amr SCORES.txt --metric smatch --out grid.tsv --dev A.amr B.amr SCORES.txt
+    smatchpp tune A.amr B.amr SCORES.txt --metric smatch -o grid.tsv --dev A.amr B.amr SCORES.txt
                   [--cutoffs 0.5,0.6,...] [--diffsenses 0.5,0.6,...]
 
 ``--metric wwlk`` fits WWLK's edge weights (WWLK-θ) with the reference's SPSA

@@ -1,6 +1,6 @@
 """What ``smatchpp explain`` does once its arguments are parsed (the CLI module wires it in).
 
-    smatchpp explain A B --html report.html [--pairs 3,17] [--worst N] [--gaps]
+    smatchpp explain A B -o report.html [--pairs 3,17] [--worst N] [--gaps]
                [--gap-file GAP.jsonl [--gaps-of smatch104]]
     smatchpp explain A B --pair 3 [--color auto|always|never]
 
