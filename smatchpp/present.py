@@ -121,6 +121,19 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
+def matrix_cells(rows: int, cols: int, upper_only: bool) -> str:
+    """Which cells of a ``rows x cols`` matrix the ``N of M pairs scored`` of ``matrix`` counts,
+    worded the same for every metric: Smatch's matrix of a file against itself solves the pairs
+    ``i < j`` (the diagonal is self-match, the lower triangle mirrors), the other matrices every cell.
+
+    >>> matrix_cells(4, 4, True), matrix_cells(4, 4, False)
+    ('i < j of 4 x 4; diagonal self-match, lower triangle mirrored', 'every cell of 4 x 4')
+    """
+    if upper_only:
+        return f"i < j of {rows} x {cols}; diagonal self-match, lower triangle mirrored"
+    return f"every cell of {rows} x {cols}"
+
+
 def json_safe(obj: Any) -> Any:
     """``obj`` with every NaN or infinite number as ``None``: the one rule of every JSON output
     (a score that is undefined, e.g. of an aspect without items, is ``null``), so that strict
@@ -440,16 +453,23 @@ def _aspect_intervals_table(intervals: Mapping[str, Any]):
 # ---------------------------------------------------------------------------
 # bootstrap intervals
 
-def bootstrap_block(ci: BootstrapCI | MetricIntervals, fmt: str = "text") -> str:
+def _averages(mean_only: bool) -> tuple[tuple[str, str], ...]:
+    """The rows of a summary: ``(label, key)``.  A metric whose corpus score is by definition
+    the mean of its pair scores (micro = macro, :class:`smatchpp.metrics.PairMean`) prints one
+    row, ``mean``, from the ``micro`` values (JSON keeps both keys)."""
+    return (("mean", "micro"),) if mean_only else (("micro", "micro"), ("macro", "macro"))
+
+
+def bootstrap_block(ci: BootstrapCI | MetricIntervals, fmt: str = "text", *, mean_only: bool = False) -> str:
     """The bootstrap intervals of ``score --bootstrap`` (Smatch's or a metric's)."""
     if fmt == "json":
         return emit_json(ci.to_json())
     if fmt != "text":
-        return _document(fmt, [], [_bootstrap_table(ci)])
+        return _document(fmt, [], [_bootstrap_table(ci, mean_only)])
     lines = [_bootstrap_title(ci) + ":"]
     for label, block in _bootstrap_blocks(ci):
-        for name in ("micro", "macro"):
-            cells = "  ".join(f"{SHORT.get(k, k)} {interval(lo, hi)}" for k, (lo, hi) in getattr(block, name).items())
+        for name, key in _averages(mean_only):
+            cells = "  ".join(f"{SHORT.get(k, k)} {interval(lo, hi)}" for k, (lo, hi) in getattr(block, key).items())
             lines.append(f"  {label}{name:5s}  {cells}")
     if getattr(ci, "upper", None) is not None:
         lines.append("  (some pairs are not certified: both the lower and the upper bounds "
@@ -468,11 +488,11 @@ def _bootstrap_blocks(ci) -> list:
     return [("", ci.lower)] if ci.upper is None else [("lower bounds ", ci.lower), ("upper bounds ", ci.upper)]
 
 
-def _bootstrap_table(ci):
+def _bootstrap_table(ci, mean_only: bool = False):
     blocks = _bootstrap_blocks(ci)
     keys = list(blocks[0][1].micro)
-    rows = [[f"{label}{name}", *(interval(*getattr(block, name)[k]) for k in keys)]
-            for label, block in blocks for name in ("micro", "macro")]
+    rows = [[f"{label}{name}", *(interval(*getattr(block, key)[k]) for k in keys)]
+            for label, block in blocks for name, key in _averages(mean_only)]
     return _bootstrap_title(ci), [""] + [SHORT.get(k, k) for k in keys], rows
 
 
@@ -480,8 +500,9 @@ def _bootstrap_table(ci):
 # score --metric
 
 def metric_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | None = None,
-                  bootstrap: MetricIntervals | None = None) -> str:
-    """The summary of ``score --metric NAME`` (``summary``: :meth:`MetricCorpus.summary`)."""
+                  bootstrap: MetricIntervals | None = None, mean_only: bool = False) -> str:
+    """The summary of ``score --metric NAME`` (``summary``: :meth:`MetricCorpus.summary`;
+    ``mean_only``: the metric's micro score is by definition its macro score, one row ``mean``)."""
     if fmt == "json":
         return _json_report(summary, total, bootstrap)
     s = summary
@@ -494,17 +515,17 @@ def metric_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int |
     skipped = s["pairs"] - s["scored"]
     lines.append(f"pairs: {s['pairs']} scored: {s['scored']}" + (f" skipped: {skipped}" if skipped else ""))
     if fmt == "text":
-        for name in ("micro", "macro"):
-            cells = "  ".join(f"{SHORT.get(k, k)} {pct(v)}" for k, v in s[name].items())
+        for name, key in _averages(mean_only):
+            cells = "  ".join(f"{SHORT.get(k, k)} {pct(v)}" for k, v in s[key].items())
             lines.append(f"{name:5s}  {cells}")
         if bootstrap is not None:
-            lines.append(bootstrap_block(bootstrap, "text"))
+            lines.append(bootstrap_block(bootstrap, "text", mean_only=mean_only))
         return "\n".join(lines)
     keys = list(s["micro"])
     tables = [("", [""] + [SHORT.get(k, k) for k in keys],
-               [[name, *(pct(s[name][k]) for k in keys)] for name in ("micro", "macro")])]
+               [[name, *(pct(s[key][k]) for k in keys)] for name, key in _averages(mean_only)])]
     if bootstrap is not None:
-        tables.append(_bootstrap_table(bootstrap))
+        tables.append(_bootstrap_table(bootstrap, mean_only))
     return _document(fmt, lines, tables)
 
 
@@ -550,7 +571,7 @@ def comparison_table_text(results: Sequence[Comparison], mode: str,
     lines = [f"{title:30s}  {'F1 ' + labels[0]:>7s}  {'F1 ' + labels[1]:>7s}     delta  "
              "95% interval of delta  p bootstrap    p AR"]
     for c in results:
-        if c.extra.get("no_items"):  # nothing to compare: n/a, as the aspect's F1 (issue 33)
+        if c.extra.get("no_items") and not c.extra.get("vacuous"):  # nothing to compare: n/a, as the aspect's F1 (issue 33)
             lines.append(f"{c.name:30s}  {'n/a':>7s}  {'n/a':>7s}  {'n/a':>8s}  {'n/a':21s}  {'n/a':>11s}  "
                          f"{'n/a':>6s}" + _comparison_flags(c, "  "))
             continue

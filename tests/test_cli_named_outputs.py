@@ -32,7 +32,7 @@ def test_npz_names_rows_columns_and_settings(tmp_path, unnamed):
     done = run("matrix", PRED, unnamed, "-o", "m.npz", "--quiet", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     data = np.load(tmp_path / "m.npz")
-    assert sorted(data.files) == ["f1", "ids_a", "ids_b", "signature"]
+    assert sorted(data.files) == ["f1", "ids_a", "ids_b", "score", "signature"]  # score: the headline of every .npz
     assert data["ids_a"].tolist() == IDS
     assert data["ids_b"].tolist() == ["0", "1", "ex3", "3"]
     assert str(data["signature"]) == signature(tmp_path)

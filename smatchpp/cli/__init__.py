@@ -3,8 +3,8 @@
     smatchpp score PRED.amr GOLD.amr [--time-limit S] [--format json] [--pairs-out pairs.jsonl]
     smatchpp gap PRED.amr GOLD.amr [--smatch-python PYTHON] [--plot gaps.png]
     smatchpp compare SYS1.amr SYS2.amr GOLD.amr [--bootstrap N] [--ar-trials R] [--format json]
-    smatchpp explain PRED.amr GOLD.amr [--html report.html] [--pair N] [--worst N] [--gaps]
-    smatchpp tune A.amr B.amr SCORES.txt --metric wwlk --out weights.tsv [--dev A B SCORES]
+    smatchpp explain PRED.amr GOLD.amr [-o report.html] [--pair N] [--worst N] [--gaps]
+    smatchpp tune A.amr B.amr SCORES.txt --metric wwlk -o weights.tsv [--dev A B SCORES]
 
 :data:`COMMANDS` is the registry: a command is a module with ``add_parser(subparsers)``
 and ``run(args) -> int``.  Exit codes are listed in :mod:`smatchpp.cli.common`.

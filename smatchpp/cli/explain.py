@@ -1,6 +1,6 @@
 """``smatchpp explain TEST GOLD``: why two graphs differ, and what a hill-climber got wrong.
 
-    smatchpp explain A B --html report.html [--pairs 3,17] [--worst N] [--gaps]
+    smatchpp explain A B -o report.html [--pairs 3,17] [--worst N] [--gaps]
     smatchpp explain A B --pair 3 [--color auto|always|never]
 
 The work is done by :mod:`smatchpp.explain` (see :mod:`smatchpp.explain.command`);
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if config.duplicates != "multiset":
         # the views mark each matched copy of a triple: a product count has no such copies
         raise UsageError("explain shows which copies of a triple match: it needs --duplicates multiset")
-    check_outputs({"--html": args.html, "--json": args.json}, [args.test, args.gold])
+    check_outputs({"--output": args.html, "--pairs-out": args.json}, [args.test, args.gold])
     workers = workers_from_args(args)
     entries_a, entries_b = read_inputs(args)
     errors = read_errors(entries_a, entries_b)

@@ -32,6 +32,7 @@ from dataclasses import replace as dataclass_replace
 
 import numpy as np
 
+from .. import present
 from ..exceptions import UsageError
 from ..matrix import PairChunk, pair_chunks, score_pairs
 from ..read import read_file
@@ -192,7 +193,8 @@ def run(args: argparse.Namespace) -> int:
                       for field, v in d.outputs(args.all).items()}
     sink.close(args.all, signature)
     certified = sink.certified
-    print(f"{signature}\n{done} of {plural(total, 'pair')} scored, {certified} certified optimal; "
+    cells = present.matrix_cells(n, m, square)
+    print(f"{signature}\n{done} of {plural(total, 'pair')} scored ({cells}), {certified} certified optimal; "
           f"matrix written to {out}" + (f", {done - certified} intervals to {intervals}"
                                         if done > certified else ""), file=sys.stdout)
     if sinks:
@@ -317,8 +319,11 @@ class _Dense:
         return dict(self.arrays, certified=self.certified_mask) if everything else {"f1": self.arrays["f1"]}
 
     def close(self, everything: bool, signature: str) -> None:
+        # the headline score is ``score`` in every matrix file (``matrix --metric`` too); ``f1``
+        # is the same array under its old name
         _savez(self.path, dict(signature=np.array(signature), ids_a=np.array(self.ids_a, dtype=str),
-                               ids_b=np.array(self.ids_b, dtype=str), **self.outputs(everything), **self.extra))
+                               ids_b=np.array(self.ids_b, dtype=str), score=self.arrays["f1"],
+                               **self.outputs(everything), **self.extra))
 
 
 def _ids(ids, n: int) -> list[str]:

@@ -226,7 +226,8 @@ def _flag(args: argparse.Namespace, dest: str) -> str:
 def format_metric_text(corpus: MetricCorpus, total: int | None = None, fmt: str = "text",
                        intervals: MetricIntervals | None = None) -> str:
     """The summary of a metric's corpus score in ``fmt`` (:func:`smatchpp.present.metric_report`)."""
-    return present.metric_report(corpus.summary(), fmt, total=total, bootstrap=intervals)
+    return present.metric_report(corpus.summary(), fmt, total=total, bootstrap=intervals,
+                                 mean_only=corpus.metric.micro_is_macro)
 
 
 def run_score(args: argparse.Namespace, metric) -> int:
@@ -393,19 +394,20 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     # NaN until scored: interrupted, the finished pairs are written and the rest stay NaN
     stats = np.full((len(fa), len(fb), len(metric.stat_names)), np.nan)
     workers = _workers(args, len(fa) * len(fb))
+    cells, done_all = present.matrix_cells(len(fa), len(fb), False), len(fa) * len(fb)
     try:
         with dask_client(args, workers) as client:  # pair by pair metrics on the backends (runs.metric_matrix)
             metric_matrix(metric, fa, fb, workers, client, out=stats)
     except INTERRUPTS:
         done = int(np.isfinite(stats).all(axis=-1).sum())
         signature = _write_metric_matrix(args, metric, entries, stats)
-        print(f"{signature}\n{done} of {plural(stats.shape[0] * stats.shape[1], 'pair')} scored; "
-              f"matrix written to {out} (the rest NaN)")
+        print(f"{signature}\n{done} of {plural(stats.shape[0] * stats.shape[1], 'pair')} scored "
+              f"({cells}); matrix written to {out} (the rest NaN)")
         print(f"smatchpp: interrupted: {done} of {plural(stats.shape[0] * stats.shape[1], 'pair')} "
               "finished", file=sys.stderr)
         return EXIT_INTERRUPTED
     signature = _write_metric_matrix(args, metric, entries, stats)
-    print(f"{signature}\n{stats.shape[0] * stats.shape[1]} pairs scored; matrix written to {out}")
+    print(f"{signature}\n{done_all} of {plural(done_all, 'pair')} scored ({cells}); matrix written to {out}")
     warn_unreadable(errors, args.on_error)
     return EXIT_OK
 
@@ -422,6 +424,9 @@ def _write_metric_matrix(args: argparse.Namespace, metric, entries, stats: np.nd
     signature = metric.signature(args.on_error)
     arrays = {"signature": np.array(signature), "ids_a": np.array(ids[0], dtype=str),
               "ids_b": np.array(ids[-1], dtype=str), metric.headline: scores[metric.headline]}
+    # the headline score is ``score`` in every matrix file; a metric whose headline is another key
+    # (``f1``) keeps that name too, for the scripts that read it
+    arrays["score"] = scores[metric.headline]
     if args.all:
         arrays.update((k, v) for k, v in scores.items() if k != metric.headline)
         arrays.update((name, stats[..., k]) for k, name in enumerate(metric.stat_names))
@@ -458,7 +463,7 @@ def run_search(args: argparse.Namespace, metric) -> int:
     lower corpus index first), from the statistics of every pair (:meth:`Metric.stats_matrix`)."""
     if args.top < 1:
         raise UsageError(f"--top must be at least 1, got {args.top}")
-    check_outputs({"--out": args.out}, [args.test, args.gold])
+    check_outputs({"--output": args.out}, [args.test, args.gold])
     one_stdin(args.test, args.gold)
     entries = [read_file(path, args.input_format) for path in (args.test, args.gold)]
     for path, got in zip((args.test, args.gold), entries):

@@ -34,7 +34,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     name_inputs(p, "query graphs", "corpus graphs to search")
     p.add_argument("--top", type=int, default=10, metavar="K", help="hits per query (default 10)")
     add_dask_option(p)
-    p.add_argument("--out", metavar="FILE.jsonl", help="one JSON object per query (default: stdout)")
+    p.add_argument("-o", "--output", "--out", dest="out", metavar="FILE.jsonl",
+                   help="one JSON object per query (default: stdout); --out: its old spelling")
     add_metric_options(p)
     return p
 
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     if args.top < 1:
         raise UsageError(f"--top must be at least 1, got {args.top}")
-    check_outputs({"--out": args.out}, [args.test, args.gold])
+    check_outputs({"--output": args.out}, [args.test, args.gold])
     one_stdin(args.test, args.gold)
     queries, query_ids = read_graphs(args.test, args, config)
     corpus, corpus_ids = read_graphs(args.gold, args, config)

@@ -1,10 +1,10 @@
 """``smatchpp tune``: fit a metric's parameters to human similarity scores.
 
-    smatchpp tune A.amr B.amr SCORES.txt --metric wwlk --out weights.tsv
+    smatchpp tune A.amr B.amr SCORES.txt --metric wwlk -o weights.tsv
                   [--dev A.amr B.amr SCORES.txt] [--iterations 8750] [--check-every 350]
                   [--seed 42] [--curve curve.tsv] [--plot curve.png] [--wwlk-... options]
 
-    smatchpp tune A.amr B.amr SCORES.txt --metric smatch --out grid.tsv --dev A.amr B.amr SCORES.txt
+    smatchpp tune A.amr B.amr SCORES.txt --metric smatch -o grid.tsv --dev A.amr B.amr SCORES.txt
                   [--cutoffs 0.5,0.6,...] [--diffsenses 0.5,0.6,...]
 
 ``--metric wwlk`` fits WWLK's edge weights (WWLK-θ) with the reference's SPSA
@@ -54,8 +54,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("a", metavar="A.amr", help="the first graph of every training pair")
     p.add_argument("b", metavar="B.amr", help="the second graph of every training pair")
     p.add_argument("scores", metavar="SCORES.txt", help="the human score of every pair, one per line")
-    p.add_argument("--out", required=True, metavar="WEIGHTS.tsv",
-                   help="the fitted weights, relation<TAB>weight (--wwlk-edge-weights reads it)")
+    p.add_argument("-o", "--output", "--out", dest="out", required=True, metavar="WEIGHTS.tsv",
+                   help="the fitted weights, relation<TAB>weight (--wwlk-edge-weights reads it); "
+                        "--out: its old spelling")
     p.add_argument("--dev", nargs=3, metavar=("A.amr", "B.amr", "SCORES.txt"),
                    help="pairs whose Pearson r selects the weights (default: the training pairs)")
     d = SPSA()
@@ -115,9 +116,9 @@ def run(args: argparse.Namespace) -> int:
     if args.cutoffs != _GRID or args.diffsenses != _GRID or args.preset != "smatch":
         raise UsageError("--cutoffs, --diffsenses and --preset do nothing under --metric wwlk")
     if args.metric_wwlk_edge_weights is not None and args.metric_wwlk_edge_weights == args.out:
-        raise UsageError("--out is the --wwlk-edge-weights file it starts from: write another file")
+        raise UsageError("--output is the --wwlk-edge-weights file it starts from: write another file")
     inputs = [args.a, args.b, args.scores] + list(args.dev or [])
-    check_outputs({"--out": args.out, "--curve": args.curve, "--plot": args.plot}, inputs)
+    check_outputs({"--output": args.out, "--curve": args.curve, "--plot": args.plot}, inputs)
     if args.plot:
         from ..audit import check_plotting
         check_plotting()
@@ -181,7 +182,7 @@ def _run_s2match(args: argparse.Namespace) -> int:
     if not args.dev:
         raise UsageError("--metric smatch needs --dev A.amr B.amr SCORES.txt: the grid is chosen on it")
     metric_from_args(args)  # refuses the other metrics' options
-    check_outputs({"--out": args.out}, [args.a, args.b, args.scores] + list(args.dev))
+    check_outputs({"--output": args.out}, [args.a, args.b, args.scores] + list(args.dev))
     sides = []
     for a, b, y in ((args.a, args.b, args.scores), tuple(args.dev)):
         entries_a, entries_b = read_file(a), read_file(b)

@@ -1,6 +1,6 @@
 """What ``smatchpp explain`` does once its arguments are parsed (the CLI module wires it in).
 
-    smatchpp explain A B --html report.html [--pairs 3,17] [--worst N] [--gaps]
+    smatchpp explain A B -o report.html [--pairs 3,17] [--worst N] [--gaps]
                [--gap-file GAP.jsonl [--gaps-of smatch104]]
     smatchpp explain A B --pair 3 [--color auto|always|never]
 
@@ -37,8 +37,9 @@ _TOOL_NAMES = {OURS: "the seeded hill-climber", "smatch104": "smatch 1.0.4"}
 
 def add_options(p: argparse.ArgumentParser) -> None:
     """The options of ``explain`` beside the shared scoring options."""
-    p.add_argument("--html", metavar="REPORT.html",
-                   help="write a self-contained HTML report (index + one page per pair)")
+    p.add_argument("-o", "--output", "--html", dest="html", metavar="REPORT.html",
+                   help="write a self-contained HTML report (index + one page per pair); "
+                        "--html: its old spelling")
     p.add_argument("--pair", type=int, metavar="N",
                    help="print pair N (0-based) in the terminal: PENMAN with aligned variables marked")
     p.add_argument("--pairs", metavar="3,17,20-25", help="only these pairs (0-based indices)")
@@ -52,7 +53,9 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gap-file", metavar="GAP.jsonl",
                    help="the --pairs-out file of `smatchpp gap` on the same inputs: its per-tool gap "
                         "columns (smatch 1.0.4's) join the index, and --gaps/--gaps-of can use them")
-    p.add_argument("--json", metavar="FILE.jsonl", help="write each chosen pair's explanation as JSON")
+    p.add_argument("--pairs-out", "--json", dest="json", metavar="FILE.jsonl",
+                   help="write each chosen pair's explanation as JSON, one object per line; "
+                        "--json: its old spelling")
     p.add_argument("--max-draw", type=int, default=MAX_DRAW, metavar="VARS",
                    help=f"graphs with more variables are shown as PENMAN text (default {MAX_DRAW})")
     p.add_argument("--title", default=None, help="title of the HTML report")

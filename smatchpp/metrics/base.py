@@ -137,6 +137,9 @@ class Metric(ABC):
     stat_names: ClassVar[tuple[str, ...]]
     #: the key of :meth:`scores` that is "the" score (``f1`` or ``score``)
     headline: ClassVar[str] = "score"
+    #: whether the corpus's micro score is by definition its macro score (:class:`PairMean`):
+    #: the summaries then print one row, ``mean``
+    micro_is_macro: ClassVar[bool] = False
     #: whether ``stats(a, b)`` equals ``stats(b, a)`` up to the order of the statistics
     symmetric: ClassVar[bool] = True
 
@@ -304,6 +307,7 @@ class PairMean(Metric):
 
     stat_names = ("similarity", "pairs")
     headline = "score"
+    micro_is_macro = True
 
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
         s = np.asarray(stats, dtype=float)
