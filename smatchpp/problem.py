@@ -29,13 +29,22 @@ from functools import cached_property
 
 import numpy as np
 
-__all__ = ["Problem", "Alignment", "CERTIFY_TOLERANCE"]
+from .settings import Settings, open_unit, setting
+
+__all__ = ["Problem", "Alignment", "CERTIFY_TOLERANCE", "Certification"]
 
 #: A problem with a non-integer coefficient (soft or fractionally weighted
 #: matching) is certified when ``upper - lower`` is below this gap (an absolute
 #: tolerance on the matched weight).  Integral problems need no tolerance: a
 #: gap below 1 proves optimality there.  ``Config.tolerance`` overrides it.
 CERTIFY_TOLERANCE = 1e-6
+
+
+@dataclass(frozen=True)
+class Certification(Settings):
+    """When a pair with non-integer coefficients is certified: its gap is below ``tolerance``."""
+
+    tolerance: float = setting(CERTIFY_TOLERANCE, "tol", check=open_unit)
 
 #: ``alignment[i]`` is the B variable aligned to A variable ``i``, or -1.
 Alignment = np.ndarray

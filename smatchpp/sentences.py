@@ -33,13 +33,27 @@ import numpy as np
 
 from .problem import Problem
 from .read import RawGraph
+from .settings import Settings, boolean, setting
 from .standardize import TripleGraph
 
-__all__ = ["sentence_of", "sentence_drop", "sentence_parts", "is_document", "sentence_buckets",
+__all__ = ["DocumentSettings", "sentence_of", "sentence_drop", "sentence_parts", "is_document", "sentence_buckets",
            "Coreference", "coreference", "coref_counts", "COREF_CONCEPTS", "variable_buckets",
            "bucket_mask", "restrict", "as_written"]
 
 _SNT = re.compile(r"snt(\d+)$")
+
+
+@dataclass(frozen=True)
+class DocumentSettings(Settings):
+    """docSmatch's settings (IBM/docAMR).  ``sentence_buckets``: a variable of one document may
+    be aligned only to a variable of the other in a common sentence bucket, sentence N to
+    sentence N (:func:`sentence_buckets`); solved exactly and certified like any pair.
+    ``coref_subscore``: "Total Coref" and "Non-Coref" P/R/F1 beside the score, on the exact
+    alignment (:func:`coref_counts`); it adds numbers and changes none, the signature names it
+    all the same."""
+
+    sentence_buckets: bool = setting(False, "buckets", check=boolean, show=lambda s: s.sentence_buckets)
+    coref_subscore: bool = setting(False, "coref", check=boolean, show=lambda s: s.coref_subscore)
 
 
 def sentence_of(g: TripleGraph) -> np.ndarray | None:

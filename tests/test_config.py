@@ -217,6 +217,7 @@ _DEFAULT_IN_WORDS = {"keep_wiki", "on_error", "aspects", "aspect_set"}
 
 def test_every_signed_field_has_exactly_one_option_with_its_default_in_help(tmp_path):
     from smatchpp.cli.common import option_flag, setting_help
+    from smatchpp.cli.options import OPTIONS
     from smatchpp.config import format_value
 
     commands = _subparsers()
@@ -242,7 +243,7 @@ def test_every_signed_field_has_exactly_one_option_with_its_default_in_help(tmp_
         assert shown and (f.name == "aspect_set"  # its help names the command's verb
                           or any("".join(text.split()) in help_of[c] for c in shown)), f.name
         if f.default is not None and f.name not in _DEFAULT_IN_WORDS:
-            declared = f.metadata["option"]["help"]
+            declared = OPTIONS[f.name]["help"]
             assert "{default}" in (declared() if callable(declared) else declared), f.name
             assert f"default {format_value(f.default)}" in text or \
                 f"{format_value(f.default)} (default" in text, (f.name, text)
@@ -258,8 +259,10 @@ def test_setting_defaults_are_declared_once():
     assert c.focus_weight == matchers.DEFAULT_FOCUS_WEIGHT
     assert c.tolerance == problem.CERTIFY_TOLERANCE
     assert c.bootstrap_seed == significance.DEFAULT_SEED
-    config_source = Path(__file__).parents[1].joinpath("smatchpp", "config.py").read_text()
-    cli_source = Path(__file__).parents[1].joinpath("smatchpp", "cli", "common.py").read_text()
+    package = Path(__file__).parents[1] / "smatchpp"
+    # the settings' owners and the command line's words about them
+    config_source = "\n".join((package / name).read_text() for name in ("config.py", "policy.py", "settings.py"))
+    cli_source = "\n".join((package / "cli" / name).read_text() for name in ("common.py", "options.py"))
     for literal in ("12345", "1e-6", "const=1000", '"raise", "empty", "skip"'):
         assert (literal in config_source) + (literal in cli_source) <= 1, literal
     assert "default 0.5" not in cli_source and "default 1e-6" not in cli_source

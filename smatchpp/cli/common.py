@@ -32,6 +32,7 @@ from ..executor import EXIT_INTERRUPTED, INTERRUPTS, Interrupted, interrupts
 from ..exceptions import InputMismatchError, ReadError, SmatchppError, SmatchppWarning, UsageError
 from ..pairing import check_pairing
 from .. import present
+from .options import OPTIONS
 from ..present import plural
 from ..read import STDIN, Entry, read_file
 from ..text import printable
@@ -97,9 +98,10 @@ _FIELDS = {f.name: f for f in fields(Config)}
 
 
 def setting_help(name: str, **words: str) -> str:
-    """The help of a Config field's option, with its default (as the signature writes it)."""
+    """The help of a Config field's option (:data:`smatchpp.cli.options.OPTIONS`), with its
+    default (as the signature writes it)."""
     f = _FIELDS[name]
-    text = f.metadata["option"].get("help", "")
+    text = OPTIONS[name].get("help", "")
     text = text() if callable(text) else text
     for key, value in {"default": format_value(f.default), **words}.items():
         text = text.replace("{" + key + "}", value)
@@ -108,13 +110,13 @@ def setting_help(name: str, **words: str) -> str:
 
 def option_flag(name: str) -> str:
     """The command-line option of a :class:`Config` field (``--time-limit``, ``--aspects-mode``)."""
-    return _FIELDS[name].metadata["option"]["flag"] or "--" + name.replace("_", "-")
+    return _FIELDS[name].metadata["flag"] or "--" + name.replace("_", "-")
 
 
 def add_setting(p: Any, name: str, **changes: Any) -> argparse.Action:
     """The option of the Config field ``name``, made from its declaration (``changes``: what
     a command sets otherwise, e.g. ``nargs``); it defaults to ``None`` (not given)."""
-    option = _FIELDS[name].metadata["option"]
+    option = OPTIONS[name]
     kwargs: dict[str, Any] = {"default": None, "help": setting_help(name)}
     for key in ("metavar", "action"):
         if option.get(key) is not None:
@@ -133,7 +135,7 @@ def add_setting_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input-format", choices=("auto", "penman", "tsv"), default="auto",
                    help="input format (auto: .tsv files are TSV, others PENMAN)")
     for f in fields(Config):
-        if f.metadata["option"]["group"] == "setting":
+        if OPTIONS[f.name].get("group") == "setting":
             add_setting(p, f.name)
     p.add_argument("--workers", type=_positive_int, default=None,
                    help="worker processes (default and maximum: the cores available); "
@@ -143,7 +145,7 @@ def add_setting_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     m = p.add_argument_group("matching (soft and weighted Smatch; see docs/variants.md)")
     for f in fields(Config):
-        if f.metadata["option"]["group"] == "matching":
+        if OPTIONS[f.name].get("group") == "matching":
             add_setting(m, f.name)
     p.add_argument("--signature", metavar="SIG", default=None,
                    help="re-create every setting from a signature printed by a previous run "

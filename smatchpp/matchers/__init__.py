@@ -6,8 +6,10 @@ alignment problem (``unary_terms``, ``binary_terms``), bounds them
 Every variant is the same optimization problem with other coefficients, so it
 gets the same exact solvers, bounds, compression and certificates.
 
-:data:`MATCHERS` maps a name to a factory taking the settings (a
-:class:`~smatchpp.api.Config` or anything with its attributes):
+:data:`MATCHERS` maps a name to a factory taking the matcher's own settings
+(:data:`MATCHER_SETTINGS`: a :class:`~smatchpp.settings.Settings` class each, which
+declares the parameters the matcher reads; :func:`matcher_settings` reads them from a
+:class:`~smatchpp.config.Config` or anything with its attributes):
 
 * ``exact``: Smatch (:class:`~smatchpp.matchers.exact.ExactMatcher`);
 * ``s2match``: S2Match's soft concept matching (:mod:`.s2match`), needs word
@@ -28,23 +30,25 @@ every triple's weight by its role's weight, under any matcher.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, Callable
 
 from ..exceptions import SmatchppError
-from .exact import ExactMatcher, TripleMatcher
+from ..settings import Settings, name_in, setting
+from .exact import ExactMatcher, ExactSettings, TripleMatcher
 from .general import WeightedMatcher, unit_weights
-from .levels import focus_weights, level_weight, level_weights, read_role_weights
+from .levels import (DEFAULT_FOCUS_WEIGHT, FocusSettings, MatcherSettings, focus_weights, level_weight,
+                     level_weights, read_role_weights)
+from .s2match import S2MatchSettings
 
-__all__ = ["MATCHERS", "build_matcher", "ExactMatcher", "TripleMatcher", "WeightedMatcher", "DEFAULT_FOCUS_WEIGHT"]
+__all__ = ["MATCHERS", "MATCHER_SETTINGS", "Matching", "matcher_settings", "build_matcher", "ExactMatcher",
+           "TripleMatcher", "WeightedMatcher", "DEFAULT_FOCUS_WEIGHT", "MatcherSettings", "ExactSettings",
+           "S2MatchSettings", "FocusSettings"]
 
-#: ``--focus-weight`` default (thesis §8.4.3)
-DEFAULT_FOCUS_WEIGHT = 3.0
 
-
-def _roles(settings: Any) -> dict[str, float] | None:
-    path = getattr(settings, "role_weights", None)
+def _roles(settings: MatcherSettings) -> dict[str, float] | None:
+    path = settings.role_weights
     if not path:
         return None
     if not Path(path).exists():
@@ -54,31 +58,29 @@ def _roles(settings: Any) -> dict[str, float] | None:
     return read_role_weights(path)
 
 
-def _exact(settings: Any):
+def _exact(settings: ExactSettings):
     roles = _roles(settings)
     if roles is not None:  # exact labels, weighted by role
         return WeightedMatcher("exact", unit_weights, role_weights=roles)
-    return ExactMatcher(getattr(settings, "duplicates", "multiset"))
+    return ExactMatcher(settings.duplicates)
 
 
-def _s2match(settings: Any):
+def _s2match(settings: S2MatchSettings):
     from .embeddings import load_vectors
-    from .s2match import DEFAULT_CUTOFF, DEFAULT_DIFFSENSE, S2MatchSimilarity
+    from .s2match import S2MatchSimilarity
 
-    vectors = load_vectors(getattr(settings, "vectors", None))
-    similarity = S2MatchSimilarity(vectors, getattr(settings, "cutoff", DEFAULT_CUTOFF),
-                                   getattr(settings, "diffsense", DEFAULT_DIFFSENSE))
+    similarity = S2MatchSimilarity(load_vectors(settings.vectors), settings.cutoff, settings.diffsense)
     return WeightedMatcher("s2match", unit_weights, similarity, _roles(settings))
 
 
-def _wsmatch(settings: Any):
+def _wsmatch(settings: MatcherSettings):
     return WeightedMatcher("wsmatch", level_weights, role_weights=_roles(settings),
                            largest=float(level_weight(0)))
 
 
-def _focus(concepts: bool) -> Callable[[Any], WeightedMatcher]:
-    def make(settings: Any) -> WeightedMatcher:
-        weight = getattr(settings, "focus_weight", DEFAULT_FOCUS_WEIGHT)
+def _focus(concepts: bool) -> Callable[[FocusSettings], WeightedMatcher]:
+    def make(settings: FocusSettings) -> WeightedMatcher:
+        weight = settings.focus_weight
         name = "concept-focus" if concepts else "structure-focus"
         return WeightedMatcher(name, focus_weights(weight, concepts), role_weights=_roles(settings),
                                largest=max(float(weight), 1.0))
@@ -86,6 +88,8 @@ def _focus(concepts: bool) -> Callable[[Any], WeightedMatcher]:
     return make
 
 
+#: matcher name -> factory taking the matcher's own settings (an instance of its
+#: :data:`MATCHER_SETTINGS` class)
 MATCHERS: dict[str, Callable[[Any], Any]] = {
     "exact": _exact,
     "s2match": _s2match,
@@ -93,6 +97,31 @@ MATCHERS: dict[str, Callable[[Any], Any]] = {
     "concept-focus": _focus(True),
     "structure-focus": _focus(False),
 }
+#: matcher name -> the :class:`~smatchpp.settings.Settings` class of what it reads
+MATCHER_SETTINGS: dict[str, type[MatcherSettings]] = {
+    "exact": ExactSettings,
+    "s2match": S2MatchSettings,
+    "wsmatch": MatcherSettings,
+    "concept-focus": FocusSettings,
+    "structure-focus": FocusSettings,
+}
+
+
+@dataclass(frozen=True)
+class Matching(Settings):
+    """Which matcher scores the triples (:data:`MATCHERS`)."""
+
+    match: str = setting("exact", "match", check=name_in(lambda: MATCHERS, "matcher"))
+
+
+def matcher_settings(name: str, owner: Any) -> MatcherSettings:
+    """The settings the matcher ``name`` reads, taken from ``owner`` (a Config, or anything
+    with those attributes; one it lacks takes its default).
+
+    >>> matcher_settings("s2match", Matching())
+    S2MatchSettings(role_weights=None, cutoff=0.5, diffsense=0.5, vectors=None)
+    """
+    return MATCHER_SETTINGS[name].of(owner)
 
 
 def build_matcher(settings: Any = None, **overrides: Any):
@@ -104,4 +133,4 @@ def build_matcher(settings: Any = None, **overrides: Any):
     name = values.get("match", "exact")
     if name not in MATCHERS:
         raise ValueError(f"unknown matcher {name!r}; choose from {', '.join(MATCHERS)}")
-    return MATCHERS[name](SimpleNamespace(**values))
+    return MATCHERS[name](MATCHER_SETTINGS[name].pick(values))

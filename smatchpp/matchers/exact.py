@@ -11,14 +11,29 @@ from __future__ import annotations
 
 import functools
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Protocol
 
 import numpy as np
 
+from ..settings import name_in, setting
 from ..standardize import TripleGraph
+from .levels import MatcherSettings
 
 __all__ = ["TripleMatcher", "ExactMatcher", "Terms1", "Terms2", "per_graph", "unary_labels",
-           "relation_counts", "label_counts", "label_multiset"]
+           "relation_counts", "label_counts", "label_multiset", "ExactSettings", "DUPLICATES"]
+
+#: how a repeated triple matches (:attr:`ExactSettings.duplicates`)
+DUPLICATES = ("multiset", "product")
+
+
+@dataclass(frozen=True)
+class ExactSettings(MatcherSettings):
+    """Smatch's matcher: how a repeated triple matches, ``multiset`` (``min(c_A, c_B)`` times:
+    self-match is 1) or ``product`` (``c_A * c_B`` times, as smatch's hill-climber counts it;
+    ``mdtux89/amr-evaluation``'s rows with duplicates, e.g. Unlabeled)."""
+
+    duplicates: str = setting("multiset", "dup", check=name_in(lambda: DUPLICATES, "duplicates"))
 
 Terms1 = tuple[np.ndarray, np.ndarray, np.ndarray]
 Terms2 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -144,8 +159,8 @@ class ExactMatcher:
     weighted = False
 
     def __init__(self, duplicates: str = "multiset") -> None:
-        if duplicates not in ("multiset", "product"):
-            raise ValueError(f"unknown duplicates {duplicates!r}; choose from multiset, product")
+        if duplicates not in DUPLICATES:
+            raise ValueError(f"unknown duplicates {duplicates!r}; choose from {', '.join(DUPLICATES)}")
         self.duplicates = duplicates
         self._count = min if duplicates == "multiset" else (lambda x, y: x * y)
 

@@ -37,17 +37,39 @@ import os
 import re
 import stat
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
 from ..exceptions import SmatchppError
+from ..settings import Settings, file_or_identity, non_negative, setting, signed_file
 from ..standardize import TripleGraph
 from .general import TripleWeights
 
 __all__ = ["UNREACHABLE", "levels", "level_weight", "level_weights", "focus_weights",
-           "read_role_weights"]
+           "read_role_weights", "MatcherSettings", "FocusSettings", "DEFAULT_FOCUS_WEIGHT"]
+
+#: ``--focus-weight`` default (thesis §8.4.3)
+DEFAULT_FOCUS_WEIGHT = 3.0
+
+
+@dataclass(frozen=True)
+class MatcherSettings(Settings):
+    """What every matcher reads (WSMATCH reads nothing else): a TSV ``role<TAB>weight``
+    file multiplying each triple's weight (:func:`read_role_weights`), signed by its
+    identity ``name@sha1-prefix``."""
+
+    role_weights: str | None = setting(None, "roles", kind=str, check=file_or_identity,
+                                       identity=signed_file, show=lambda s: s.role_weights is not None)
+
+
+@dataclass(frozen=True)
+class FocusSettings(MatcherSettings):
+    """concept-focus and structure-focus: the weight of the focused triples."""
+
+    focus_weight: float = setting(DEFAULT_FOCUS_WEIGHT, "focus", check=non_negative)
 
 #: the level of a node the root cannot reach (as in the reference tool)
 UNREACHABLE = 999_999

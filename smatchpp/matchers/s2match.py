@@ -50,15 +50,33 @@ Example (no vectors needed for these rules):
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
+from ..settings import file_or_identity, fraction, setting
+from .embeddings import vectors_identity
+from .levels import MatcherSettings
+
 __all__ = ["S2MatchSimilarity", "is_predicate", "lemma", "DEFAULT_CUTOFF", "DEFAULT_DIFFSENSE",
-           "VectorSource"]
+           "VectorSource", "S2MatchSettings"]
 
 DEFAULT_CUTOFF = 0.5
 DEFAULT_DIFFSENSE = 0.5
+
+
+@dataclass(frozen=True)
+class S2MatchSettings(MatcherSettings):
+    """S2Match's parameters: a similarity counts only if strictly above ``cutoff``;
+    ``diffsense`` is the score of another sense of the same predicate and the factor of any
+    similarity of a predicate; ``vectors`` a GloVe/word2vec text file (``None``: the packaged
+    GloVe 6B 50d), signed by its identity ``name@sha1-prefix``, by which it is also found."""
+
+    cutoff: float = setting(DEFAULT_CUTOFF, "cutoff", check=fraction)
+    diffsense: float = setting(DEFAULT_DIFFSENSE, "diffsense", check=fraction)
+    vectors: str | None = setting(None, "vectors", kind=str, check=file_or_identity,
+                                  identity=vectors_identity, resolves=True)
 
 _DIGIT = re.compile(r".*[0-9]+")
 #: concept pairs per batch of vector arithmetic

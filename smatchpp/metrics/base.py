@@ -57,7 +57,7 @@ from __future__ import annotations
 import math
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 import numpy as np
@@ -67,6 +67,7 @@ from .. import tables
 from ..bulk import no_cycle_collection
 from ..read import RawGraph
 from ..plugins import GROUPS, load
+from ..settings import declared, setting, signed
 from ..signature import RUN_KEYS, Setting, Signature, SignatureError
 from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, bootstrap_scores, sum_in_order
 
@@ -77,18 +78,19 @@ __all__ = ["Metric", "PairMean", "param", "load_plugins", "MetricPair", "MetricC
 def param(default: Any, help: str, *, choices: Sequence[Any] | None = None,
           sig: str | None = None, file: Callable[[Any], str] | None = None,
           resolves: bool = False, pattern: re.Pattern | None = None) -> Any:
-    """A metric parameter: its default, help, choices and signature key, declared once.
+    """A metric parameter: its default, help, choices and signature key, declared once
+    (:func:`smatchpp.settings.setting`, the form every component's settings take).
 
     The signature key defaults to ``METRIC-FIELD`` (``wlk-iterations``), the command-line
     flag is ``--`` + the signature key.  ``file``: the parameter names a file, signed by
     ``file(value)`` (its identity, ``name@sha1-prefix``; ``None`` included), ``pattern``
     (default :data:`smatchpp.signature.IDENTITY`) what such an identity looks like and
     ``resolves`` whether the metric finds the file by it (else replaying the signature
-    needs the file: :class:`smatchpp.signature.Signature`).
+    needs the file: :class:`smatchpp.signature.Signature`).  ``help`` describes the
+    parameter (a metric from another package brings its own words for ``--help``).
     """
-    return field(default=default, metadata={"help": help, "choices": tuple(choices) if choices else None,
-                                            "sig": sig, "file": file, "resolves": resolves,
-                                            "pattern": pattern})
+    return setting(default, sig, identity=file, resolves=resolves, pattern=pattern,
+                   help=help, choices=tuple(choices) if choices else None)
 
 
 #: name -> metric class (filled by :func:`smatchpp.metrics.registry.register`; here, so that
@@ -182,23 +184,12 @@ class Metric(ABC):
     @classmethod
     def params(cls) -> list[tuple[str, str, Any]]:
         """``(field name, signature key, field)`` of every parameter, in declaration order."""
-        out = []
-        for f in fields(cls):
-            if "help" not in f.metadata:
-                continue
-            out.append((f.name, f.metadata["sig"] or f"{cls.name}-{f.name.replace('_', '-')}", f))
-        return out
+        return [(s.name, s.key, f) for s, f in zip(cls.settings(), declared(cls))]
 
     @classmethod
     def settings(cls) -> tuple[Setting, ...]:
         """Every parameter as a signed :class:`~smatchpp.signature.Setting`, in declaration order."""
-        out = []
-        for name, key, f in cls.params():
-            kind = type(f.default) if f.default is not None else str
-            extra = {} if f.metadata.get("pattern") is None else {"pattern": f.metadata["pattern"]}
-            out.append(Setting(name, key, kind, f.default, identity=f.metadata.get("file"),
-                               resolves=f.metadata.get("resolves", False), flag=f"--{key}", **extra))
-        return tuple(out)
+        return signed(cls, key=lambda name: f"{cls.name}-{name.replace('_', '-')}", flag=lambda key: f"--{key}")
 
     def sign(self, on_error: str = "raise", bootstrap: int | None = None,
              bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> Signature:

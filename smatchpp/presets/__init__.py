@@ -64,6 +64,7 @@ from functools import partial
 from typing import Callable, Optional
 
 from ..plugins import GROUPS, load
+from ..settings import Settings, boolean, name_in, setting
 from ..read import RawGraph
 from ..standardize import PresetName, TripleGraph, smatch_triples
 from .amr import AMR_RULES
@@ -73,7 +74,7 @@ from .suite import suite_triples
 from .smatchpp18amr import amr18_graph
 
 __all__ = ["Preset", "Options", "preset_names", "PRESETS", "ALIASES", "get_preset", "canonical", "standardize", "describe", "load_plugins",
-           "PairRewrite"]
+           "PairRewrite", "PresetSettings"]
 
 #: a rewrite of a standardized pair (both graphs at once)
 PairRewrite = Callable[[TripleGraph, TripleGraph], "tuple[TripleGraph, TripleGraph]"]
@@ -236,3 +237,23 @@ def load_plugins() -> list[str]:
         _LOADED.append(True)  # first: an extension that looks a preset up does not recurse
         _PLUGINS.extend(load(GROUPS["presets"], _accept, _register))
     return list(_PLUGINS)
+
+
+def _drops_wiki(owner) -> bool:
+    """Whether the preset reads ``keep_wiki`` (``amr`` drops ``:wiki`` triples without it)."""
+    return "keep_wiki" in get_preset(owner.preset).options
+
+
+@dataclass(frozen=True)
+class PresetSettings(Settings):
+    """The standardization: which triples are compared (``preset``, an alias signs as its
+    preset) and whether ``:wiki`` triples are kept (``keep_wiki``: only a preset that drops
+    them reads it, and the signature shows it when it is set or read)."""
+
+    preset: str = setting("smatch", "preset", check=name_in(preset_names, "preset"))
+    keep_wiki: bool = setting(False, "keep-wiki", check=boolean, show=lambda s: s.keep_wiki or _drops_wiki(s),
+                              needs=(_drops_wiki, "a preset that drops :wiki triples (--preset amr)"))
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "preset", canonical(self.preset))

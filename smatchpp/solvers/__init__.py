@@ -10,12 +10,15 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..settings import Settings, int_at_least, name_in, setting
 
 if TYPE_CHECKING:
     from .base import Solver
 
-__all__ = ["SolveResult", "Solver", "Status", "get_solver", "SOLVERS",
+__all__ = ["SolveResult", "Solver", "Status", "get_solver", "SOLVERS", "SolverSettings", "COMPRESSIONS",
            "Portfolio", "HighsSolver", "CbcSolver", "HillClimber"]
 
 def _exact(seed: int, restarts: int, compression: bool, work_limit: int | None) -> "Solver":
@@ -49,6 +52,30 @@ SOLVERS: dict[str, Callable[[int, int, bool, "int | None"], "Solver"]] = {
     "cbc": _mip("cbc", "CbcSolver"),
     "hillclimber": _hillclimber,
 }
+
+#: the compression methods: ``exact`` shrinks problems without changing the optimum, ``none``
+#: solves them as compiled (smatchpp 1.8's lossy rewrite is the preset ``smatchpp18-lossy``)
+COMPRESSIONS = ("exact", "none")
+
+
+def _compression(value: Any) -> str | None:
+    if value == "smatchpp":  # the name it had before it moved to the presets
+        return ("'smatchpp' is no longer a compression method: smatchpp 1.8's lossy "
+                "concept-as-identity rewrite is the preset 'smatchpp18-lossy' (a different metric); "
+                "compression takes exact or none, which give the same optimum")
+    return name_in(lambda: COMPRESSIONS, "compression")(value)
+
+
+@dataclass(frozen=True)
+class SolverSettings(Settings):
+    """What the solvers read: which solver (:data:`SOLVERS`), the compression, and the
+    hill-climber's seed and random restarts (when it is the solver, and in ``gap``)."""
+
+    solver: str = setting("exact", "solver", check=name_in(lambda: SOLVERS, "solver"))
+    compression: str = setting("exact", "compression", check=_compression)
+    seed: int = setting(1, "seed", check=int_at_least(0))
+    restarts: int = setting(4, "restarts", check=int_at_least(0))
+
 
 #: the solver classes by module, imported on first use (PEP 562): the names in :data:`SOLVERS`
 #: are needed to build the command line, HiGHS and numba only to solve
