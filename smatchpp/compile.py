@@ -35,7 +35,7 @@ from .matchers.exact import ExactMatcher, TripleMatcher, label_counts, per_graph
 from .problem import CERTIFY_TOLERANCE, Problem
 from .standardize import TripleGraph
 
-__all__ = ["compile_pair", "MATCHERS", "make_matcher"]
+__all__ = ["compile_pair", "MATCHERS"]
 
 _sentences = per_graph(sentence_of)
 
@@ -218,11 +218,6 @@ def _compile_exact(n_a, n_b, ua_lab, ua_var, ua_cnt, ra_role, ra_src, ra_tgt, ra
 #: matcher name -> factory taking the :class:`~smatchpp.config.Config` (for its parameters);
 #: the registry lives in :mod:`smatchpp.matchers` (exact, s2match, wsmatch, ...)
 MATCHERS: dict[str, Callable[[Any], TripleMatcher]] = _MATCHERS
-
-
-def make_matcher(config: Any) -> TripleMatcher:
-    """The matcher ``config.match`` names, built with ``config``'s parameters."""
-    return MATCHERS[config.match](config)
 
 
 def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None = None,

@@ -326,10 +326,6 @@ def _bezier(p0, p1, p2, t: float) -> tuple[float, float]:
             u * u * p0[1] + 2 * u * t * p1[1] + t * t * p2[1])
 
 
-def _inside(x: float, y: float, r: Rect, pad: float = 2.0) -> bool:
-    return r[0] - pad <= x <= r[0] + r[2] + pad and r[1] - pad <= y <= r[1] + r[3] + pad
-
-
 def _free(centres: list[tuple[float, float]], text: str, taken: list[Rect]) -> tuple[float, float]:
     """The first of ``centres`` where the label ``text`` overlaps nothing ``taken``; if none is
     free, the nearest free place above or below the first (there is always one)."""

@@ -169,14 +169,6 @@ class Explanation:
 
         return marks(ca, cb, forward), marks(cb, ca, backward)
 
-    def partner_of_b(self, hc: bool = False) -> np.ndarray:
-        """``out[j]`` is the A variable aligned to B variable ``j``, or -1."""
-        al = self.hc_alignment if hc else self.alignment
-        out = np.full(len(self.b.variables), -1, dtype=np.int64)
-        sel = np.flatnonzero(al >= 0)
-        out[al[sel]] = sel
-        return out
-
     @property
     def alignments_differ(self) -> bool:
         return not np.array_equal(self.alignment, self.hc_alignment)

@@ -135,8 +135,6 @@ class Metric(ABC):
     stat_names: ClassVar[tuple[str, ...]]
     #: the key of :meth:`scores` that is "the" score (``f1`` or ``score``)
     headline: ClassVar[str] = "score"
-    #: whether ``stats(a, b)`` equals ``stats(b, a)`` up to the order of the statistics
-    symmetric: ClassVar[bool] = True
 
     # --- what a metric implements ---------------------------------------------
 

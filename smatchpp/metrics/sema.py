@@ -289,11 +289,6 @@ class Sema(Metric):
               "9a4911c (BAMBOO v0.2's commit) or 0ede9e0 (the head): the reference's reading "
               "and counting, which can exceed the totals", choices=COUNTINGS)
 
-    @property
-    def symmetric(self) -> bool:  # type: ignore[override]
-        """Our count is symmetric; the reference's greedy count is not."""
-        return self.reference_counting == "no"
-
     def __post_init__(self) -> None:
         if self.reference_counting not in COUNTINGS:
             raise ValueError(f"reference_counting must be one of {', '.join(COUNTINGS)}, "

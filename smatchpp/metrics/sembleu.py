@@ -212,7 +212,6 @@ class SemBleu(Metric):
 
     name = "sembleu"
     headline = "score"
-    symmetric = False
 
     k: int = param(3, "the longest path, in nodes (orders 1..k); the paper and the repository "
                       "use 3, BAMBOO reports 1, 2 and 3", choices=tuple(range(1, MAX_K + 1)))
