@@ -54,7 +54,7 @@ sys.path.insert(0, str(HERE))
 
 from peers import run_ours, run_peer  # noqa: E402
 
-from smatchpp.standardize import TripleGraph  # noqa: E402
+from smatchpp.triples import TripleGraph  # noqa: E402
 
 BAMBOO = HERE.parent.parent / "shared" / "data" / "bamboo"
 PEER = Path.home() / ".cache" / "s2match-peer"

@@ -45,7 +45,7 @@ from peers import run_peer  # noqa: E402
 from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.matchers.levels import level_weights  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
-from smatchpp.standardize import TripleGraph  # noqa: E402
+from smatchpp.triples import TripleGraph  # noqa: E402
 
 PEER = Path.home() / ".cache" / "wsmatch-peer"
 DRIVER = HERE / "wsmatch_peer_driver.py"

@@ -34,7 +34,7 @@ from .problem import Problem
 from .score import PairScore
 from .sentences import as_written, coref_counts
 from .solvers import get_solver
-from .standardize import TripleGraph
+from .triples import TripleGraph
 
 __all__ = ["PairAligner"]
 

@@ -33,7 +33,7 @@ from .jit import lazy_jit, ready as kernels_ready
 from .matchers import MATCHERS as _MATCHERS
 from .matchers.exact import ExactMatcher, TripleMatcher, label_counts, per_graph, relation_counts, unary_labels
 from .problem import CERTIFY_TOLERANCE, Problem
-from .standardize import TripleGraph
+from .triples import TripleGraph
 
 __all__ = ["compile_pair", "MATCHERS"]
 

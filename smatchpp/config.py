@@ -260,7 +260,7 @@ ON_ERROR = ("raise", "empty", "skip")
 class Config:
     """Every setting that can change a score; see the module docstring."""
 
-    #: the standardization: which triples are compared (:mod:`smatchpp.standardize`)
+    #: the standardization: which triples are compared (:mod:`smatchpp.triples`)
     preset: str = _setting("smatch", "preset", str, _name_in(preset_names, "preset"), option=dict(
         group="setting", choices=preset_names, metavar="NAME", help=_preset_help))
     #: keep ``:wiki`` triples, which the ``amr`` preset drops (``--keep-wiki``)

@@ -39,7 +39,7 @@ from .executor import Work, stream
 from .presets import get_preset
 from .solvers.bounds import star_bound
 from .solvers.portfolio import BIG_PAIRS
-from .standardize import TripleGraph
+from .triples import TripleGraph
 
 __all__ = ["LabelIndex", "label_bound_matrix", "f1_bound", "PairResult", "PairChunk", "score_pairs", "chunk_sizes",
            "pair_chunks", "Hit", "QueryResult", "top_k", "iter_top_k",

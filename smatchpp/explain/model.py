@@ -34,7 +34,7 @@ from ..score import PairScore, prf
 from ..sentences import as_written, coreference
 from ..solvers.hillclimber import HillClimber
 from ..presets import standardize
-from ..standardize import EMPTY, TripleGraph
+from ..triples import EMPTY, TripleGraph
 
 __all__ = ["Explanation", "explain_pair", "explain_entries", "iter_explanations", "hc_label",
            "concept_similarity", "soft_pairs"]

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator, Protocol
 
 import numpy as np
 
-from ..standardize import TripleGraph
+from ..triples import TripleGraph
 
 __all__ = ["TripleMatcher", "ExactMatcher", "Terms1", "Terms2", "per_graph", "unary_labels",
            "relation_counts", "label_counts", "label_multiset"]

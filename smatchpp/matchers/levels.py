@@ -43,7 +43,7 @@ from typing import Callable
 import numpy as np
 
 from ..exceptions import SmatchppError
-from ..standardize import TripleGraph
+from ..triples import TripleGraph
 from .general import TripleWeights
 
 __all__ = ["UNREACHABLE", "levels", "level_weight", "level_weights", "focus_weights",
