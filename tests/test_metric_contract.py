@@ -164,3 +164,17 @@ def test_top_k_skips_the_pairs_whose_bound_cannot_enter():
     # the self-pair scores 1: every pair whose bound is below 1 is left unscored
     below = [j for j, g in enumerate(graphs) if metric.pair_scores(metric.upper_stats(graphs[0], g))["score"] < 1]
     assert len(below) >= 4 and pruned == len(below)
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@settings(max_examples=5, deadline=None)
+@given(query=penman_strings(max_vars=4), corpus=st.lists(penman_strings(max_vars=4), min_size=1, max_size=4))
+def test_upper_stats_matrix_is_every_pairs_upper_stats(metric, query, corpus):
+    fq = metric.features(_graph(query))
+    fc = [metric.features(_graph(t)) for t in corpus]
+    matrix = metric.upper_stats_matrix(fq, fc)
+    pairs = [metric.upper_stats(fq, c) for c in fc]
+    if matrix is None:
+        assert any(p is None for p in pairs)
+    else:
+        assert matrix.tolist() == np.asarray(pairs, dtype=float).tolist()

@@ -154,6 +154,15 @@ class Metric(ABC):
         """Statistics whose score bounds the pair's score from above, if cheap; else ``None``."""
         return None
 
+    def upper_stats_matrix(self, a: Any, corpus: Sequence[Any]) -> np.ndarray | None:
+        """:meth:`upper_stats` of ``a`` against every feature of ``corpus``, shape ``(len(corpus),
+        len(stat_names))``, or ``None`` if a pair has no bound; a metric whose bound is a
+        function of sizes overrides this with one array operation."""
+        uppers = [self.upper_stats(a, b) for b in corpus]
+        if any(u is None for u in uppers):
+            return None
+        return np.asarray(uppers, dtype=float).reshape(len(corpus), len(self.stat_names))
+
     def explain(self, a: Any, b: Any) -> dict[str, Any] | None:
         """What explains the pair's score beyond its statistics (JSON-ready, keys that do not
         clash with :meth:`MetricPair.to_json`'s), or ``None``: the default, no explanation."""
@@ -301,12 +310,12 @@ class Metric(ABC):
         without a bound scores every pair with :meth:`stats_matrix`.
         """
         n = len(corpus)
-        uppers = [self.upper_stats(query, c) for c in corpus] if n else []
-        if not n or any(u is None for u in uppers):
+        uppers = self.upper_stats_matrix(query, corpus) if n else None
+        if uppers is None:
             scores = self.scores(self.stats_matrix([query], corpus))[self.headline][0]
             order = np.lexsort((np.arange(n), -scores))[:k]
             return order, scores[order], 0
-        bound = np.asarray(self.scores(np.asarray(uppers, dtype=float))[self.headline], dtype=float)
+        bound = np.asarray(self.scores(uppers)[self.headline], dtype=float)
         visit = np.lexsort((np.arange(n), -bound))
         found_idx: list[np.ndarray] = []
         found_scores: list[np.ndarray] = []

@@ -81,7 +81,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -308,6 +308,12 @@ class Sema(Metric):
         if self.reference_counting != "no":
             return None
         return min(a.total, b.total), a.total, b.total
+
+    def upper_stats_matrix(self, a: SemaFeatures, corpus: Sequence[SemaFeatures]) -> np.ndarray | None:
+        if self.reference_counting != "no":
+            return None
+        totals = np.fromiter((b.total for b in corpus), dtype=float, count=len(corpus))
+        return np.stack([np.minimum(a.total, totals), np.full_like(totals, a.total), totals], axis=-1)
 
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
         s = np.asarray(stats, dtype=float)

@@ -87,7 +87,7 @@ import math
 from collections import Counter, deque
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -270,6 +270,14 @@ class SemBleu(Metric):
         # clipped matches never exceed either side's count of that order
         return (tuple(min(x, y) for x, y in zip(a.totals, b.totals)) + a.totals
                 + (a.length, b.length))
+
+    def upper_stats_matrix(self, a: SemBleuFeatures, corpus: Sequence[SemBleuFeatures]) -> np.ndarray:
+        totals = np.array([b.totals for b in corpus], dtype=float).reshape(len(corpus), len(a.totals))
+        lengths = np.fromiter((b.length for b in corpus), dtype=float, count=len(corpus))
+        n = len(corpus)
+        return np.concatenate([np.minimum(np.asarray(a.totals, dtype=float), totals),
+                               np.broadcast_to(np.asarray(a.totals, dtype=float), (n, len(a.totals))),
+                               np.full((n, 1), float(a.length)), lengths[:, None]], axis=-1)
 
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
         s = np.asarray(stats, dtype=float)

@@ -44,6 +44,10 @@ class SetJaccard(Metric):
         # |A ∩ B| <= min(|A|, |B|) and |A ∪ B| >= max(|A|, |B|)
         return min(len(a), len(b)), max(len(a), len(b))
 
+    def upper_stats_matrix(self, a: frozenset, corpus: Sequence[frozenset]) -> np.ndarray:
+        sizes = np.fromiter((len(b) for b in corpus), dtype=float, count=len(corpus))
+        return np.stack([np.minimum(len(a), sizes), np.maximum(len(a), sizes)], axis=-1)
+
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
         s = np.asarray(stats, dtype=float)
         inter, union = s[..., 0], s[..., 1]
