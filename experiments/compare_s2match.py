@@ -55,7 +55,7 @@ from experiment import BAMBOO, DATASETS as TASKS, add_json, add_workers  # noqa:
 from peer_registry import PEERS  # noqa: E402
 from peers import run_ours  # noqa: E402
 
-from smatchpp.standardize import TripleGraph  # noqa: E402
+from smatchpp.triples import TripleGraph  # noqa: E402
 
 
 

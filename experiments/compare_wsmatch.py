@@ -46,7 +46,7 @@ from peer_registry import PEERS  # noqa: E402
 from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.matchers.levels import level_weights  # noqa: E402
 from smatchpp.read import read_file  # noqa: E402
-from smatchpp.standardize import TripleGraph  # noqa: E402
+from smatchpp.triples import TripleGraph  # noqa: E402
 
 ROWS = ("WSMATCH reference (jcyk/AMR-parser, hill-climber)",
         "WSMATCH ours on the reference's triples",

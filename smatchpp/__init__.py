@@ -16,15 +16,20 @@ solvers; the light modules (reading, standardizing, scores, errors) are imported
 from __future__ import annotations
 
 import importlib
+import sys
 
 from .version import __version__
 from .exceptions import InputMismatchError, ReadError, SmatchppError
 from .read import read_file, read_text
 from .score import PRF, CorpusScore, PairScore
-# eager, and after the submodule ``smatchpp.standardize``: importing it later would otherwise
-# shadow the function
-from .standardize import TripleGraph
+from .triples import TripleGraph
 from .presets import standardize  # noqa: E402
+
+# the module that holds TripleGraph and the smatch preset was ``smatchpp.standardize``, a name
+# the function ``smatchpp.standardize`` hid; it is ``smatchpp.triples`` now, and the old import
+# path still finds it (``from smatchpp.standardize import TripleGraph``) without replacing the
+# function: a module already in sys.modules is not set as its package's attribute again
+sys.modules.setdefault(f"{__name__}.standardize", sys.modules[f"{__name__}.triples"])
 
 __all__ = ["__version__", "Config", "Scorer", "score_pair", "score_corpus", "score_files",
            "parse_graph", "compile_strings", "ReadError", "InputMismatchError", "SmatchppError",

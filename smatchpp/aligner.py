@@ -26,15 +26,15 @@ import time
 from collections import Counter
 from typing import Iterable
 
-from .compile import compile_pair, make_matcher
+from .compile import compile_pair
 from .config import Config
-from .matchers import TripleMatcher
+from .matchers import TripleMatcher, build_matcher
 from .presets import get_preset
 from .problem import Problem
 from .score import PairScore
 from .sentences import as_written, coref_counts
 from .solvers import get_solver
-from .standardize import TripleGraph
+from .triples import TripleGraph
 
 __all__ = ["PairAligner"]
 
@@ -48,7 +48,7 @@ class PairAligner:
 
     def __init__(self, config: Config, matcher: TripleMatcher | None = None) -> None:
         self.config = config
-        self.matcher = matcher or make_matcher(config)
+        self.matcher = matcher or build_matcher(config)
         self.solver = get_solver(config.solver, config.seed, config.restarts,
                                  compression=config.compression != "none",
                                  work_limit=config.work_limit)

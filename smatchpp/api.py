@@ -29,7 +29,7 @@ from .problem import Problem
 from .read import Entry, Format, RawGraph, from_penman, read_file, read_text
 from .schedule import Schedule
 from .score import CorpusScore, PairScore
-from .standardize import EMPTY, PresetName, TripleGraph
+from .triples import EMPTY, PresetName, TripleGraph
 
 if TYPE_CHECKING:
     import penman

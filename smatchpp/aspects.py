@@ -101,7 +101,7 @@ from .read import RawGraph
 from .score import PairScore, prf
 from .significance import prf_arrays
 from .presets import standardize
-from .standardize import EMPTY, TripleGraph, smatch_concept, smatch_constant, smatch_label
+from .triples import EMPTY, TripleGraph, smatch_concept, smatch_constant, smatch_label
 
 __all__ = ["AspectCount", "SetAspect", "GraphAspect", "ASPECTS", "MODES", "SETS", "AspectMode", "aspect_list",
            "aspect_title", "aspect_intervals", "aspect_scores",

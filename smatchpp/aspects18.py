@@ -62,7 +62,7 @@ from typing import Any, Callable, Iterable, Mapping
 from .exceptions import UsageError
 from .presets.smatchpp18amr import INSTANCE, ROOT, Triple18, amr18_triples, to_triple_graph
 from .read import RawGraph
-from .standardize import TripleGraph
+from .triples import TripleGraph
 
 __all__ = ["Rule", "RULES", "NAMES", "Extractor", "read_frames", "frame_roles", "Aspect18",
            "aspects", "FramesError"]

@@ -105,7 +105,7 @@ from .exceptions import UsageError
 from .matchers.embeddings import MissingVectorsError, load_vectors as _load
 from .matchers.s2match import lemma
 from .read import RawGraph
-from .standardize import TripleGraph, smatch_concept
+from .triples import TripleGraph, smatch_concept
 
 __all__ = ["NAMES", "STATISTICS", "StatAspect", "best_node", "concept_word", "frame_items",
            "quant_subgraph", "load_vectors", "VectorsMissing"]

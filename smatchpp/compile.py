@@ -31,12 +31,11 @@ import numpy as np
 from .sentences import bucket_mask, restrict, sentence_of
 from .jit import lazy_jit, ready as kernels_ready
 from .matchers import MATCHERS as _MATCHERS
-from .matchers import matcher_settings
 from .matchers.exact import ExactMatcher, TripleMatcher, label_counts, per_graph, relation_counts, unary_labels
 from .problem import CERTIFY_TOLERANCE, Problem
-from .standardize import TripleGraph
+from .triples import TripleGraph
 
-__all__ = ["compile_pair", "MATCHERS", "make_matcher"]
+__all__ = ["compile_pair", "MATCHERS"]
 
 _sentences = per_graph(sentence_of)
 
@@ -217,15 +216,9 @@ def _compile_exact(n_a, n_b, ua_lab, ua_var, ua_cnt, ra_role, ra_src, ra_tgt, ra
 
 
 #: matcher name -> factory taking the matcher's own settings (read from a
-#: :class:`~smatchpp.config.Config` by :func:`make_matcher`); the registry lives in
+#: :class:`~smatchpp.config.Config` by :func:`smatchpp.matchers.build_matcher`); the registry lives in
 #: :mod:`smatchpp.matchers` (exact, s2match, wsmatch, ...)
 MATCHERS: dict[str, Callable[[Any], TripleMatcher]] = _MATCHERS
-
-
-def make_matcher(config: Any) -> TripleMatcher:
-    """The matcher ``config.match`` names, built with its own settings, read from ``config``
-    (:func:`smatchpp.matchers.matcher_settings`)."""
-    return MATCHERS[config.match](matcher_settings(config.match, config))
 
 
 def compile_pair(a: TripleGraph, b: TripleGraph, matcher: TripleMatcher | None = None,

@@ -11,7 +11,7 @@ aspect sets' (:class:`~smatchpp.aspect_settings.AspectSettings`).  Each field is
 component's setting, taken with :func:`~smatchpp.settings.take`, which adds what only the
 composition knows: a field that matters only under others (a matcher's parameter) declares
 what it ``needs``, and setting it anyway is an error.  :meth:`Config.part` hands a component
-its settings back (``make_matcher`` gives a matcher its own).
+its settings back (``matchers.build_matcher`` gives a matcher its own).
 
 :meth:`Config.signature` writes the fields in declaration order after the versions of
 smatchpp and HiGHS, and :meth:`Config.from_signature` reads a signature back, so a reader
@@ -112,7 +112,7 @@ class Config(Settings):
     the signature writes them; :meth:`part` hands a component its own settings.
     """
 
-    #: the standardization: which triples are compared (:mod:`smatchpp.standardize`)
+    #: the standardization: which triples are compared (:mod:`smatchpp.triples`)
     preset: str = take(PresetSettings, "preset")
     #: keep ``:wiki`` triples, which the ``amr`` preset drops (``--keep-wiki``)
     keep_wiki: bool = take(PresetSettings, "keep_wiki")

@@ -177,7 +177,8 @@ def warm_up() -> None:
     about 0.2 s once per process (0.6 s more with numba's JIT), otherwise paid by its first task.
     On a machine without the built module it waits for its build (once per machine, about
     20 s; a line on standard error says so): a worker that starts is ready to score fast."""
-    from .compile import compile_pair, make_matcher
+    from .compile import compile_pair
+    from .matchers import build_matcher
     from .jit import kernel_module
     from .presets import standardize
     from .read import read_text
@@ -192,7 +193,7 @@ def warm_up() -> None:
                          "(a / dog :ARG0 (b / mouse) :ARG1 (c / cat))"))
     solver = get_solver(config.solver, config.seed, config.restarts, compression=config.compression != "none",
                         work_limit=config.work_limit)
-    solver.solve(compile_pair(a, b, make_matcher(config), config.tolerance), config.time_limit)
+    solver.solve(compile_pair(a, b, build_matcher(config), config.tolerance), config.time_limit)
 
 
 #: Dask's statistical profiler samples every worker thread's stack every 10 ms; on scoring,

@@ -36,7 +36,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .standardize import TripleGraph
+from .triples import TripleGraph
 
 __all__ = ["triple_keys", "matched_triples", "count_matched", "invert_alignment",
            "ordered_keys", "TripleMatch", "triple_match"]

@@ -32,14 +32,14 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from .api import Scorer
-from .compile import make_matcher
+from .matchers import build_matcher
 from .matchers.exact import label_multiset
 from .config import Config
 from .executor import Work, stream
 from .presets import get_preset
 from .solvers.bounds import star_bound
 from .solvers.portfolio import BIG_PAIRS
-from .standardize import TripleGraph
+from .triples import TripleGraph
 
 __all__ = ["LabelIndex", "label_bound_matrix", "f1_bound", "PairResult", "PairChunk", "score_pairs", "chunk_sizes",
            "pair_chunks", "Hit", "QueryResult", "top_k", "iter_top_k",
@@ -181,7 +181,7 @@ def _init(config: Config, graphs_a, graphs_b, matcher=None) -> tuple:
 
 def prepared_matcher(config: Config, graphs_a, graphs_b):
     """A soft matcher with every similarity the collections need (workers get this table only)."""
-    matcher = make_matcher(config)
+    matcher = build_matcher(config)
     similarity = getattr(matcher, "similarity", None)
     if similarity is None or not hasattr(similarity, "prepare"):
         return None

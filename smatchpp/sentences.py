@@ -34,7 +34,7 @@ import numpy as np
 from .problem import Problem
 from .read import RawGraph
 from .settings import Settings, boolean, setting
-from .standardize import TripleGraph
+from .triples import TripleGraph
 
 __all__ = ["DocumentSettings", "sentence_of", "sentence_drop", "sentence_parts", "is_document", "sentence_buckets",
            "Coreference", "coreference", "coref_counts", "COREF_CONCEPTS", "variable_buckets",
@@ -440,7 +440,7 @@ def coref_counts(test: RawGraph, gold: RawGraph,
 
 def variable_buckets(g: TripleGraph) -> list[frozenset[int]]:
     """docSmatch's buckets of every variable of a standardized graph (by name, from
-    :attr:`~smatchpp.standardize.TripleGraph.document`); a graph that is not a document is
+    :attr:`~smatchpp.triples.TripleGraph.document`); a graph that is not a document is
     one bucket, 0, with every variable."""
     if g.document is None:
         return [frozenset({0})] * len(g.variables)

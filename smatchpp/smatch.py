@@ -68,7 +68,7 @@ from .config import Config
 from .exceptions import ReadError
 from .presets import standardize
 from .read import read_text
-from .standardize import TripleGraph
+from .triples import TripleGraph
 
 __all__ = ["score_amr_pairs", "get_amr_match", "compute_f", "generate_amr_lines", "get_amr_line",
            "normalize", "main", "signature", "read_amr", "iteration_num", "verbose", "veryVerbose",
@@ -241,7 +241,7 @@ def _graph(text: str, which: int, sent_num: int) -> TripleGraph:
 
 def read_amr(cur_amr: str) -> TripleGraph:
     """1.0.4's triples of one one-line AMR (what :func:`get_amr_match` compares), as a
-    :class:`~smatchpp.standardize.TripleGraph`; raises :class:`ReadError` if it is not PENMAN.
+    :class:`~smatchpp.triples.TripleGraph`; raises :class:`ReadError` if it is not PENMAN.
 
     >>> g = read_amr("(a / Dog :mod (b / big))")
     >>> g.concepts, g.attributes, g.relations

@@ -93,14 +93,14 @@ def test_gap_json_has_stable_keys(tmp_path, fake_smatch):
 
 def test_gap_wording_above_and_below():
     from smatchpp.api import score_corpus
-    from smatchpp.audit import gap_report
+    from smatchpp.audit import measure_gaps
     from smatchpp.cli.gap import format_gap
 
     exact = score_corpus(["(a / b :ARG0 (c / d))"], ["(x / b :ARG0 (y / d))"])  # 4 of 4
-    above = format_gap(gap_report(exact, {"t": [5]}, {"t": "T"}))  # as if a triple counted twice
+    above = format_gap(measure_gaps(exact, {"t": [5]}, {"t": "T"}))  # as if a triple counted twice
     assert "T: F1 125.00 (25.00 points above exact), 0 pairs below the optimum, 0 triples lost" in above
     assert "1 pair scores above the certified optimum" in above
-    assert "(equal to exact)" in format_gap(gap_report(exact, {"t": [4]}))
+    assert "(equal to exact)" in format_gap(measure_gaps(exact, {"t": [4]}))
 
 
 def test_gap_plot_draws_a_png(tmp_path, fake_smatch):
@@ -136,7 +136,7 @@ def test_rounding_noise_of_fractional_scores_is_no_gap():
     """Issue 22 item 2: under soft matching, a climber's value that differs from the certified
     optimum by summation noise (1e-15) is no gap, neither below nor above the optimum, and our own
     hill-climber is never blamed on smatch 1.0.4's duplicate bug."""
-    from smatchpp.audit import gap_report
+    from smatchpp.audit import measure_gaps
     from smatchpp.cli.gap import HILLCLIMBER, format_gap
     from smatchpp.config import Config
     from smatchpp.score import CorpusScore, PairScore
@@ -146,7 +146,7 @@ def test_rounding_noise_of_fractional_scores_is_no_gap():
              for k, m in enumerate(optimum)]
     pairs.append(PairScore(4, None, 3.0, 3.5, 4, 4, "time_limit", "exact", tolerance=1e-6))
     climber = [2.7 + 7.1e-15, 3.1, 1.25, 4.2 - 3.6e-15, 3.25]
-    report = gap_report(CorpusScore(pairs, Config()), {HILLCLIMBER: climber}, {HILLCLIMBER: "ours"})
+    report = measure_gaps(CorpusScore(pairs, Config()), {HILLCLIMBER: climber}, {HILLCLIMBER: "ours"})
     t = report.tools[HILLCLIMBER]
     assert t.gaps[:4] == [0.0, 0.0, 0.25, 0.0] and t.gaps[4] == pytest.approx(-0.25)
     assert (t.wrong_pairs, t.lost_triples) == (1, 0.25)
@@ -162,11 +162,11 @@ def test_rounding_noise_of_fractional_scores_is_no_gap():
 
 def test_only_smatch104_is_blamed_on_its_duplicate_bug():
     from smatchpp.api import score_corpus
-    from smatchpp.audit import gap_report
+    from smatchpp.audit import measure_gaps
     from smatchpp.cli.gap import HILLCLIMBER, SMATCH104, format_gap
 
     exact = score_corpus(["(a / b :ARG0 (c / d))"], ["(x / b :ARG0 (y / d))"])  # 4 of 4
-    text = format_gap(gap_report(exact, {HILLCLIMBER: [5], SMATCH104: [5]}, {}))
+    text = format_gap(measure_gaps(exact, {HILLCLIMBER: [5], SMATCH104: [5]}, {}))
     first, second = [line for line in text.splitlines() if "above the certified optimum" in line]
     assert "duplicate bug" not in first and "a bug, please report it" in first
     assert "smatch 1.0.4's duplicate bug" in second

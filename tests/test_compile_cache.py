@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from smatchpp.compile import compile_pair
 from smatchpp.matchers.exact import ExactMatcher, label_multiset
-from smatchpp.standardize import TripleGraph
+from smatchpp.triples import TripleGraph
 
 from strategies import triple_graphs
 

@@ -28,7 +28,7 @@ from smatchpp.solvers.base import Limits
 from smatchpp.solvers.bounds import (dense_assignment, group_max_sum, lagrangian_star_bound,
                                      pair_potential, sparse_assignment, star_bound)
 from smatchpp.solvers.highs import HighsSolver
-from smatchpp.standardize import TripleGraph
+from smatchpp.triples import TripleGraph
 from strategies import graph_pairs
 from test_limits import Ticking, document
 

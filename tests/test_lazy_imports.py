@@ -65,9 +65,12 @@ def test_import_smatchpp_is_light_and_every_public_name_works(tmp_path):
 
 
 def test_standardize_stays_the_function_after_its_module_is_imported():
-    import smatchpp.standardize  # noqa: F401 - the submodule, imported by name
+    import smatchpp.standardize  # noqa: F401 - the submodule's old name, imported by name
+    from smatchpp.standardize import TripleGraph
+    from smatchpp.triples import TripleGraph as Triples
 
     assert callable(smatchpp.standardize) and smatchpp.standardize.__name__ == "standardize"
+    assert TripleGraph is Triples  # the old import path finds the module, now smatchpp.triples
 
 
 def test_solvers_package_resolves_its_classes_on_use():

@@ -24,7 +24,7 @@ from smatchpp.solvers import Portfolio
 from smatchpp.solvers.base import Limits
 from smatchpp.solvers.bounds import sparse_assignment, star_bound
 from smatchpp.solvers.hillclimber import MOVE_PASSES, climb
-from smatchpp.standardize import TripleGraph
+from smatchpp.triples import TripleGraph
 from strategies import graph_pairs, triple_graphs
 
 TINY = settings(max_examples=80, deadline=None, derandomize=True)

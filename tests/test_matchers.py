@@ -29,7 +29,7 @@ from smatchpp.matchers.levels import focus_weights, level_weights
 from smatchpp.score import prf
 from smatchpp.solvers import CbcSolver, HighsSolver, Portfolio
 from smatchpp.solvers.bounds import star_bound
-from smatchpp.standardize import TripleGraph
+from smatchpp.triples import TripleGraph
 from strategies import CONCEPTS, graph_pairs, triple_graphs
 
 PROPS = settings(max_examples=60, deadline=None, derandomize=True)

@@ -380,7 +380,7 @@ def test_search_bounds_count_the_triples_without_a_variable():
     match whatever the alignment (compile_pair's constant), so the label bound that prunes
     ``search`` must count them: without them the best graph here got a bound of 0 and was
     pruned behind a worse one."""
-    from smatchpp.standardize import TripleGraph
+    from smatchpp.triples import TripleGraph
 
     free = (("a", "r", "b"), ("c", "r", "d"))
     query = TripleGraph(("x",), ("dog",), (), (), free)

@@ -138,3 +138,43 @@ def test_upper_stats_bound_the_score(metric, a, b):
     if upper is None:
         return
     assert metric.pair_scores(upper)[metric.headline] >= metric.pair_score(fa, fb)
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@settings(max_examples=8, deadline=None)
+@given(query=penman_strings(max_vars=4), corpus=st.lists(penman_strings(max_vars=4), min_size=1, max_size=6),
+       k=st.integers(1, 3))
+def test_top_k_pruned_by_the_bound_finds_the_hits_of_scoring_every_pair(metric, query, corpus, k):
+    fq = metric.features(_graph(query))
+    fc = [metric.features(_graph(t)) for t in corpus]
+    scores = metric.scores(metric.stats_matrix([fq], fc))[metric.headline][0]
+    order = np.lexsort((np.arange(len(fc)), -scores))[:k]
+    # one pair per chunk: the bound is checked before every pair
+    got, got_scores, pruned = metric.top_k(fq, fc, k, chunk=1)
+    assert got.tolist() == order.tolist()
+    assert got_scores.tolist() == scores[order].tolist()
+    assert 0 <= pruned <= max(0, len(fc) - k)
+
+
+def test_top_k_skips_the_pairs_whose_bound_cannot_enter():
+    metric = get_metric("jaccard")
+    graphs = [metric.features(_graph(t)) for t in TEXTS]
+    order, scores, pruned = metric.top_k(graphs[0], graphs, 1, chunk=1)
+    assert order.tolist() == [0] and scores.tolist() == [1.0]
+    # the self-pair scores 1: every pair whose bound is below 1 is left unscored
+    below = [j for j, g in enumerate(graphs) if metric.pair_scores(metric.upper_stats(graphs[0], g))["score"] < 1]
+    assert len(below) >= 4 and pruned == len(below)
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@settings(max_examples=5, deadline=None)
+@given(query=penman_strings(max_vars=4), corpus=st.lists(penman_strings(max_vars=4), min_size=1, max_size=4))
+def test_upper_stats_matrix_is_every_pairs_upper_stats(metric, query, corpus):
+    fq = metric.features(_graph(query))
+    fc = [metric.features(_graph(t)) for t in corpus]
+    matrix = metric.upper_stats_matrix(fq, fc)
+    pairs = [metric.upper_stats(fq, c) for c in fc]
+    if matrix is None:
+        assert any(p is None for p in pairs)
+    else:
+        assert matrix.tolist() == np.asarray(pairs, dtype=float).tolist()

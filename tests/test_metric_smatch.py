@@ -194,13 +194,13 @@ def test_weighted_bootstrap_and_compare_resample_the_weights(tmp_path):
     assert c["sys1_interval"] == list(ci.micro["f1"]) and c["sys2_interval"] == [1.0, 1.0]
 
 
-def test_gap_report_divides_by_the_weights():
+def test_measured_gaps_divide_by_the_weights():
     """``gap``'s F1 of the exact scores is the corpus micro F1 under a weighted matcher too."""
     from smatchpp.api import score_corpus
-    from smatchpp.audit import gap_report
+    from smatchpp.audit import measure_gaps
 
     texts = [PRED.read_text(), GOLD.read_text()]
     graphs = [[b for b in t.strip().split("\n\n") if "(" in b] for t in texts]
     exact = score_corpus(*graphs, match="wsmatch")
-    tool = gap_report(exact, {"t": [p.matched for p in exact.pairs]}).tools["t"]
+    tool = measure_gaps(exact, {"t": [p.matched for p in exact.pairs]}).tools["t"]
     assert tool.exact_f1 == tool.f1 == exact.micro.f1

@@ -23,7 +23,7 @@ from smatchpp.matchers.general import unit_weights
 from smatchpp.matchers.s2match import S2MatchSimilarity, is_predicate, lemma
 from smatchpp.read import read_text
 from smatchpp.solvers import Portfolio
-from smatchpp.standardize import TripleGraph
+from smatchpp.triples import TripleGraph
 
 VECTORS = """\
 dog 1 0 0

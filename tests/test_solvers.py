@@ -21,7 +21,7 @@ from smatchpp.solvers import CbcSolver, HighsSolver, HillClimber, Portfolio, get
 from smatchpp.solvers.bounds import star_bound
 from smatchpp.solvers.compressed import Compressing
 from smatchpp.solvers.highs import lp_bound
-from smatchpp.standardize import TripleGraph
+from smatchpp.triples import TripleGraph
 from strategies import equivalent_graphs, graph_pairs, triple_graphs
 
 TINY = settings(max_examples=120, deadline=None, derandomize=True)

@@ -22,7 +22,7 @@ import pytest
 from smatchpp.api import Config, Scorer, parse_graph, score_pair
 from smatchpp.read import RawGraph, read_text
 from smatchpp.presets import standardize
-from smatchpp.standardize import EMPTY, TripleGraph
+from smatchpp.triples import EMPTY, TripleGraph
 
 TOP = (0, "top", "top")
 

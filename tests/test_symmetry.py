@@ -11,7 +11,7 @@ from smatchpp.compile import compile_pair
 from smatchpp.solvers.symmetry import canonical, interchangeable, ordering_rows
 from smatchpp.problem import Problem
 from smatchpp.solvers import CbcSolver, HighsSolver, HillClimber, Portfolio
-from smatchpp.standardize import TripleGraph
+from smatchpp.triples import TripleGraph
 from strategies import clone_variable, graphs_with_clones, triple_graphs
 
 TINY = settings(max_examples=60, deadline=None, derandomize=True)

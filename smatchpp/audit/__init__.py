@@ -1,13 +1,13 @@
 """Auditing heuristic Smatch: how far is a hill-climber from the exact optimum?
 
-:func:`gap_report` compares per-pair ``matched`` of heuristic runs (our seeded
+:func:`measure_gaps` compares per-pair ``matched`` of heuristic runs (our seeded
 hill-climber with smatch's default of 4 random restarts, and optionally smatch
 1.0.4 itself, run by another interpreter through :mod:`.smatch104_driver`)
 with the exact scores.
 
 >>> from smatchpp.api import score_corpus
 >>> exact = score_corpus(["(a / b :ARG0 (c / d))"], ["(x / b :ARG0 (y / d))"])
->>> report = gap_report(exact, {"same": [4]})
+>>> report = measure_gaps(exact, {"same": [4]})
 >>> report.tools["same"].wrong_pairs, report.tools["same"].lost_triples
 (0, 0.0)
 """
@@ -26,7 +26,7 @@ from pathlib import Path
 from ..exceptions import UsageError
 from ..score import CorpusScore, prf
 
-__all__ = ["ToolGap", "GapReport", "gap_report", "run_smatch104", "check_smatch_python",
+__all__ = ["ToolGap", "GapReport", "measure_gaps", "run_smatch104", "check_smatch_python",
            "check_plotting", "plot_histogram", "SMATCH104_DRIVER"]
 
 SMATCH104_DRIVER = Path(__file__).with_name("smatch104_driver.py")
@@ -105,8 +105,8 @@ def _histogram(counts: dict[float, int]) -> dict[str, int]:
     return out
 
 
-def gap_report(exact: CorpusScore, heuristic: dict[str, list[float | None]],
-               labels: dict[str, str] | None = None) -> GapReport:
+def measure_gaps(exact: CorpusScore, heuristic: dict[str, list[float | None]],
+                 labels: dict[str, str] | None = None) -> GapReport:
     """Compare per-pair heuristic ``matched`` lists (in pair order) with ``exact``.
 
     ``heuristic`` maps a stable tool key to its results; ``None`` marks a pair
@@ -123,7 +123,7 @@ def gap_report(exact: CorpusScore, heuristic: dict[str, list[float | None]],
 
     >>> from smatchpp.api import score_corpus
     >>> exact = score_corpus(["(a / b)", "(a / b :ARG0 (c / d))"], ["(x / b)", "(x / b :ARG0 (y / d))"])
-    >>> t = gap_report(exact, {"t": [None, 3]}).tools["t"]
+    >>> t = measure_gaps(exact, {"t": [None, 3]}).tools["t"]
     >>> t.unreadable, t.gaps, t.wrong_pairs, round(t.f1, 2), t.exact_f1
     ([0], [None, 1.0], 1, 0.75, 1.0)
     """

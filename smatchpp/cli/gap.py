@@ -14,7 +14,7 @@ import sys
 
 from .. import present
 from ..api import Scorer, iter_score_rows
-from ..audit import (GapReport, check_plotting, check_smatch_python, gap_report, plot_histogram,
+from ..audit import (GapReport, check_plotting, check_smatch_python, measure_gaps, plot_histogram,
                      run_smatch104)
 from ..exceptions import SmatchppError, UsageError
 from ..read import STDIN
@@ -58,9 +58,9 @@ def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = 
     ``{"finished": N, "total": M}`` when an interrupt stopped the run).
 
     >>> from smatchpp.api import score_corpus
-    >>> from smatchpp.audit import gap_report
+    >>> from smatchpp.audit import measure_gaps
     >>> exact = score_corpus(["(a / b :ARG0 (c / d))"], ["(x / b :ARG0 (y / d))"])
-    >>> print(format_gap(gap_report(exact, {"t": [3]}, {"t": "a tool"})).split(chr(10), 1)[1])
+    >>> print(format_gap(measure_gaps(exact, {"t": [3]}, {"t": "a tool"})).split(chr(10), 1)[1])
     pairs: 1, exact certified optimal: 1, exact micro F1 100.00
     a tool: F1 75.00 (25.00 points below exact), 1 pair below the optimum, 1 triple lost
       gap histogram (triples: pairs): 1: 1
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"smatchpp: interrupted: {len(rows)} of {plural(total, 'pair')} finished"
               + ("; smatch 1.0.4 not run" if args.smatch_python and SMATCH104 not in heuristic else "")
               + "; the report covers those only", file=sys.stderr)
-    report = gap_report(exact, heuristic, labels)
+    report = measure_gaps(exact, heuristic, labels)
     if args.pairs_out:
         with pairs_output(args.pairs_out, exact_scorer.signature) as out:
             for k, p in enumerate(exact.scored):

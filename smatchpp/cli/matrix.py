@@ -38,7 +38,7 @@ from ..matrix import PairChunk, pair_chunks, score_pairs
 from ..read import read_file
 from ..presets import Options
 from ..presets import standardize
-from ..standardize import EMPTY
+from ..triples import EMPTY
 from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, check_outputs, dask_client,
                      config_from_args, interrupts, one_stdin, open_output, plural, warn, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_matrix as run_metric_matrix

@@ -479,13 +479,14 @@ def run_search(args: argparse.Namespace, metric) -> int:
 
     def hits(client):
         for q, graph in enumerate(queries):
-            scores = metric.scores(metric.stats_matrix([metric.features(graph)], fc))[metric.headline][0]
-            yield q, scores, np.lexsort((np.arange(len(corpus)), -scores))[:args.top]
+            order, scores, _pruned = metric.top_k(metric.features(graph), fc, args.top,
+                                                 prune=metric.prune_search)
+            yield q, scores, order
 
     def line(found) -> dict:
         q, scores, order = found
         return {"query": q, "id": _id(entries[0][q]), "hits": [
-            {"index": int(j), "id": _id(entries[1][j]), "score": float(scores[j])} for j in order],
+            {"index": int(j), "id": _id(entries[1][j]), "score": float(s)} for j, s in zip(order, scores)],
             "signature": signature}
 
     run = collect(args, hits, 1, len(queries), line, progress=True, unit="query", to=args.out or "-")

@@ -36,7 +36,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..standardize import TripleGraph
+from ..triples import TripleGraph
 
 __all__ = ["draw", "layout", "Layout", "Edge", "pair_colour", "colour_css", "CHAR_W"]
 
@@ -324,10 +324,6 @@ def _bezier(p0, p1, p2, t: float) -> tuple[float, float]:
     u = 1 - t
     return (u * u * p0[0] + 2 * u * t * p1[0] + t * t * p2[0],
             u * u * p0[1] + 2 * u * t * p1[1] + t * t * p2[1])
-
-
-def _inside(x: float, y: float, r: Rect, pad: float = 2.0) -> bool:
-    return r[0] - pad <= x <= r[0] + r[2] + pad and r[1] - pad <= y <= r[1] + r[3] + pad
 
 
 def _free(centres: list[tuple[float, float]], text: str, taken: list[Rect]) -> tuple[float, float]:

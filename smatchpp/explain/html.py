@@ -174,7 +174,6 @@ def _hc(e: Explanation, ta, tb) -> str:
         return head + "<p>It found the same alignment.</p>"
     opt = dict(e.aligned_pairs())
     hc = dict(e.aligned_pairs(hc=True))
-    hta, htb = _tags(e, hc=True)
     rows = []
     for v in e.a.variables:
         o, h = opt.get(v), hc.get(v)

@@ -34,7 +34,7 @@ from ..score import PairScore, prf
 from ..sentences import as_written, coreference
 from ..solvers.hillclimber import HillClimber
 from ..presets import standardize
-from ..standardize import EMPTY, TripleGraph
+from ..triples import EMPTY, TripleGraph
 
 __all__ = ["Explanation", "explain_pair", "explain_entries", "iter_explanations", "hc_label",
            "concept_similarity", "soft_pairs"]
@@ -168,14 +168,6 @@ class Explanation:
             return out
 
         return marks(ca, cb, forward), marks(cb, ca, backward)
-
-    def partner_of_b(self, hc: bool = False) -> np.ndarray:
-        """``out[j]`` is the A variable aligned to B variable ``j``, or -1."""
-        al = self.hc_alignment if hc else self.alignment
-        out = np.full(len(self.b.variables), -1, dtype=np.int64)
-        sel = np.flatnonzero(al >= 0)
-        out[al[sel]] = sel
-        return out
 
     @property
     def alignments_differ(self) -> bool:

@@ -26,7 +26,7 @@ import penman
 from penman.exceptions import PenmanError
 
 from ..read import RawGraph
-from ..standardize import TripleGraph
+from ..triples import TripleGraph
 
 __all__ = ["Seg", "penman_lines", "layout_tree", "branch_triples", "plain"]
 

@@ -125,7 +125,13 @@ def matcher_settings(name: str, owner: Any) -> MatcherSettings:
 
 
 def build_matcher(settings: Any = None, **overrides: Any):
-    """The matcher named by ``settings.match`` (or ``match=...``), built from the settings."""
+    """The matcher named by ``settings.match`` (or ``match=...``), built from the settings (a
+    :class:`~smatchpp.config.Config`, or any object or keywords with its matcher parameters):
+    the one way to build a matcher."""
+    if settings is not None and not overrides and hasattr(settings, "match"):
+        if settings.match not in MATCHERS:
+            raise ValueError(f"unknown matcher {settings.match!r}; choose from {', '.join(MATCHERS)}")
+        return MATCHERS[settings.match](matcher_settings(settings.match, settings))
     values = dict(vars(settings)) if settings is not None and hasattr(settings, "__dict__") else {}
     if settings is not None and not values:  # a frozen dataclass with slots, or similar
         values = {k: getattr(settings, k) for k in dir(settings) if not k.startswith("_")}

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, Protocol
 import numpy as np
 
 from ..settings import name_in, setting
-from ..standardize import TripleGraph
+from ..triples import TripleGraph
 from .levels import MatcherSettings
 
 __all__ = ["TripleMatcher", "ExactMatcher", "Terms1", "Terms2", "per_graph", "unary_labels",

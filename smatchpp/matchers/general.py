@@ -44,7 +44,7 @@ from typing import Callable, Protocol
 import numpy as np
 
 from ..exceptions import SmatchppError
-from ..standardize import TripleGraph
+from ..triples import TripleGraph
 
 __all__ = ["TripleWeights", "WeightedMatcher", "ConceptSimilarity", "unit_weights",
            "soft_top", "sorted_pairing", "weight_scale", "MAX_WEIGHT", "SCALE_FREE"]
@@ -95,7 +95,7 @@ def soft_top(g: TripleGraph) -> int | None:
     TOP as ``(root, TOP, concept of root)``; S2Match compares such values
     softly.  The smatch 1.0.4 preset writes the constant ``top``: exact.
 
-    >>> from smatchpp.standardize import TripleGraph
+    >>> from smatchpp.triples import TripleGraph
     >>> soft_top(TripleGraph(("x",), ("dog",), ((0, "top", "dog"),), ()))
     0
     >>> soft_top(TripleGraph(("x",), ("dog",), ((0, "top", "top"),), ())) is None

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..exceptions import SmatchppError
 from ..settings import Settings, file_or_identity, non_negative, setting, signed_file
-from ..standardize import TripleGraph
+from ..triples import TripleGraph
 from .general import TripleWeights
 
 __all__ = ["UNREACHABLE", "levels", "level_weight", "level_weights", "focus_weights",

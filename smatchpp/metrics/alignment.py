@@ -53,7 +53,7 @@ from .registry import register
 if TYPE_CHECKING:
     from ..aligner import PairAligner
     from ..score import PairScore
-    from ..standardize import TripleGraph
+    from ..triples import TripleGraph
 
 __all__ = ["AlignmentMetric", "SolvesWithAligner", "check_config", "without_run"]
 

@@ -108,7 +108,7 @@ class AspectMetric(SolvesWithAligner, Metric):
     def features(self, graph: RawGraph) -> Any:
         from ..aspects import unaligned_features
         from ..presets import Options, standardize
-        from ..standardize import EMPTY
+        from ..triples import EMPTY
 
         aspect, config = self._aspect, self.config
         raw = graph or _EMPTY_RAW

@@ -18,7 +18,7 @@ design:
   JSON-ready dict that ``score --metric NAME --pairs-out F --alignments`` adds to the
   pair's line; ``None`` (the default) means the metric has none.
 * :meth:`Metric.upper_stats` may give a cheap upper bound of a pair's
-  statistics (``search`` prunes with it); ``None`` means no bound.
+  statistics (``search`` prunes with it, :meth:`Metric.top_k`); ``None`` means no bound.
 * Parameters are dataclass fields declared once with :func:`param`: their
   default, help, choices and signature key.  The command line's
   ``--NAME-FIELD`` options and the signature are generated from them.
@@ -140,8 +140,9 @@ class Metric(ABC):
     #: whether the corpus's micro score is by definition its macro score (:class:`PairMean`):
     #: the summaries then print one row, ``mean``
     micro_is_macro: ClassVar[bool] = False
-    #: whether ``stats(a, b)`` equals ``stats(b, a)`` up to the order of the statistics
-    symmetric: ClassVar[bool] = True
+    #: whether ``search`` prunes with :meth:`upper_stats` (:meth:`top_k`); a metric whose
+    #: statistics cost about as little as its bound turns it off (docs/benchmarks.md section 21)
+    prune_search: ClassVar[bool] = True
 
     # --- what a metric implements ---------------------------------------------
 
@@ -160,6 +161,15 @@ class Metric(ABC):
     def upper_stats(self, a: Any, b: Any) -> Sequence[float] | None:
         """Statistics whose score bounds the pair's score from above, if cheap; else ``None``."""
         return None
+
+    def upper_stats_matrix(self, a: Any, corpus: Sequence[Any]) -> np.ndarray | None:
+        """:meth:`upper_stats` of ``a`` against every feature of ``corpus``, shape ``(len(corpus),
+        len(stat_names))``, or ``None`` if a pair has no bound; a metric whose bound is a
+        function of sizes overrides this with one array operation."""
+        uppers = [self.upper_stats(a, b) for b in corpus]
+        if any(u is None for u in uppers):
+            return None
+        return np.asarray(uppers, dtype=float).reshape(len(corpus), len(self.stat_names))
 
     def explain(self, a: Any, b: Any) -> dict[str, Any] | None:
         """What explains the pair's score beyond its statistics (JSON-ready, keys that do not
@@ -285,6 +295,41 @@ class Metric(ABC):
             for j, fb in enumerate(feats_b):
                 out[i, j] = self.stats(fa, fb)
         return out
+
+    def top_k(self, query: Any, corpus: Sequence[Any], k: int,
+              chunk: int = 256, prune: bool = True) -> tuple[np.ndarray, np.ndarray, int]:
+        """The ``k`` corpus features of highest headline score against ``query``'s (ties: the
+        lower corpus index first), as ``(indices, their scores, pairs pruned)``.
+
+        A metric with :meth:`upper_stats` has its pairs scored in decreasing order of their
+        bound's score, and a pair whose bound is below the k-th score found (by more than a
+        rounding margin) is never scored: the hits are those of scoring every pair.  A metric
+        without a bound, or ``prune=False``, scores every pair with :meth:`stats_matrix`.
+        """
+        n = len(corpus)
+        uppers = self.upper_stats_matrix(query, corpus) if n and prune else None
+        if uppers is None:
+            scores = self.scores(self.stats_matrix([query], corpus))[self.headline][0]
+            order = np.lexsort((np.arange(n), -scores))[:k]
+            return order, scores[order], 0
+        bound = np.asarray(self.scores(uppers)[self.headline], dtype=float)
+        visit = np.lexsort((np.arange(n), -bound))
+        found_idx: list[np.ndarray] = []
+        found_scores: list[np.ndarray] = []
+        best = np.empty(0)
+        done = 0
+        while done < n:
+            if best.size >= k and bound[visit[done]] < best[k - 1] - 1e-9 * max(1.0, abs(best[k - 1])):
+                break
+            part = visit[done:done + chunk]
+            scores = self.scores(self.stats_matrix([query], [corpus[j] for j in part]))[self.headline][0]
+            found_idx.append(part)
+            found_scores.append(np.asarray(scores, dtype=float))
+            done += len(part)
+            best = -np.sort(-np.concatenate(found_scores))  # descending, NaN last
+        idx, scores = np.concatenate(found_idx), np.concatenate(found_scores)
+        order = np.lexsort((idx, -scores))[:k]
+        return idx[order], scores[order], n - done
 
     def score_graphs(self, graphs_a: Sequence[RawGraph], graphs_b: Sequence[RawGraph],
                      ids: Sequence[str | None] | None = None) -> "MetricCorpus":

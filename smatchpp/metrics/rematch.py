@@ -65,7 +65,7 @@ from typing import Any, Mapping
 
 
 from ..read import RawGraph
-from ..standardize import smatch_concept, smatch_constant, smatch_direction, smatch_label
+from ..triples import smatch_concept, smatch_constant, smatch_direction, smatch_label
 from .base import param
 from .sets import SetJaccard
 from .registry import register

@@ -81,7 +81,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -280,6 +280,10 @@ def reference_count(a: SemaFeatures, b: SemaFeatures, commit: str) -> int:
 class Sema(Metric):
     """SEMA: relations, nodes and attributes matched by their concepts, without an alignment."""
 
+    #: its bound depends on the graphs' sizes only: pruning ``search`` skipped 3-4% of the
+    #: pairs and cost more than it saved (docs/benchmarks.md section 21)
+    prune_search = False
+
     name = "sema"
     stat_names = ("matched", "test_triples", "gold_triples")
     headline = "f1"
@@ -288,11 +292,6 @@ class Sema(Metric):
         "no", "no: a count that never exceeds the totals (a graph against itself scores 1); "
               "9a4911c (BAMBOO v0.2's commit) or 0ede9e0 (the head): the reference's reading "
               "and counting, which can exceed the totals", choices=COUNTINGS)
-
-    @property
-    def symmetric(self) -> bool:  # type: ignore[override]
-        """Our count is symmetric; the reference's greedy count is not."""
-        return self.reference_counting == "no"
 
     def __post_init__(self) -> None:
         if self.reference_counting not in COUNTINGS:
@@ -313,6 +312,12 @@ class Sema(Metric):
         if self.reference_counting != "no":
             return None
         return min(a.total, b.total), a.total, b.total
+
+    def upper_stats_matrix(self, a: SemaFeatures, corpus: Sequence[SemaFeatures]) -> np.ndarray | None:
+        if self.reference_counting != "no":
+            return None
+        totals = np.fromiter((b.total for b in corpus), dtype=float, count=len(corpus))
+        return np.stack([np.minimum(a.total, totals), np.full_like(totals, a.total), totals], axis=-1)
 
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
         s = np.asarray(stats, dtype=float)

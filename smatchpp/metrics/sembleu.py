@@ -87,7 +87,7 @@ import math
 from collections import Counter, deque
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -210,9 +210,12 @@ def _extend(node, gram, order, used, tokens, children, found, k) -> None:
 class SemBleu(Metric):
     """SemBleu: BLEU of the graphs' paths (k-grams); asymmetric, the first file is the hypothesis."""
 
+    #: its bound depends on the graphs' sizes only: pruning ``search`` skipped 3-4% of the
+    #: pairs and cost more than it saved (docs/benchmarks.md section 21)
+    prune_search = False
+
     name = "sembleu"
     headline = "score"
-    symmetric = False
 
     k: int = param(3, "the longest path, in nodes (orders 1..k); the paper and the repository "
                       "use 3, BAMBOO reports 1, 2 and 3", choices=tuple(range(1, MAX_K + 1)))
@@ -271,6 +274,14 @@ class SemBleu(Metric):
         # clipped matches never exceed either side's count of that order
         return (tuple(min(x, y) for x, y in zip(a.totals, b.totals)) + a.totals
                 + (a.length, b.length))
+
+    def upper_stats_matrix(self, a: SemBleuFeatures, corpus: Sequence[SemBleuFeatures]) -> np.ndarray:
+        totals = np.array([b.totals for b in corpus], dtype=float).reshape(len(corpus), len(a.totals))
+        lengths = np.fromiter((b.length for b in corpus), dtype=float, count=len(corpus))
+        n = len(corpus)
+        return np.concatenate([np.minimum(np.asarray(a.totals, dtype=float), totals),
+                               np.broadcast_to(np.asarray(a.totals, dtype=float), (n, len(a.totals))),
+                               np.full((n, 1), float(a.length)), lengths[:, None]], axis=-1)
 
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
         s = np.asarray(stats, dtype=float)

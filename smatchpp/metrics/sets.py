@@ -33,6 +33,10 @@ __all__ = ["SetJaccard"]
 class SetJaccard(Metric):
     """Jaccard of feature sets; a subclass gives ``name`` and ``features`` (a frozenset)."""
 
+    #: its bound depends on the graphs' sizes only: pruning ``search`` skipped 3-4% of the
+    #: pairs and cost more than it saved (docs/benchmarks.md section 21)
+    prune_search = False
+
     stat_names = ("intersection", "union")
     headline = "score"
 
@@ -43,6 +47,10 @@ class SetJaccard(Metric):
     def upper_stats(self, a: frozenset, b: frozenset) -> tuple[int, int]:
         # |A ∩ B| <= min(|A|, |B|) and |A ∪ B| >= max(|A|, |B|)
         return min(len(a), len(b)), max(len(a), len(b))
+
+    def upper_stats_matrix(self, a: frozenset, corpus: Sequence[frozenset]) -> np.ndarray:
+        sizes = np.fromiter((len(b) for b in corpus), dtype=float, count=len(corpus))
+        return np.stack([np.minimum(len(a), sizes), np.maximum(len(a), sizes)], axis=-1)
 
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
         s = np.asarray(stats, dtype=float)

@@ -8,7 +8,7 @@ from it, and an unknown name is an error (it never becomes a new signature).
 
 ========================  ==============================================================
 ``smatch`` (default)      smatch 1.0.4's triples, its quirks included
-                          (:mod:`smatchpp.standardize`); PyPI smatch 1.0.3.2's are the same
+                          (:mod:`smatchpp.triples`); PyPI smatch 1.0.3.2's are the same
 ``smatch-legacy``         ``smatch``'s triples with TOP's value the root's concept: a hybrid
                           that no release of smatch had (see below)
 ``amr-suite``             the reader the reference tools bundle: amr-metric-suite's Smatch
@@ -66,7 +66,7 @@ from typing import Callable, Optional
 from ..plugins import GROUPS, load
 from ..settings import Settings, boolean, name_in, setting
 from ..read import RawGraph
-from ..standardize import PresetName, TripleGraph, smatch_triples
+from ..triples import PresetName, TripleGraph, smatch_triples
 from .amr import AMR_RULES
 from .graph import GENERIC_RULES, Options, Rule, build_triples, to_penman
 from .smatchpp18 import concept_identity

@@ -1,7 +1,7 @@
 """The ``generic`` preset's rules, on a :class:`penman.Graph`, and the triples they give.
 
 The ``smatch`` presets build their triples straight from the graph as written
-(:func:`smatchpp.standardize.smatch_triples`, bugs included).  The ``generic``
+(:func:`smatchpp.triples.smatch_triples`, bugs included).  The ``generic``
 and ``amr`` presets instead turn the graph into a :class:`penman.Graph`, apply
 a list of rules (each a function ``(graph, options) -> graph``), and only then
 build the triples (:func:`build_triples`).  ``generic`` is what a careful user
@@ -51,7 +51,7 @@ import penman
 from penman.model import Model
 
 from ..read import RawGraph
-from ..standardize import TripleGraph
+from ..triples import TripleGraph
 
 __all__ = ["Options", "Rule", "to_penman", "lowercase", "deinvert", "build_triples", "variables",
            "GENERIC_RULES"]

@@ -53,7 +53,7 @@ triple.
 from __future__ import annotations
 
 from ..read import RawGraph
-from ..standardize import TripleGraph
+from ..triples import TripleGraph
 from .amr import GUIDELINES_REIFICATIONS
 
 __all__ = ["Node", "Triple18", "DEREIFY", "amr18_triples", "amr18_graph", "to_triple_graph"]

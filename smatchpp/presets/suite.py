@@ -74,7 +74,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..read import RawGraph
-from ..standardize import TripleGraph
+from ..triples import TripleGraph
 
 __all__ = ["suite_triples", "suite_value"]
 

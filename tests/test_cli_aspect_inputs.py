@@ -1,4 +1,4 @@
-"""The flags added with the aspect metric, on the command line: their numbers, and bad input.
+"""The aspect metric's flags and the aspect sets' inputs, on the command line: their numbers, and bad input.
 
 ``score --metric aspect --aspect-name NAME`` gives the numbers ``score --aspects damonte``
 gives the same aspect; ``--aspects thesis --vectors FILE`` and the graph files refuse

@@ -1,4 +1,5 @@
-"""Fresh-process checks of the flags added with the foundation and scale-out (numbers and exit codes)."""
+"""Fresh-process checks of signature replay, matrix and search input errors and Dask scoring
+(numbers and exit codes)."""
 
 from __future__ import annotations
 
