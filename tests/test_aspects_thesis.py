@@ -141,3 +141,25 @@ def test_cli_score_thesis_in_a_fresh_process(tmp_path, vectors):
     assert text.returncode == 0, text.stderr
     assert "Named entity                        100.00  100.00  100.00        0       0       0  " \
            "(empty on both sides: vacuous agreement)" in text.stdout
+
+
+def test_vectors_are_cached_by_file_not_by_the_name_typed(tmp_path, monkeypatch):
+    """One process, ``--vectors v.txt`` in two folders (or the file rewritten): each run gets
+    its own file's vectors, not the first one's (the cache once keyed on the string typed)."""
+    monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    (first / "v.txt").write_text(VECTORS)
+    (second / "v.txt").write_text("boy 1 0\ngirl 1 0\n")  # girl is boy here
+
+    def root_sim() -> float:
+        return StatAspect("rootSim", "rootSim", "root", damonte_triples, "v.txt").score(
+            graph("(a / boy)"), graph("(a / girl)"))[0]
+
+    monkeypatch.chdir(first)
+    assert root_sim() == pytest.approx(0.6)
+    monkeypatch.chdir(second)
+    assert root_sim() == pytest.approx(1.0)
+    (second / "v.txt").write_text("boy 1 0\ngirl 0 1\ncat -1 0\n")  # rewritten: orthogonal now
+    assert root_sim() == 0.0

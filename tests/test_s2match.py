@@ -300,3 +300,27 @@ def test_matrix_and_search_under_soft_and_weighted_matchers(vectors_file, cache)
         alone = top_k(graphs, graphs, 2, cfg)
         assert [[(h.index, h.f1) for h in r.hits] for r in pooled] == \
             [[(h.index, h.f1) for h in r.hits] for r in alone]
+
+
+def test_vectors_held_read_the_vocabulary_once(tmp_path):
+    """Inside vectors_held() (tune's grid) every matcher's load of the same file gives one
+    Vectors whose release waits for the hold's end: one vocabulary read, not one a cell."""
+    from smatchpp.matchers.embeddings import load_vectors, vectors_held
+
+    path = tmp_path / "v.txt"
+    path.write_text("dog 1 0\ncat 0.6 0.8\n")
+    cache = tmp_path / "cache"
+    reads = []
+    with vectors_held():
+        first = load_vectors(path, cache)
+        loader = first._vocab_loader
+        first._vocab_loader = lambda: reads.append(1) or loader()
+        for _ in range(3):  # three grid cells: load, look up, release
+            vectors = load_vectors(str(path), cache)
+            assert vectors is first
+            assert vectors.lookup(["cat"])[0].tolist() == [0.6, 0.8]
+            vectors.release()
+        assert len(reads) == 1
+    first.lookup(["dog"])  # the hold has ended: released, so read again
+    assert len(reads) == 2
+    assert load_vectors(path, cache) is not first

