@@ -189,7 +189,9 @@ def test_labels_are_compressed_to_short_ids_at_every_iteration():
 @pytest.mark.parametrize("iterations", [0, 1, 2, 3, 5])
 @pytest.mark.parametrize("label_keyed", [False, True])
 def test_compressed_labels_score_as_their_text(iterations, label_keyed):
-    graphs = [e.graph for e in read_text(open("examples/pred.amr").read() + "\n\n" + open("examples/gold.amr").read())]
+    from clirun import GOLD, PRED  # the repository's examples, wherever the tests run from
+
+    graphs = [e.graph for e in read_text(PRED.read_text() + "\n\n" + GOLD.read_text())]
     m = WLK(iterations=iterations, label_keyed=label_keyed)
     feats = [m.features(x) for x in graphs]
     for i, a in enumerate(graphs):
