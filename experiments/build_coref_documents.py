@@ -26,7 +26,6 @@ as ``bio-doc{n}-{kind}.test.amr`` / ``.gold.amr``, ``--pairs`` pairs each.
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from pathlib import Path
@@ -36,7 +35,7 @@ import penman
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from build_documents import BIO, OUT, _encode, document, perturb, read_bio  # noqa: E402
+from build_documents import BIO, _encode, command, document, perturb, read_bio  # noqa: E402
 
 
 def merge_names(graph: penman.Graph) -> penman.Graph:
@@ -102,19 +101,7 @@ def build(sizes: list[int], pairs: int, out: Path, seed: int, path: Path = BIO) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[10, 20, 50])
-    ap.add_argument("--pairs", type=int, default=4, help="pairs per size and kind")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--seed", type=int, default=12)
-    ap.add_argument("--bio", type=Path, default=BIO)
-    args = ap.parse_args(argv)
-    if not args.bio.exists():
-        print(f"not found: {args.bio}", file=sys.stderr)
-        return 2
-    for f in build(args.sizes, args.pairs, args.out, args.seed, args.bio):
-        print(f)
-    return 0
+    return command(build, __doc__.split("\n\n")[0], [10, 20, 50], 4, argv)
 
 
 if __name__ == "__main__":

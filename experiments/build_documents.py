@@ -58,7 +58,8 @@ def document(sentences: list[penman.Graph]) -> penman.Graph:
     for k, g in enumerate(sentences, start=1):
         # the sentence's own top is s{k}v0, so the layout nests it under :snt{k}
         names = {g.top: f"s{k}v0"}
-        for j, v in enumerate(v for v in g.variables() if v != g.top):
+        # in written order (penman's variables() is a set: its order follows the hash seed)
+        for j, v in enumerate(v for v in dict.fromkeys(s for s, _, _ in g.instances()) if v != g.top):
             names[v] = f"s{k}v{j + 1}"
         triples.append(("m", f":snt{k}", names[g.top]))
         # sentence triples follow their :snt edge so the encoder nests them
@@ -150,10 +151,13 @@ def build(sizes: list[int], pairs: int, out: Path, seed: int, path: Path = BIO) 
     return written
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[10, 30, 70, 150])
-    ap.add_argument("--pairs", type=int, default=3, help="pairs per size and kind")
+def command(build_files, description: str, sizes: list[int], pairs: int,
+            argv: list[str] | None = None) -> int:
+    """The command line of a document builder: ``build_files(sizes, pairs, out, seed, bio)``
+    writes the files and returns their paths, which are printed."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--sizes", type=int, nargs="+", default=sizes)
+    ap.add_argument("--pairs", type=int, default=pairs, help="pairs per size and kind")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--bio", type=Path, default=BIO)
@@ -161,9 +165,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.bio.exists():
         print(f"not found: {args.bio}", file=sys.stderr)
         return 2
-    for f in build(args.sizes, args.pairs, args.out, args.seed, args.bio):
+    for f in build_files(args.sizes, args.pairs, args.out, args.seed, args.bio):
         print(f)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return command(build, __doc__.split("\n\n")[0], [10, 30, 70, 150], 3, argv)
 
 
 if __name__ == "__main__":
