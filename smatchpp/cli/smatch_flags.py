@@ -25,6 +25,8 @@ is ``--sentence-buckets`` (without it the score is the unrestricted optimum, and
 (True, False)
 >>> requested(["--coref-subscore", "-r", "1", "-f", "a", "b"]), requested(["score", "a", "b", "--coref-subscore"])
 (True, False)
+>>> requested(["--coref-subscore", "--sentence-buckets", "-f", "a", "b"])
+True
 """
 
 from __future__ import annotations
@@ -59,7 +61,9 @@ def requested(argv: Sequence[str]) -> bool:
     line: ``score`` or smatch's options first, and one of :data:`SMATCH_OPTIONS` among them."""
     if not argv or not (argv[0] in ("score", "-f") or argv[0] in SMATCH_OPTIONS | DOC_OPTIONS):
         return False
-    return any(n in SMATCH_OPTIONS for n in _names(argv))
+    # docSmatch's options first (``--coref-subscore -f A B``) are its command line too; after
+    # ``score`` they are score's own options
+    return argv[0] in DOC_OPTIONS or any(n in SMATCH_OPTIONS for n in _names(argv))
 
 
 def _build() -> argparse.ArgumentParser:

@@ -1,0 +1,82 @@
+"""The command lines this release added, each once in a fresh process as a user's shell runs it:
+its numbers, and its exit code on input that is wrong.  (Their logic is tested in-process in
+the files named in each test.)"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from clirun import GOLD, PRED, run
+from test_cli_smatch_flags import DOC_GOLD, DOC_TEST
+
+
+@pytest.fixture()
+def docs(tmp_path):
+    (tmp_path / "t.amr").write_text(DOC_TEST)
+    (tmp_path / "g.amr").write_text(DOC_GOLD)
+    (tmp_path / "unclosed.amr").write_text("(d / document :snt1 (a / dog)\n")
+    return tmp_path
+
+
+def test_docsmatch_options_first(docs):
+    """docSmatch's options before ``-f`` (tests/test_cli_smatch_flags.py): its blocks; Total
+    Coref by hand, matched 2 of test 4 and gold 2."""
+    done = run("--coref-subscore", "--sentence-buckets", "--pr", "--significant", "4",
+               "-f", "t.amr", "g.amr", cwd=docs, fresh=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Overall Score:" and lines[4] == "Coref Score"
+    assert lines[5:8] == ["Precision: 0.5000", "Recall: 1.0000", "F-score: 0.6667"]
+    assert re.fullmatch(r"Time\(s\): \d+\.\d{4}", lines[8])
+    bad = run("--coref-subscore", "--sentence-buckets", "-f", "unclosed.amr", "g.amr", cwd=docs, fresh=True)
+    assert bad.returncode == 2 and "unclosed.amr:1: graph 0" in bad.stderr
+
+
+def test_score_sentence_buckets_and_coref_subscore(docs):
+    """tests/test_documents.py in-process; here the process: JSON numbers and a bad file."""
+    done = run("score", "t.amr", "g.amr", "--sentence-buckets", "--coref-subscore", "--format", "json",
+               cwd=docs, fresh=True)
+    assert done.returncode == 0, done.stderr
+    s = json.loads(done.stdout)
+    assert "|buckets:yes|coref:yes|" in s["signature"]
+    assert (s["coref"]["Total Coref"]["matched"], s["coref"]["Total Coref"]["test"],
+            s["coref"]["Total Coref"]["gold"]) == (2, 4, 2)
+    bad = run("score", "unclosed.amr", "g.amr", "--sentence-buckets", cwd=docs, fresh=True)
+    assert bad.returncode == 2 and "unclosed.amr:1" in bad.stderr
+
+
+def test_compare_three_systems_and_metric_workers(tmp_path):
+    """compare SYS1 SYS2 SYS3 GOLD and score --metric --workers 2 --pairs-out FILE.parquet
+    (tests/test_app.py, tests/test_tables.py in-process)."""
+    done = run("compare", PRED, GOLD, PRED, GOLD, "--metric", "jaccard", "--bootstrap", "50",
+               "--ar-trials", "50", "--format", "json", cwd=tmp_path, fresh=True)
+    assert done.returncode == 0, done.stderr
+    comparisons = json.loads(done.stdout)["comparisons"]
+    assert [c["system"] for c in comparisons] == ["sys2", "sys3"]
+    assert comparisons[1]["delta_f1"] == 0 and comparisons[1]["f1_sys1"] == comparisons[1]["f1_sys2"]  # sys3 is sys1
+    assert run("compare", PRED, "--metric", "jaccard", cwd=tmp_path, fresh=True).returncode == 2
+    one = run("score", PRED, GOLD, "--metric", "jaccard", "--workers", "1", "--pairs-out", "one.jsonl",
+              cwd=tmp_path, fresh=True)
+    two = run("score", PRED, GOLD, "--metric", "jaccard", "--workers", "2", "--pairs-out", "two.parquet",
+              cwd=tmp_path, fresh=True)
+    assert one.returncode == two.returncode == 0, two.stderr
+    assert one.stdout == two.stdout
+    pandas = pytest.importorskip("pandas")
+    table = pandas.read_parquet(tmp_path / "two.parquet")
+    rows = [json.loads(line) for line in (tmp_path / "one.jsonl").read_text().splitlines()]
+    assert table["score"].tolist() == [r["score"] for r in rows]
+    assert run("score", PRED, GOLD, "--metric", "jaccard", "--workers", "0", cwd=tmp_path,
+               fresh=True).returncode == 2
+
+
+def test_one_spelling_of_the_main_output(tmp_path):
+    """search -o (was --out) and explain --pairs-out (was --json): tests/test_cli_output_spelling.py."""
+    done = run("search", PRED, GOLD, "--top", "1", "-o", "hits.jsonl", cwd=tmp_path, fresh=True)
+    assert done.returncode == 0, done.stderr
+    hits = [json.loads(line) for line in (tmp_path / "hits.jsonl").read_text().splitlines()]
+    assert len(hits) == 4 and all(len(h["hits"]) == 1 for h in hits)
+    bad = run("search", PRED, GOLD, "-o", str(GOLD), cwd=tmp_path, fresh=True)
+    assert bad.returncode == 2
