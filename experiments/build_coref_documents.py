@@ -35,7 +35,7 @@ import penman
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from build_documents import BIO, _encode, command, document, perturb, read_bio  # noqa: E402
+from build_documents import BIO, _encode, command, document, perturb, read_bio, write_kinds  # noqa: E402
 
 
 def merge_names(graph: penman.Graph) -> penman.Graph:
@@ -92,11 +92,7 @@ def build(sizes: list[int], pairs: int, out: Path, seed: int, path: Path = BIO) 
             for kind, (test, gold) in docs.items():
                 kinds[kind][0].append(_encode(test, f"bio-doc{n}-{kind}-{s}"))
                 kinds[kind][1].append(_encode(gold, f"bio-doc{n}-{kind}-{s}"))
-        for kind, (test, gold) in kinds.items():
-            for side, graphs in (("test", test), ("gold", gold)):
-                f = out / f"bio-doc{n}-{kind}.{side}.amr"
-                f.write_text("\n\n".join(graphs) + "\n", encoding="utf-8")
-                written.append(f)
+        written += write_kinds(kinds, n, out)
     return written
 
 

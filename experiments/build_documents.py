@@ -143,11 +143,19 @@ def build(sizes: list[int], pairs: int, out: Path, seed: int, path: Path = BIO) 
             kinds["shift"][1].append(_encode(b, f"bio-doc{n}-shift-{s}"))
             kinds["perturb"][0].append(_encode(perturb(a, rng), f"bio-doc{n}-perturb-{s}"))
             kinds["perturb"][1].append(_encode(document(sentences[s:s + n]), f"bio-doc{n}-perturb-{s}"))
-        for kind, (test, gold) in kinds.items():
-            for side, graphs in (("test", test), ("gold", gold)):
-                f = out / f"bio-doc{n}-{kind}.{side}.amr"
-                f.write_text("\n\n".join(graphs) + "\n", encoding="utf-8")
-                written.append(f)
+        written += write_kinds(kinds, n, out)
+    return written
+
+
+def write_kinds(kinds: dict[str, tuple[list[str], list[str]]], n: int, out: Path) -> list[Path]:
+    """Write each kind's test and gold documents (encoded) of size ``n`` as
+    ``bio-doc{n}-{kind}.{test,gold}.amr``; the paths written."""
+    written = []
+    for kind, (test, gold) in kinds.items():
+        for side, graphs in (("test", test), ("gold", gold)):
+            f = out / f"bio-doc{n}-{kind}.{side}.amr"
+            f.write_text("\n\n".join(graphs) + "\n", encoding="utf-8")
+            written.append(f)
     return written
 
 

@@ -62,15 +62,16 @@ def _tune_files(tmp_path: Path, scores: str = "0.2\n1\n0.7\n0.4\n") -> None:
     (tmp_path / "y.txt").write_text(scores)
 
 
-def _interrupt_after(argv, cwd: Path, stderr_has: str, count: int, sig=signal.SIGINT):
-    """Run ``argv``; once its stderr holds ``stderr_has`` ``count`` times, send ``sig``."""
+def _interrupt_when(argv, cwd: Path, ready, sig=signal.SIGINT):
+    """Run ``argv``; once ``ready(pid, stderr so far)`` holds, send ``sig``; the exit code,
+    stdout and stderr.  A run that finishes first fails the test."""
     err_path = cwd / "stderr.txt"
     with open(err_path, "w") as err:
         proc = subprocess.Popen(argv, cwd=cwd, env=child_env(), stdout=subprocess.PIPE, stderr=err,
                                 text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             deadline = time.monotonic() + 300
-            while err_path.read_text().count(stderr_has) < count and proc.poll() is None \
+            while not ready(proc.pid, err_path.read_text()) and proc.poll() is None \
                     and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert proc.poll() is None, ("finished before the signal", err_path.read_text())
@@ -81,6 +82,11 @@ def _interrupt_after(argv, cwd: Path, stderr_has: str, count: int, sig=signal.SI
                 proc.kill()
                 proc.communicate()
     return proc.returncode, out, err_path.read_text()
+
+
+def _interrupt_after(argv, cwd: Path, stderr_has: str, count: int, sig=signal.SIGINT):
+    """Run ``argv``; once its stderr holds ``stderr_has`` ``count`` times, send ``sig``."""
+    return _interrupt_when(argv, cwd, lambda pid, err: err.count(stderr_has) >= count, sig)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -193,20 +199,8 @@ def _tree_cpu_seconds(pid: int) -> float:
 
 
 def _interrupt_when_busy(argv, cwd: Path, cpu: float = 3.0, sig=signal.SIGINT):
-    proc = subprocess.Popen(argv, cwd=cwd, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        deadline = time.monotonic() + 300
-        while _tree_cpu_seconds(proc.pid) < cpu and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert proc.poll() is None, ("finished before the signal", proc.communicate())
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    return proc.returncode, out, err
+    """Run ``argv``; once it and its workers have used ``cpu`` seconds of CPU, send ``sig``."""
+    return _interrupt_when(argv, cwd, lambda pid, err: _tree_cpu_seconds(pid) >= cpu, sig)
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
