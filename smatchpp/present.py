@@ -157,8 +157,16 @@ def emit_json(obj: Any) -> str:
 
 
 def json_line(obj: Any) -> str:
-    """One line of a JSON-lines output (``--pairs-out``, ``--out``), NaN as ``null``."""
-    return json.dumps(json_safe(obj), allow_nan=False)
+    """One line of a JSON-lines output (``--pairs-out``, ``--out``), NaN as ``null``: written
+    as it is when it can be (the common case, one pass), else after :func:`json_safe`.
+
+    >>> json_line({"a": 1.5}), json_line({"a": float("nan")})
+    ('{"a": 1.5}', '{"a": null}')
+    """
+    try:
+        return json.dumps(obj, allow_nan=False)
+    except (ValueError, TypeError):  # a NaN or infinity, or a numpy scalar
+        return json.dumps(json_safe(obj), allow_nan=False)
 
 
 # ---------------------------------------------------------------------------
