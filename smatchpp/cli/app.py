@@ -39,14 +39,16 @@ import signal
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import IO, Any, Callable, Iterable, Sequence
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
 from ..executor import EXIT_INTERRUPTED, INTERRUPTS, interrupts, progress_bar
+from ..metrics.alignment import AlignmentMetric
 from ..read import Entry
+from ..runs import auto_workers, metric_pairs
 from .common import (EXIT_OK, check_outputs, dask_client, pairs_output, plural, read_inputs,
-                     report_unreadable, warn_unreadable)
+                     report_unreadable, warn_unreadable, workers_from_args)
 
-__all__ = ["Inputs", "Run", "read_pairs", "collect", "conclude", "summary_stream", "interrupted_message",
+__all__ = ["Inputs", "Run", "read_pairs", "collect", "score_pairs", "workers_for", "conclude", "summary_stream", "interrupted_message",
            "HeldSignals", "system_names"]
 
 
@@ -126,6 +128,43 @@ def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], worker
         finally:
             bar.close()
     return Run(found, interrupted, total, pairs_out, unit)
+
+
+def score_pairs(metric, entries_a: Sequence[Entry], entries_b: Sequence[Entry], on_error: str = "raise",
+                workers: int = 1, client: Any = None, details: bool = False) -> Iterator:
+    """The road of every metric: each pair's result, in index order, on this process, a pool
+    of ``workers`` or the Dask ``client``.
+
+    The alignment family's pairs are :class:`~smatchpp.score.PairScore` (certificates, bounds,
+    the aspect counts of ``--aspects``), solved by :class:`smatchpp.api.Scorer` under the
+    run's Config (its corpus budget, its soft matcher's table made once); every other
+    metric's are :class:`~smatchpp.metrics.MetricPair` (:func:`smatchpp.runs.metric_pairs`),
+    with the metric's explanation when ``details`` asks for it.  Either way
+    :meth:`Metric.pair_json` writes the pair, :meth:`Metric.corpus` sums them."""
+    if isinstance(metric, AlignmentMetric):  # the Scorer, imported here: another metric never loads it
+        from ..api import Scorer
+
+        return Scorer(metric.run_config(on_error)).iter_scores(entries_a, entries_b, workers=workers,
+                                                               dask=client)
+    return _explained(metric_pairs(metric, entries_a, entries_b, on_error, workers, client,
+                                   explain=details and metric.explains()))
+
+
+def _explained(found: Iterable) -> Iterator:
+    """The pairs of :func:`~smatchpp.runs.metric_pairs` with their explanations in them."""
+    for pair, explanation in found:
+        pair.explanation = explanation
+        yield pair
+
+
+def workers_for(args: argparse.Namespace, metric, pairs: int) -> int:
+    """``--workers`` as given (capped at the cores unless ``--force-workers``); without it, all
+    cores for a metric whose pair is a solve, else one worker per
+    :data:`smatchpp.runs.PAIRS_PER_WORKER` pairs, at most the cores (a pool costs more than it
+    saves on a few thousand pairs of a metric without an alignment)."""
+    if not metric.cheap_pairs or getattr(args, "dask", None) is not None or getattr(args, "workers", None) is not None:
+        return workers_from_args(args)
+    return auto_workers(pairs, workers_from_args(args))
 
 
 def _output(pairs_out: str | None, to: str | None, signature: str):

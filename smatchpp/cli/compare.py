@@ -29,6 +29,7 @@ from .app import collect, interrupted_message, read_pairs, summary_stream, syste
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_aspect_options,
                      add_bootstrap_options, add_dask_option, add_setting, add_setting_options,
                      config_from_args, plural, warn, warn_unreadable, workers_from_args)
+from ..metrics.alignment import AlignmentMetric
 from .metric import add_metric_options, metric_from_args, run_compare
 
 __all__ = ["add_parser", "run", "format_comparison", "format_table", "comparisons"]
@@ -141,7 +142,7 @@ def _pair_row(p1, p2) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     metric = metric_from_args(args)
-    if metric is not None:
+    if not isinstance(metric, AlignmentMetric):  # still a road of its own for the alignment family below
         return run_compare(args, metric)
     config = config_from_args(args)
     if config.bootstrap is None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ import numpy as np
 from .. import present
 from ..config import BOOTSTRAP_SEED, Config
 from ..metrics import METRICS, Metric, MetricCorpus, bootstrap_metric, get_metric, metric_names
+from ..metrics.alignment import AlignmentMetric, without_run
 from ..metrics.base import MetricIntervals
 from ..bulk import no_cycle_collection
 from ..read import RawGraph, read_file
@@ -38,11 +40,11 @@ from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
 from ..runs import EMPTY_GRAPH, auto_workers, metric_matrix, metric_pairs, metric_rows
 from ..executor import EXIT_INTERRUPTED, INTERRUPTS
 from .app import collect, conclude, interrupted_message, read_pairs, summary_stream, system_names
-from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, dask_client, emit, one_stdin, plural,
+from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, config_from_args, dask_client, emit, one_stdin, plural,
                      report_unreadable,
                      warn, warn_unreadable, workers_from_args)
 
-__all__ = ["add_metric_options", "metric_from_args", "run_score", "run_compare", "run_matrix", "run_search",
+__all__ = ["add_metric_options", "metric_from_args", "run_from_args", "RunSettings", "run_score", "run_compare", "run_matrix", "run_search",
            "format_metric_text", "ALIGNMENT"]
 
 #: the alignment family (Smatch, S2Match, WSMATCH, ...: ``--match`` picks among them); it is
@@ -167,8 +169,29 @@ def _from_signature(args: argparse.Namespace, defaults: dict[str, Any]) -> Metri
 _CONFIG_FILES = ("vectors", "propbank_frames", "role_weights")
 
 
-def metric_from_args(args: argparse.Namespace):
-    """The metric ``--metric`` names with its options; refuses options that would do nothing."""
+@dataclass(frozen=True)
+class RunSettings:
+    """The settings of a run that are not the metric's: error handling and resampling (the
+    signature names them beside the metric's; :meth:`Metric.signature`'s arguments)."""
+
+    on_error: str = "raise"
+    bootstrap: int | None = None
+    bootstrap_seed: int = BOOTSTRAP_SEED
+    ar_trials: int | None = None
+
+    def signature(self, metric: Metric) -> str:
+        return metric.signature(self.on_error, self.bootstrap, self.bootstrap_seed, self.ar_trials)
+
+
+def metric_from_args(args: argparse.Namespace, **overrides: Any) -> Metric:
+    """The metric ``--metric`` names with its options (the alignment family's: the Config of
+    the options, ``overrides`` the settings the command fixes); refuses options that would do
+    nothing."""
+    return run_from_args(args, **overrides)[0]
+
+
+def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, RunSettings]:
+    """The metric of the options (:func:`metric_from_args`) and the run's settings."""
     defaults: dict[str, Any] = getattr(args, "option_defaults", {})
     replayed = None
     if getattr(args, "signature", None) and "|metric:" in args.signature:
@@ -196,21 +219,25 @@ def metric_from_args(args: argparse.Namespace):
         raise UsageError(f"{shown} {'does' if len(stray) == 1 else 'do'} nothing under --metric "
                          f"{args.metric}: remove {'it' if len(stray) == 1 else 'them'}, or choose "
                          "the metric that uses it")
-    if args.metric == ALIGNMENT:
-        return None
+    if args.metric == ALIGNMENT:  # its settings, the run's too, are the Config's
+        config = config_from_args(args, **overrides)
+        return AlignmentMetric(without_run(config)), RunSettings(
+            config.on_error, config.bootstrap, config.bootstrap_seed, config.ar_trials)
     # the shared options default to None (so that the alignment family can tell what was given)
     if args.on_error is None:
         args.on_error = "raise"
     if getattr(args, "bootstrap_seed", BOOTSTRAP_SEED) is None:
         args.bootstrap_seed = BOOTSTRAP_SEED
+    run = RunSettings(args.on_error, getattr(args, "bootstrap", None), getattr(args, "bootstrap_seed", BOOTSTRAP_SEED),
+                      getattr(args, "ar_trials", None))
     if replayed is not None:
-        return replayed
+        return replayed, run
     params = {f: getattr(args, _dest(args.metric, f)) for f, _, _ in _others()[args.metric].params()
               if getattr(args, _dest(args.metric, f)) is not None}
     if args.metric == "aspect" and limit is not None:
         params["config"] = Config(aspects="separate", time_limit=limit)
     try:
-        return get_metric(args.metric, **params)
+        return get_metric(args.metric, **params), run
     except (ValueError, OSError) as exc:
         raise UsageError(f"--metric {args.metric}: {exc}") from None
 

@@ -22,6 +22,7 @@ from .app import collect, interrupted_message
 from .common import (EXIT_INTERRUPTED, EXIT_OK, add_dask_option, add_scoring_options, check_outputs,
                      config_from_args, name_inputs, one_stdin, plural, workers_from_args)
 from .matrix import read_graphs
+from ..metrics.alignment import AlignmentMetric
 from .metric import add_metric_options, metric_from_args, run_search as run_metric_search
 
 __all__ = ["add_parser", "run", "uses_stdout"]
@@ -47,7 +48,7 @@ def uses_stdout(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     metric = metric_from_args(args)
-    if metric is not None:
+    if not isinstance(metric, AlignmentMetric):  # still a road of its own for the alignment family below
         return run_metric_search(args, metric)
     config = config_from_args(args)
     if args.top < 1:

@@ -46,24 +46,26 @@ import numpy as np
 from ..config import Config
 from ..read import RawGraph
 from ..signature import Signature
-from ..significance import DEFAULT_SEED, prf_arrays
+from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, prf_arrays
 from .base import Metric
 from .registry import register
 
 if TYPE_CHECKING:
     from ..aligner import PairAligner
-    from ..score import PairScore
+    from ..score import CorpusScore, PairScore
     from ..triples import TripleGraph
 
 __all__ = ["AlignmentMetric", "SolvesWithAligner", "check_config", "without_run"]
 
-#: Config fields a metric cannot honour: a corpus budget and aspect counts belong to a run
-#: of :class:`smatchpp.api.Scorer`; resampling settings are the run's (:meth:`Metric.signature`)
-_RUN_ONLY = {"total_time_limit": "a corpus budget (score --total-time-limit)",
-             "aspects": "aspect scores (score --aspects)",
-             "bootstrap": "a resampling setting: give it to the run (Metric.signature's bootstrap)",
+#: Config fields a metric cannot carry: resampling settings are the run's (:meth:`Metric.signature`)
+_RUN_ONLY = {"bootstrap": "a resampling setting: give it to the run (Metric.signature's bootstrap)",
              "bootstrap_seed": "a resampling setting: give it to the run (Metric.signature's bootstrap_seed)",
              "ar_trials": "a resampling setting of compare"}
+#: Config fields the metric carries that only a run of many pairs honours (the command line's
+#: road, :class:`smatchpp.api.Scorer`): a corpus budget, and the aspect counts each pair of
+#: the run carries; a method that scores one pair by itself refuses them (:meth:`AlignmentMetric.one_pair`)
+_CORPUS_ONLY = {"total_time_limit": "a corpus budget (score --total-time-limit)",
+                "aspects": "aspect scores, counted on a run's pairs (score --aspects)"}
 
 
 def check_config(config: Any, what: str, run_only: dict[str, str]) -> None:
@@ -120,6 +122,19 @@ class AlignmentMetric(SolvesWithAligner, Metric):
 
     # --- the interface ------------------------------------------------------------
 
+    #: a pair is a solve: every core from the first pair; the solver's objects are left to the
+    #: cycle collector
+    cheap_pairs = False
+
+    def one_pair(self) -> None:
+        """Refuse the settings that only a run of many pairs honours (:data:`_CORPUS_ONLY`): the
+        one place where a method scoring one pair by itself (:meth:`stats`, :meth:`pair`,
+        :meth:`explain`, :meth:`upper_stats`; so ``matrix`` and ``search``) says so."""
+        default = Config()
+        for name, why in _CORPUS_ONLY.items():
+            if getattr(self.config, name) != getattr(default, name):
+                raise ValueError(f"{name} is {why}: a pair scored by itself cannot honour it")
+
     def features(self, graph: RawGraph) -> "TripleGraph":
         from ..presets import Options, standardize
 
@@ -128,6 +143,7 @@ class AlignmentMetric(SolvesWithAligner, Metric):
     def pair(self, a: "TripleGraph", b: "TripleGraph", index: int = 0,
              id: str | None = None) -> "PairScore":
         """The pair's full :class:`~smatchpp.score.PairScore` (status, stage, alignment, ...)."""
+        self.one_pair()
         return self.aligner.score(a, b, index, id)
 
     def stats(self, a: "TripleGraph", b: "TripleGraph") -> tuple[float, float, float, float]:
@@ -143,6 +159,7 @@ class AlignmentMetric(SolvesWithAligner, Metric):
     def upper_stats(self, a: "TripleGraph", b: "TripleGraph") -> tuple[float, float, float, float]:
         """The label-count bound as ``matched`` and ``upper`` (each label matches at most as
         often as the rarer side has it): what ``search`` prunes with, no problem compiled."""
+        self.one_pair()
         core = self.aligner
         ra, rb = core.rewrite(a, b)
         bound = core.label_bound(a, b)
@@ -151,6 +168,60 @@ class AlignmentMetric(SolvesWithAligner, Metric):
     def explain(self, a: "TripleGraph", b: "TripleGraph") -> dict[str, Any]:
         """The alignment the score counts: ``[A variable, B variable]`` pairs (solves again)."""
         return {"alignment": [list(p) for p in self.pair(a, b).alignment]}
+
+    # --- the road of a run: each pair a PairScore (certificates, bounds, aspect counts) ---------
+
+    def note(self) -> str | None:
+        """The preset's warning (presets that are not Smatch have one)."""
+        from ..presets import get_preset
+
+        return get_preset(self.config.preset).note or None
+
+    def run_config(self, on_error: str | None = None, bootstrap: int | None = None,
+                   bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> Config:
+        """The Config of a run: the metric's, with the run's error handling and resampling
+        (what :class:`smatchpp.api.Scorer` scores with and the summary signs)."""
+        return self.config.replace(on_error=on_error or self.config.on_error, bootstrap=bootstrap,
+                                   bootstrap_seed=bootstrap_seed, ar_trials=ar_trials)
+
+    def pair_json(self, pair: "PairScore", details: bool = False) -> dict[str, Any]:
+        """:meth:`PairScore.to_json` (``details``: with the alignment, ``--alignments``)."""
+        return pair.to_json(details)
+
+    def corpus(self, pairs, on_error: str = "raise", bootstrap: int | None = None,
+               bootstrap_seed: int = DEFAULT_SEED) -> "CorpusScore":
+        """The :class:`~smatchpp.score.CorpusScore` of a run's pairs (with the aspects' summary
+        when they carry aspect counts), signed with the run's settings."""
+        from ..score import CorpusScore
+
+        pairs = list(pairs)
+        config = self.run_config(on_error, bootstrap, bootstrap_seed)
+        aspects = None
+        if any(p.aspects is not None for p in pairs):
+            from ..aspects import aspect_summary
+
+            aspects = aspect_summary(pairs, config)
+        return CorpusScore(pairs, config, None, aspects)
+
+    def intervals(self, corpus: "CorpusScore", resamples: int = DEFAULT_RESAMPLES,
+                  seed: int = DEFAULT_SEED) -> tuple[Any, dict[str, Any]]:
+        """Percentile bootstrap intervals of P/R/F1 (of the lower and, with uncertified pairs,
+        the upper bounds: :func:`smatchpp.significance.bootstrap`), and on the same resampled
+        pairs those of the aspects (``aspects``) and of the coreference subscores (``coref``)."""
+        from ..significance import PairStats, bootstrap
+
+        ci = bootstrap(PairStats.from_pairs(corpus.scored), resamples, seed)
+        parts: dict[str, Any] = {}
+        scored = [p.aspects for p in corpus.scored if p.aspects is not None]
+        if scored:
+            from ..aspects import aspect_intervals
+
+            parts["aspects"] = {"resamples": resamples, "seed": seed, "level": 0.95, "method": "percentile",
+                                "f1": aspect_intervals(scored, resamples, seed)}
+        coref = _coref_intervals(corpus, resamples, seed)
+        if coref:
+            parts["coref"] = coref
+        return ci, parts
 
     def sign(self, on_error: str | None = None, bootstrap: int | None = None,
              bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> Signature:
@@ -168,6 +239,24 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         """The metric of a signature of :meth:`signature` (:meth:`Config.from_signature`, which
         takes the files; resampling settings, which are the run's, are left out)."""
         return cls(without_run(Config.from_signature(sig.without("metric"), files)))
+
+
+def _coref_intervals(corpus: "CorpusScore", resamples: int, seed: int) -> dict[str, Any]:
+    """The bootstrap intervals of the coreference subscores (``--coref-subscore``): the pairs the
+    main score's intervals resample (same seed), Total Coref and Non-Coref counts of each."""
+    from ..significance import PairStats, bootstrap
+
+    scored = [p for p in corpus.scored if p.coref is not None]
+    out: dict[str, Any] = {}
+    if not scored:
+        return out
+    for name, part in (("Total Coref", lambda p: p.coref),
+                       ("Non-Coref", lambda p: (p.matched - p.coref[0], p.test_weight - p.coref[1],
+                                                p.gold_weight - p.coref[2]))):
+        rows = [part(p) for p in scored]
+        stats = PairStats.from_counts([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
+        out[name] = bootstrap(stats, resamples, seed).to_json()
+    return out
 
 
 def without_run(config: Config) -> Config:

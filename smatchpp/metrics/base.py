@@ -57,7 +57,7 @@ from __future__ import annotations
 import math
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 import numpy as np
@@ -143,6 +143,11 @@ class Metric(ABC):
     #: whether ``search`` prunes with :meth:`upper_stats` (:meth:`top_k`); a metric whose
     #: statistics cost about as little as its bound turns it off (docs/benchmarks.md section 21)
     prune_search: ClassVar[bool] = True
+    #: whether a pair costs microseconds and its features and statistics make no reference
+    #: cycles: a run then starts one worker per ``runs.PAIRS_PER_WORKER`` pairs unless told
+    #: (``--workers``), and pauses the cycle collector.  The alignment family, whose pair is a
+    #: solve, sets it off: every core from the first pair, the collector left alone
+    cheap_pairs: ClassVar[bool] = True
 
     # --- what a metric implements ---------------------------------------------
 
@@ -188,6 +193,30 @@ class Metric(ABC):
     def note(self) -> str | None:
         """A line the output should carry (e.g. that an optional resource was not given)."""
         return None
+
+    # --- the road of a run (every command, every metric) -------------------------
+
+    def pair_json(self, pair: Any, details: bool = False) -> dict[str, Any]:
+        """The ``--pairs-out`` line of one pair result of a run (:class:`MetricPair` here; the
+        alignment family's :class:`~smatchpp.score.PairScore`); ``details``: with the pair's
+        explanation (``--alignments``), when it has one."""
+        out = pair.to_json(self)
+        if details and pair.explanation:
+            out.update(pair.explanation)
+        return out
+
+    def corpus(self, pairs: Sequence[Any], on_error: str = "raise", bootstrap: int | None = None,
+               bootstrap_seed: int = DEFAULT_SEED) -> "MetricCorpus":
+        """The corpus result of a run's pair results, under the run's settings (which its
+        signature names)."""
+        return MetricCorpus(self, list(pairs), on_error, bootstrap, bootstrap_seed)
+
+    def intervals(self, corpus: Any, resamples: int = DEFAULT_RESAMPLES,
+                  seed: int = DEFAULT_SEED) -> tuple[Any, dict[str, Any]]:
+        """The corpus's bootstrap intervals, and the intervals of the parts of its summary
+        (name -> intervals, filed under ``summary[name]["bootstrap"]``: the alignment family's
+        aspects and coreference subscores; none here)."""
+        return bootstrap_metric(self, corpus.stats, resamples, seed), {}
 
     # --- derived ----------------------------------------------------------------
 
@@ -380,6 +409,8 @@ class MetricPair:
     id: str | None
     stats: tuple[float, ...] | None
     error: str | None = None
+    #: the metric's explanation of the pair (:meth:`Metric.explain`), when a run asked for it
+    explanation: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def to_json(self, metric: Metric) -> dict[str, Any]:
         out: dict[str, Any] = {"index": self.index, "id": self.id}
