@@ -44,11 +44,11 @@ from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 from ..executor import EXIT_INTERRUPTED, INTERRUPTS, interrupts, progress_bar
 from ..metrics.alignment import AlignmentMetric
 from ..read import Entry
-from ..runs import auto_workers, metric_pairs
+from ..runs import auto_workers, metric_pairs, metric_rows
 from .common import (EXIT_OK, check_outputs, dask_client, pairs_output, plural, read_inputs,
                      report_unreadable, warn_unreadable, workers_from_args)
 
-__all__ = ["Inputs", "Run", "read_pairs", "collect", "score_pairs", "workers_for", "conclude", "summary_stream", "interrupted_message",
+__all__ = ["Inputs", "Run", "read_pairs", "collect", "score_pairs", "score_rows", "workers_for", "conclude", "summary_stream", "interrupted_message",
            "HeldSignals", "system_names"]
 
 
@@ -148,6 +148,25 @@ def score_pairs(metric, entries_a: Sequence[Entry], entries_b: Sequence[Entry], 
                                                                dask=client)
     return _explained(metric_pairs(metric, entries_a, entries_b, on_error, workers, client,
                                    explain=details and metric.explains()))
+
+
+def score_rows(metric, systems: Sequence[Sequence[Entry]], gold: Sequence[Entry], on_error: str = "raise",
+               workers: int = 1, client: Any = None) -> Iterator[tuple]:
+    """:func:`score_pairs` of several systems against one gold, row by row (``compare``): row
+    ``k`` is every system's result of its ``k``-th graph against the ``k``-th gold graph, so that
+    an interrupt keeps whole rows."""
+    if isinstance(metric, AlignmentMetric):
+        from ..api import Scorer, iter_score_rows
+
+        scorer = Scorer(metric.run_config(on_error))
+        return iter_score_rows([(scorer, entries, gold) for entries in systems], workers, False, client)
+    return _pairs_of(metric_rows(metric, systems, gold, on_error, workers, client))
+
+
+def _pairs_of(rows: Iterable) -> Iterator[tuple]:
+    """The rows of :func:`~smatchpp.runs.metric_rows` without their (absent) explanations."""
+    for row in rows:
+        yield tuple(pair for pair, _ in row)
 
 
 def _explained(found: Iterable) -> Iterator:

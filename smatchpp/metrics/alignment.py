@@ -38,24 +38,25 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from ..config import Config
 from ..read import RawGraph
 from ..signature import Signature
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, prf_arrays
+from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, prf_arrays
 from .base import Metric
 from .registry import register
 
 if TYPE_CHECKING:
     from ..aligner import PairAligner
     from ..score import CorpusScore, PairScore
+    from ..significance import Comparison
     from ..triples import TripleGraph
 
-__all__ = ["AlignmentMetric", "SolvesWithAligner", "check_config", "without_run"]
+__all__ = ["AlignmentMetric", "SolvesWithAligner", "check_config", "without_run", "comparisons"]
 
 #: Config fields a metric cannot carry: resampling settings are the run's (:meth:`Metric.signature`)
 _RUN_ONLY = {"bootstrap": "a resampling setting: give it to the run (Metric.signature's bootstrap)",
@@ -223,6 +224,50 @@ class AlignmentMetric(SolvesWithAligner, Metric):
             parts["coref"] = coref
         return ci, parts
 
+    # --- compare: Smatch, and the aspects and coreference subscores the pairs carry ---------
+
+    headline_title = "F1"
+
+    def compare_line(self, row, names, gold_id=None) -> dict[str, Any]:
+        """Every system's :meth:`PairScore.to_json` and each one's F1 difference to the first."""
+        if len(names) == 2:
+            p1, p2 = row
+            out = {"index": p1.index, "id": p1.id or p2.id, "sys1": p1.to_json(), "sys2": p2.to_json()}
+            if "skipped" not in (p1.status, p2.status):
+                out["f1_difference"] = p1.f1 - p2.f1
+            return out
+        out = {"index": row[0].index, "id": next((p.id for p in row if p.id), None)}
+        out.update((name, p.to_json()) for name, p in zip(names, row))
+        if all(p.status != "skipped" for p in row):
+            out.update((f"f1_difference_{name}", row[0].f1 - p.f1) for name, p in zip(names[1:], row[1:]))
+        return out
+
+    def compare_systems(self, rows, resamples: int = DEFAULT_RESAMPLES, trials: int = DEFAULT_TRIALS,
+                        seed: int = DEFAULT_SEED) -> list[list["Comparison"]]:
+        """Smatch's micro F1 of each system against the first (:func:`smatchpp.significance.compare`:
+        :func:`~smatchpp.significance.compare_columns` with the bounds of uncertified pairs), then
+        the coreference subscores and the aspects the pairs carry, each its own comparison."""
+        systems = len(rows[0]) if rows else 2
+        corpora = [[row[k] for row in rows] for k in range(systems)]
+        return [comparisons(corpora[0], other, resamples, trials, seed) for other in corpora[1:]]
+
+    def compare_notes(self, rows, kept, dropped, names, pairs: int) -> dict[str, Any]:
+        """The pairs certified optimal in each system beside the pair counts, the aspects' mode,
+        and a warning for the pairs left out (skipped in a system)."""
+        many = len(names) > 2
+        counted = kept if many else rows  # two systems: every finished pair of each
+        certified = [sum(row[k].status == "optimal" for row in counted) for k in range(len(names))]
+        which = "any" if many else "either"
+        line = (f"pairs: {pairs} compared" + (", each system against sys1" if many else "")
+                + (f", {len(dropped)} left out (skipped in {which} system)" if dropped else "")
+                + "; certified optimal: "
+                + (", ".join(f"{n} {c}" for n, c in zip(names, certified)) if many
+                   else f"sys1 {certified[0]}, sys2 {certified[1]}"))
+        warning = (f"{len(dropped)} pair{'' if len(dropped) == 1 else 's'} left out of the comparison "
+                   f"(skipped in {which} system)" if dropped else None)
+        return {"line": line, "summary": {"certified_optimal": dict(zip(names, certified))},
+                "mode": self.config.aspects, "warning": warning}
+
     def sign(self, on_error: str | None = None, bootstrap: int | None = None,
              bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> Signature:
         """The Config's signature (what ``smatchpp score`` prints), with the run's error
@@ -257,6 +302,76 @@ def _coref_intervals(corpus: "CorpusScore", resamples: int, seed: int) -> dict[s
         stats = PairStats.from_counts([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
         out[name] = bootstrap(stats, resamples, seed).to_json()
     return out
+
+
+def comparisons(pairs1: Sequence["PairScore"], pairs2: Sequence["PairScore"], resamples: int = DEFAULT_RESAMPLES,
+                trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED) -> list["Comparison"]:
+    """Smatch (and, when the pairs carry them, the coreference subscores and the aspects) of two
+    systems' pair scores against one gold, on the pairs neither skipped."""
+    from ..significance import compare, compare_columns, paired_stats
+
+    s1, s2, dropped = paired_stats(pairs1, pairs2)
+    named = [("smatch", s1, s2, None)] + list(_named_stats(pairs1, pairs2, dropped))
+    kwargs = {"resamples": resamples, "trials": trials, "seed": seed}
+    out = []
+    for name, a, b, vacuous in named:
+        c = compare(a, b, name=name, **kwargs)
+        if vacuous is not None:
+            # the set scores an aspect empty on both sides as ``vacuous`` (as score does): a
+            # system whose summed counts are empty, in the data or in a resample, scores it
+            c = compare_columns(_vacuous_f1(vacuous), (a.matched, a.test, a.gold), (b.matched, b.test, b.gold),
+                                name=name, certified=c.certified, delta_range=c.delta_range, **kwargs)
+        if name != "smatch" and not any(x.sum() for s in (a, b) for x in (s.test, s.gold)):
+            # an aspect with no items in either system or the gold: n/a, as in score (Damonte's
+            # set), or vacuous agreement
+            c = (replace(c, f1=(None, None), extra={**c.extra, "no_items": True}) if vacuous is None
+                 else replace(c, extra={**c.extra, "no_items": True, "vacuous": True}))
+        out.append(c)
+    return out
+
+
+def _vacuous_f1(vacuous: float):
+    """Micro F1 of summed counts, ``vacuous`` where both sums are 0 (vectorised)."""
+    def f1(matched, test, gold):
+        test, gold = np.asarray(test), np.asarray(gold)
+        return np.where((test == 0) & (gold == 0), vacuous, prf_arrays(matched, test, gold)[2])
+    return f1
+
+
+def _named_stats(pairs1: Sequence["PairScore"], pairs2: Sequence["PairScore"], dropped: list[int]) -> Iterator:
+    """Further per-pair counts to compare, ``(name, stats1, stats2, vacuous)``: docSmatch's
+    coreference subscores (``--coref-subscore``), then the aspects (``--aspects``), in the
+    papers' order, each with the F1 of an aspect empty on both sides (:attr:`AspectCount.vacuous`)."""
+    left_out = set(dropped)
+    kept = [(p, q) for k, (p, q) in enumerate(zip(pairs1, pairs2)) if k not in left_out]
+    if kept and all(p.coref is not None and q.coref is not None for p, q in kept):
+        for name, part in (("Total Coref", lambda p: p.coref),
+                           ("Non-Coref", lambda p: (p.matched - p.coref[0], p.test_weight - p.coref[1],
+                                                    p.gold_weight - p.coref[2]))):
+            yield name, _count_stats(part(p) for p, _ in kept), _count_stats(part(q) for _, q in kept), None
+    if not kept or any(p.aspects is None or q.aspects is None for p, q in kept):
+        return
+    from ..aspects import aspect_title
+
+    for name in kept[0][0].aspects:  # the set's order
+        yield aspect_title(name), _aspect_stats(p.aspects[name] for p, _ in kept), \
+            _aspect_stats(q.aspects[name] for _, q in kept), kept[0][0].aspects[name].vacuous
+
+
+def _count_stats(rows: Iterable[tuple[float, float, float]]):
+    """Per-pair ``(matched, test, gold)`` (found on the pair's alignment: its upper bound too)."""
+    from ..significance import PairStats
+
+    cols = np.array(list(rows), dtype=np.float64).reshape(-1, 3)
+    return PairStats(cols[:, 0], cols[:, 0], cols[:, 1], cols[:, 2])
+
+
+def _aspect_stats(counts: Iterable[Any]):
+    from ..significance import PairStats
+
+    rows = [(c.matched, c.upper, c.test, c.gold) for c in counts]
+    cols = np.array(rows, dtype=np.float64).reshape(-1, 4)
+    return PairStats(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3])
 
 
 def without_run(config: Config) -> Config:

@@ -69,7 +69,8 @@ from ..read import RawGraph
 from ..plugins import GROUPS, load
 from ..settings import declared, setting, signed
 from ..signature import RUN_KEYS, Setting, Signature, SignatureError
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, bootstrap_scores, sum_in_order
+from ..significance import (DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, LEVEL, Comparison, bootstrap_scores,
+                            compare_columns, sum_in_order)
 
 __all__ = ["Metric", "PairMean", "param", "load_plugins", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric",
            "run_tokens"]
@@ -143,6 +144,8 @@ class Metric(ABC):
     #: whether ``search`` prunes with :meth:`upper_stats` (:meth:`top_k`); a metric whose
     #: statistics cost about as little as its bound turns it off (docs/benchmarks.md section 21)
     prune_search: ClassVar[bool] = True
+    #: the headline score's name in ``compare``'s summaries (``None``: its key)
+    headline_title: ClassVar[str | None] = None
     #: whether a pair costs microseconds and its features and statistics make no reference
     #: cycles: a run then starts one worker per ``runs.PAIRS_PER_WORKER`` pairs unless told
     #: (``--workers``), and pauses the cycle collector.  The alignment family, whose pair is a
@@ -217,6 +220,50 @@ class Metric(ABC):
         (name -> intervals, filed under ``summary[name]["bootstrap"]``: the alignment family's
         aspects and coreference subscores; none here)."""
         return bootstrap_metric(self, corpus.stats, resamples, seed), {}
+
+    # compare: several systems against one gold, each against the first (sacreBLEU's paired tests)
+
+    def compare_line(self, row: Sequence[Any], names: Sequence[str], gold_id: str | None = None
+                     ) -> dict[str, Any] | None:
+        """``compare``'s ``--pairs-out`` line of one row (every system's pair result against one
+        gold graph, ``names`` the systems'); ``None`` (no line) for a row a system skipped."""
+        if any(p.stats is None for p in row):
+            return None
+        k = row[0].index
+        scores = [self.pair_scores(p.stats)[self.headline] for p in row]
+        out: dict[str, Any] = {"index": k, "id": gold_id or row[0].id}
+        out.update(zip(names, scores))
+        if len(names) > 2:
+            out.update((f"difference_{name}", scores[0] - x) for name, x in zip(names[1:], scores[1:]))
+        else:
+            out["difference"] = scores[0] - scores[1]
+        return out
+
+    def compare_systems(self, rows: Sequence[Sequence[Any]], resamples: int = DEFAULT_RESAMPLES,
+                        trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED) -> list[list[Comparison]]:
+        """Each system but the first against the first, on ``rows`` (no system skipped any):
+        paired bootstrap and approximate randomization on the difference of the micro headline
+        scores (:func:`smatchpp.significance.compare_columns`, the one paired test), the same
+        resamples and trials for every system.  A list of comparisons per system: the headline
+        first, then the parts a metric compares too (the alignment family's aspects)."""
+        systems = len(rows[0]) if rows else 2
+        stats = [np.array([row[j].stats for row in rows], dtype=float).reshape(len(rows), len(self.stat_names))
+                 for j in range(systems)]
+
+        def headline(*sums):
+            return self.scores(np.stack(np.broadcast_arrays(*sums), axis=-1))[self.headline]
+
+        return [[compare_columns(headline, stats[0].T, other.T, resamples, trials, seed, name=self.name)]
+                for other in stats[1:]]
+
+    def compare_notes(self, rows: Sequence[Sequence[Any]], kept: Sequence[Sequence[Any]],
+                      dropped: Sequence[int], names: Sequence[str], pairs: int) -> dict[str, Any]:
+        """What ``compare``'s summary says beside the comparisons: ``line``, the pair counts;
+        ``summary``, its keys before the comparisons; ``mode``, the aspects' alignment mode of
+        the parts compared; ``warning``, a line for standard error (or ``None``)."""
+        line = (f"pairs: {pairs} compared" + (", each system against sys1" if len(names) > 2 else "")
+                + (f", {len(dropped)} left out (unreadable)" if dropped else ""))
+        return {"line": line, "summary": {}, "mode": None, "warning": None}
 
     # --- derived ----------------------------------------------------------------
 
@@ -411,6 +458,11 @@ class MetricPair:
     error: str | None = None
     #: the metric's explanation of the pair (:meth:`Metric.explain`), when a run asked for it
     explanation: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def skipped(self) -> bool:
+        """Whether the pair was skipped (an unreadable graph, ``--on-error skip``)."""
+        return self.stats is None
 
     def to_json(self, metric: Metric) -> dict[str, Any]:
         out: dict[str, Any] = {"index": self.index, "id": self.id}
