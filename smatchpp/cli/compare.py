@@ -86,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
     *systems, entries_gold = inputs.entries
     workers = workers_for(args, metric, len(systems) * inputs.total)
     signature = settings.signature(metric)
-    run = collect(args, lambda client: score_rows(metric, systems, entries_gold, settings.on_error, workers, client),
+    run = collect(args, lambda client: score_rows([(metric, entries, entries_gold) for entries in systems],
+                                                     settings.on_error, workers, client),
                   workers, inputs.total, lambda row: metric.compare_line(row, names, entries_gold[row[0].index].id),
                   progress=True, signature=signature)
     rows = run.results

@@ -45,7 +45,7 @@ from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, config_from
                      report_unreadable,
                      warn, warn_unreadable)
 
-__all__ = ["add_metric_options", "metric_from_args", "run_from_args", "RunSettings", "run_matrix", "run_search",
+__all__ = ["add_metric_options", "metric_from_args", "run_from_args", "alignment_run", "RunSettings", "run_matrix", "run_search",
            "format_metric_text", "ALIGNMENT"]
 
 #: the alignment family (Smatch, S2Match, WSMATCH, ...: ``--match`` picks among them), the
@@ -184,6 +184,12 @@ class RunSettings:
         return metric.signature(self.on_error, self.bootstrap, self.bootstrap_seed, self.ar_trials)
 
 
+def alignment_run(config: Config) -> tuple[AlignmentMetric, RunSettings]:
+    """The alignment family's metric of ``config`` and the run's settings in it."""
+    return AlignmentMetric(without_run(config)), RunSettings(
+        config.on_error, config.bootstrap, config.bootstrap_seed, config.ar_trials)
+
+
 def metric_from_args(args: argparse.Namespace, **overrides: Any) -> Metric:
     """The metric ``--metric`` names with its options (the alignment family's: the Config of
     the options, ``overrides`` the settings the command fixes); refuses options that would do
@@ -221,9 +227,7 @@ def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, R
                          f"{args.metric}: remove {'it' if len(stray) == 1 else 'them'}, or choose "
                          "the metric that uses it")
     if args.metric == ALIGNMENT:  # its settings, the run's too, are the Config's
-        config = config_from_args(args, **overrides)
-        return AlignmentMetric(without_run(config)), RunSettings(
-            config.on_error, config.bootstrap, config.bootstrap_seed, config.ar_trials)
+        return alignment_run(config_from_args(args, **overrides))
     # the shared options default to None (so that the alignment family can tell what was given)
     if args.on_error is None:
         args.on_error = "raise"
