@@ -40,12 +40,12 @@ from ..read import RawGraph, read_file
 from ..signature import Signature, SignatureError, read_value
 from ..runs import EMPTY_GRAPH, metric_matrix
 from ..executor import EXIT_INTERRUPTED, INTERRUPTS
-from .app import collect, interrupted_message, workers_for
+from .app import workers_for
 from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, config_from_args, dask_client, one_stdin, plural,
                      report_unreadable,
                      warn, warn_unreadable)
 
-__all__ = ["add_metric_options", "metric_from_args", "run_from_args", "alignment_run", "RunSettings", "run_matrix", "run_search",
+__all__ = ["add_metric_options", "metric_from_args", "run_from_args", "alignment_run", "RunSettings", "run_matrix",
            "format_metric_text", "ALIGNMENT"]
 
 #: the alignment family (Smatch, S2Match, WSMATCH, ...: ``--match`` picks among them), the
@@ -367,45 +367,3 @@ def _write_parquet(path: str, arrays: dict, signature: str) -> None:
     columns.update((k, a.ravel()) for k, a in arrays.items() if k not in ("signature", "ids_a", "ids_b"))
     table = pa.table(columns).replace_schema_metadata({"signature": signature})
     pq.write_table(table, path)
-
-
-def run_search(args: argparse.Namespace, metric) -> int:
-    """``search --metric NAME``: each query's ``--top`` corpus graphs of highest score (ties: the
-    lower corpus index first), from the statistics of every pair (:meth:`Metric.stats_matrix`)."""
-    if args.top < 1:
-        raise UsageError(f"--top must be at least 1, got {args.top}")
-    check_outputs({"--output": args.out}, [args.test, args.gold])
-    one_stdin(args.test, args.gold)
-    entries = [read_file(path, args.input_format) for path in (args.test, args.gold)]
-    for path, got in zip((args.test, args.gold), entries):
-        if not got:
-            warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
-    errors = _read_errors(args.on_error, *entries)
-    if errors is None:
-        return EXIT_USAGE
-    queries, corpus = _graphs(entries[0]), _graphs(entries[1])
-    metric.prepare(queries + corpus)
-    fc = [metric.features(g) for g in corpus]
-    signature = metric.signature(args.on_error)
-
-    def hits(client):
-        for q, graph in enumerate(queries):
-            order, scores, _pruned = metric.top_k(metric.features(graph), fc, args.top,
-                                                 prune=metric.prune_search)
-            yield q, scores, order
-
-    def line(found) -> dict:
-        q, scores, order = found
-        return {"query": q, "id": _id(entries[0][q]), "hits": [
-            {"index": int(j), "id": _id(entries[1][j]), "score": float(s)} for j, s in zip(order, scores)],
-            "signature": signature}
-
-    run = collect(args, hits, 1, len(queries), line, progress=True, unit="query", to=args.out or "-")
-    print(f"{signature}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}",
-          file=sys.stderr)
-    if run.interrupted:
-        warn_unreadable(errors, args.on_error)
-        interrupted_message(run, written=False)
-        return EXIT_INTERRUPTED
-    warn_unreadable(errors, args.on_error)
-    return EXIT_OK

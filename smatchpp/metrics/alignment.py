@@ -268,6 +268,24 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         return {"line": line, "summary": {"certified_optimal": dict(zip(names, certified))},
                 "mode": self.config.aspects, "warning": warning}
 
+    # --- search: exact F1, the pairs a bound keeps out never solved ---------------------
+
+    def search_line(self, r, ids, signature: str) -> dict[str, Any]:
+        """A query's line (:class:`smatchpp.matrix.QueryResult`): its hits with F1, matched, upper
+        bound and status, and what it took (pairs solved, kept out by the star bound and by the
+        label bound, certified)."""
+        return {"query": r.query, "id": ids[0][r.query], "solved": r.solved, "bounded": r.bounded,
+                "pruned": r.pruned, "certified": r.certified,
+                "hits": [{"index": h.index, "id": ids[1][h.index], "f1": h.f1, "matched": h.matched,
+                          "upper": h.upper, "status": h.status} for h in r.hits],
+                "signature": signature}
+
+    def search_summary(self, found, seconds: float) -> str:
+        counts = {key: sum(getattr(r, key) for r in found) for key in ("solved", "bounded", "pruned", "certified")}
+        return (f": {counts['solved']} pairs solved ({counts['certified']} certified), "
+                f"{counts['bounded'] + counts['pruned']} pruned by bounds ({counts['pruned']} by label counts, "
+                f"{counts['bounded']} by the star bound); {seconds:.2f} s")
+
     def sign(self, on_error: str | None = None, bootstrap: int | None = None,
              bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> Signature:
         """The Config's signature (what ``smatchpp score`` prints), with the run's error

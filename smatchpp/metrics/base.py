@@ -265,6 +265,20 @@ class Metric(ABC):
                 + (f", {len(dropped)} left out (unreadable)" if dropped else ""))
         return {"line": line, "summary": {}, "mode": None, "warning": None}
 
+    # search: each query's top corpus graphs
+
+    def search_line(self, found: Any, ids: tuple[Sequence[str], Sequence[str]], signature: str) -> dict[str, Any]:
+        """``search``'s line of one query's result ``(query, scores, corpus indices)`` (:meth:`top_k`);
+        ``ids``: the queries' and the corpus graphs' names."""
+        q, scores, order = found
+        return {"query": q, "id": ids[0][q], "hits": [
+            {"index": int(j), "id": ids[1][j], "score": float(x)} for j, x in zip(order, scores)],
+            "signature": signature}
+
+    def search_summary(self, found: Sequence[Any], seconds: float) -> str:
+        """What ``search``'s summary line adds after ``Q queries x N graphs`` (nothing here)."""
+        return ""
+
     # --- derived ----------------------------------------------------------------
 
     @classmethod
