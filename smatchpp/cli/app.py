@@ -41,10 +41,10 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
-from ..executor import EXIT_INTERRUPTED, INTERRUPTS, interrupts, progress_bar
+from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, interrupts, progress_bar
 from ..metrics.alignment import AlignmentMetric
-from ..read import Entry
-from ..runs import auto_workers, metric_pairs, metric_rows
+from ..graphs.read import Entry
+from ..running.runs import auto_workers, metric_pairs, metric_rows
 from .common import (EXIT_OK, check_outputs, dask_client, pairs_output, plural, read_inputs,
                      report_unreadable, warn_unreadable, workers_from_args)
 
@@ -135,10 +135,10 @@ def score_pairs(metric, entries_a: Sequence[Entry], entries_b: Sequence[Entry], 
     """The road of every metric: each pair's result, in index order, on this process, a pool
     of ``workers`` or the Dask ``client``.
 
-    The alignment family's pairs are :class:`~smatchpp.score.PairScore` (certificates, bounds,
+    The alignment family's pairs are :class:`~smatchpp.alignment.score.PairScore` (certificates, bounds,
     the aspect counts of ``--aspects``), solved by :class:`smatchpp.api.Scorer` under the
     run's Config (its corpus budget, its soft matcher's table made once); every other
-    metric's are :class:`~smatchpp.metrics.MetricPair` (:func:`smatchpp.runs.metric_pairs`),
+    metric's are :class:`~smatchpp.metrics.MetricPair` (:func:`smatchpp.running.runs.metric_pairs`),
     with the metric's explanation when ``details`` asks for it.  Either way
     :meth:`Metric.pair_json` writes the pair, :meth:`Metric.corpus` sums them."""
     if isinstance(metric, AlignmentMetric):  # the Scorer, imported here: another metric never loads it
@@ -157,7 +157,7 @@ def score_rows(jobs: Sequence[tuple[Any, Sequence[Entry], Sequence[Entry]]], on_
     rows (``compare``: one metric, every system against one gold; ``gap``: the exact and the
     heuristic solver of the alignment family on one pair of files).  The jobs are of the
     alignment family (each metric's Scorer, one per metric), or of one other metric and one
-    gold (:func:`smatchpp.runs.metric_rows`: the gold's features once a row)."""
+    gold (:func:`smatchpp.running.runs.metric_rows`: the gold's features once a row)."""
     metrics = [metric for metric, _, _ in jobs]
     if all(isinstance(metric, AlignmentMetric) for metric in metrics):
         from ..api import Scorer, iter_score_rows
@@ -173,13 +173,13 @@ def score_rows(jobs: Sequence[tuple[Any, Sequence[Entry], Sequence[Entry]]], on_
 
 
 def _pairs_of(rows: Iterable) -> Iterator[tuple]:
-    """The rows of :func:`~smatchpp.runs.metric_rows` without their (absent) explanations."""
+    """The rows of :func:`~smatchpp.running.runs.metric_rows` without their (absent) explanations."""
     for row in rows:
         yield tuple(pair for pair, _ in row)
 
 
 def _explained(found: Iterable) -> Iterator:
-    """The pairs of :func:`~smatchpp.runs.metric_pairs` with their explanations in them."""
+    """The pairs of :func:`~smatchpp.running.runs.metric_pairs` with their explanations in them."""
     for pair, explanation in found:
         pair.explanation = explanation
         yield pair
@@ -188,7 +188,7 @@ def _explained(found: Iterable) -> Iterator:
 def workers_for(args: argparse.Namespace, metric, pairs: int) -> int:
     """``--workers`` as given (capped at the cores unless ``--force-workers``); without it, all
     cores for a metric whose pair is a solve, else one worker per
-    :data:`smatchpp.runs.PAIRS_PER_WORKER` pairs, at most the cores (a pool costs more than it
+    :data:`smatchpp.running.runs.PAIRS_PER_WORKER` pairs, at most the cores (a pool costs more than it
     saves on a few thousand pairs of a metric without an alignment)."""
     if not metric.cheap_pairs or getattr(args, "dask", None) is not None or getattr(args, "workers", None) is not None:
         return workers_from_args(args)
@@ -208,9 +208,9 @@ def _output(pairs_out: str | None, to: str | None, signature: str):
 class HeldSignals:
     """SIGINT and SIGTERM held back while ``holding`` (a finished result being recorded) and
     acted on at :meth:`release`: the handlers in force (Ctrl-C's KeyboardInterrupt,
-    :func:`smatchpp.executor.interrupts`' SIGTERM) are wrapped for the duration, so that
+    :func:`smatchpp.running.executor.interrupts`' SIGTERM) are wrapped for the duration, so that
     recording a result costs two assignments, not two system calls
-    (:func:`smatchpp.executor.deferred_interrupts`).  A signal that is ignored or has its
+    (:func:`smatchpp.running.executor.deferred_interrupts`).  A signal that is ignored or has its
     default action is left alone."""
 
     def __init__(self) -> None:

@@ -3,12 +3,12 @@
 Both systems are scored exactly against the same gold; then a paired
 bootstrap gives Delta F1 = F1(SYS1) - F1(SYS2) with its 95% interval and a
 p-value, and an approximate-randomization test another p-value
-(:func:`smatchpp.significance.compare` has the exact definitions).  Every metric
+(:func:`smatchpp.statistics.significance.compare` has the exact definitions).  Every metric
 takes this road (``--metric NAME``: the difference of its headline score,
 :meth:`Metric.compare_systems`, the same paired test).  Both are
 seeded (``--bootstrap-seed``), so the numbers are the same on every run; the
 signature names the resamples, the trials and the seed.
-(The text of one comparison: :func:`smatchpp.present.comparison_text`.)
+(The text of one comparison: :func:`smatchpp.reporting.present.comparison_text`.)
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import argparse
 import sys
 from dataclasses import replace
 
-from .. import present
-from ..config import Config
+from ..reporting import present
+from ..alignment.config import Config
 from ..metrics.alignment import comparisons as alignment_comparisons
-from ..score import CorpusScore
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, paired_stats
+from ..alignment.score import CorpusScore
+from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, paired_stats
 from .app import collect, interrupted_message, read_pairs, score_rows, summary_stream, system_names, workers_for
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_aspect_options,
                      add_bootstrap_options, add_dask_option, add_setting, add_setting_options,

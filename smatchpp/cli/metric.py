@@ -31,15 +31,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import present
-from ..config import BOOTSTRAP_SEED, Config
+from ..reporting import present
+from ..alignment.config import BOOTSTRAP_SEED, Config
 from ..metrics import METRICS, Metric, MetricCorpus, get_metric, metric_names
 from ..metrics.alignment import AlignmentMetric, without_run
 from ..metrics.base import MetricIntervals
-from ..read import RawGraph, read_file
-from ..signature import Signature, SignatureError, read_value
-from ..runs import EMPTY_GRAPH, metric_matrix
-from ..executor import EXIT_INTERRUPTED, INTERRUPTS
+from ..graphs.read import RawGraph, read_file
+from ..core.signature import Signature, SignatureError, read_value
+from ..running.runs import EMPTY_GRAPH, metric_matrix
+from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS
 from .app import workers_for
 from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, config_from_args, dask_client, one_stdin, plural,
                      report_unreadable,
@@ -122,7 +122,7 @@ def _option(dest: str) -> str:
 def _from_signature(args: argparse.Namespace, defaults: dict[str, Any]) -> Metric:
     """The metric of a metric signature (``--signature``), and the run's settings in it set on
     ``args``; an option given as well must agree with it, a file it names must be given
-    (:class:`smatchpp.signature.Signature`'s rules).  The alignment family's file options
+    (:class:`smatchpp.core.signature.Signature`'s rules).  The alignment family's file options
     (``--vectors``, ``--propbank-frames``, ``--role-weights``) give the files of an ``aspect``
     signature."""
     try:
@@ -257,7 +257,7 @@ def _flag(args: argparse.Namespace, dest: str) -> str:
 
 def format_metric_text(corpus: MetricCorpus, total: int | None = None, fmt: str = "text",
                        intervals: MetricIntervals | None = None) -> str:
-    """The summary of a metric's corpus score in ``fmt`` (:func:`smatchpp.present.corpus_report`,
+    """The summary of a metric's corpus score in ``fmt`` (:func:`smatchpp.reporting.present.corpus_report`,
     the one report of ``score``)."""
     return present.corpus_report(corpus.summary(), fmt, total=total, bootstrap=intervals,
                                  note=corpus.metric.note(), mean_only=corpus.metric.micro_is_macro)

@@ -3,10 +3,10 @@
 Pairs are written to ``--pairs-out`` in index order as they finish (one JSON
 object per line, flushed), so an interrupted run keeps every finished pair;
 the summary then covers those pairs and says ``interrupted: N of M pairs``.
-``--bootstrap [N]`` adds seeded 95% intervals (:mod:`smatchpp.significance`).
+``--bootstrap [N]`` adds seeded 95% intervals (:mod:`smatchpp.statistics.significance`).
 
->>> from smatchpp.config import Config
->>> from smatchpp.score import CorpusScore, PairScore
+>>> from smatchpp.alignment.config import Config
+>>> from smatchpp.alignment.score import CorpusScore, PairScore
 >>> corpus = CorpusScore([PairScore(0, "a", 3, 3, 4, 4, "optimal", "exact", "star_bound")], Config())
 >>> print(format_text(corpus))  # doctest: +ELLIPSIS
 smatchpp:...|preset:smatch|match:exact|...|deterministic:yes
@@ -26,10 +26,10 @@ from contextlib import nullcontext
 
 from typing import TYPE_CHECKING
 
-from .. import present
-from ..config import ASPECT_MODES  # noqa: F401 (the modes --aspects-mode offers, and none)
-from ..score import CorpusScore
-from ..bulk import no_cycle_collection
+from ..reporting import present
+from ..alignment.config import ASPECT_MODES  # noqa: F401 (the modes --aspects-mode offers, and none)
+from ..alignment.score import CorpusScore
+from ..core.bulk import no_cycle_collection
 from ..metrics import Metric
 from .app import collect, conclude, read_pairs, score_pairs, summary_stream, workers_for
 from .common import (EXIT_USAGE, INTERRUPTS, add_aspect_options, add_bootstrap_options, add_dask_option,
@@ -38,7 +38,7 @@ from .metric import RunSettings, add_metric_options, run_from_args
 
 if TYPE_CHECKING:
     from ..metrics.base import MetricIntervals
-    from ..significance import BootstrapCI
+    from ..statistics.significance import BootstrapCI
 
 __all__ = ["add_parser", "run", "format_text", "format_stats", "warn_nothing_scored"]
 
@@ -75,7 +75,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def aspect_bootstrap(corpus: CorpusScore, config) -> dict:
-    """Each aspect's bootstrap intervals of F1 (:func:`smatchpp.aspects.aspect_intervals`),
+    """Each aspect's bootstrap intervals of F1 (:func:`smatchpp.aspects.core.aspect_intervals`),
     from the pairs the main score's intervals resample (:meth:`AlignmentMetric.intervals`'s
     ``aspects`` part)."""
     return _alignment(config).intervals(corpus, config.bootstrap, config.bootstrap_seed)[1].get("aspects", {})
@@ -91,7 +91,7 @@ def coref_bootstrap(corpus: CorpusScore, config) -> dict:
 def format_text(corpus, total: int | None = None, fmt: str = "text",
                 intervals: BootstrapCI | MetricIntervals | None = None, aspect_intervals: dict | None = None,
                 coref_intervals: dict | None = None, metric: Metric | None = None) -> str:
-    """The corpus summary in ``fmt`` (:func:`smatchpp.present.corpus_report`), of any metric's
+    """The corpus summary in ``fmt`` (:func:`smatchpp.reporting.present.corpus_report`), of any metric's
     corpus (``metric``: its metric, default the corpus's own or the alignment family of its
     Config; ``total``: pairs in the input, if interrupted; ``aspect_intervals`` and
     ``coref_intervals``: the parts of :meth:`Metric.intervals`, with ``--bootstrap``)."""
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     intervals, one summary (:func:`format_text`), the exit code."""
     metric, settings = run_from_args(args)
     # a cheap metric's graphs, features and statistics make no reference cycles: the cycle
-    # collector, which would walk them again and again, is paused for the run (smatchpp.bulk)
+    # collector, which would walk them again and again, is paused for the run (smatchpp.core.bulk)
     with no_cycle_collection() if metric.cheap_pairs else nullcontext():
         return _score(args, metric, settings)
 

@@ -16,11 +16,11 @@ import argparse
 import sys
 import time
 
-from ..exceptions import UsageError
+from ..core.exceptions import UsageError
 from ..matrix import search
 from ..metrics.alignment import AlignmentMetric
-from ..read import read_file
-from ..runs import metric_graphs
+from ..graphs.read import read_file
+from ..running.runs import metric_graphs
 from .app import collect, interrupted_message
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, add_dask_option, add_scoring_options, check_outputs,
                      name_inputs, one_stdin, plural, report_unreadable, warn, warn_unreadable, workers_from_args)

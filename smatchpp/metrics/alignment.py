@@ -1,6 +1,6 @@
 """The alignment family as a metric: Smatch and every variant ``--match`` chooses.
 
-The metric ``smatch`` carries one :class:`~smatchpp.config.Config` (preset, matcher,
+The metric ``smatch`` carries one :class:`~smatchpp.alignment.config.Config` (preset, matcher,
 solver, limits: every setting of ``smatchpp score``) and nothing else, so its
 signature is the Config's, the one ``smatchpp score`` prints.
 
@@ -9,12 +9,12 @@ signature is the Config's, the one ``smatchpp score`` prints.
 * :meth:`AlignmentMetric.stats`: ``(matched, upper, test, gold)``, the pair's matched
   count (or weight) under the best alignment found, a proven upper bound of it, and
   what precision and recall divide by (triple counts, or total weights under a
-  weighted matcher).  The pair is solved by :class:`smatchpp.aligner.PairAligner`,
+  weighted matcher).  The pair is solved by :class:`smatchpp.alignment.aligner.PairAligner`,
   the code :class:`smatchpp.api.Scorer` runs;
 * :meth:`AlignmentMetric.scores`: precision, recall and F1 of ``matched``, and
   ``f1_upper``, the F1 of ``upper``.  A corpus sums the statistics, so its micro
   scores and the upper end of its F1 interval are those of
-  :class:`smatchpp.score.CorpusScore`; the macro scores are the means of the pairs';
+  :class:`smatchpp.alignment.score.CorpusScore`; the macro scores are the means of the pairs';
 * :meth:`AlignmentMetric.upper_stats`: the label-count bound, no problem compiled;
 * :meth:`AlignmentMetric.explain`: the alignment, as variable pairs.
 
@@ -22,7 +22,7 @@ S2Match's similarities are computed as pairs need them (and kept): each is
 computed row by row, so a value does not depend on which others were computed
 with it, and the numbers are those of a ``Scorer`` that prepared its table.
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> a, b = (e.graph for e in read_text("(a / dog :ARG0-of (b / bark-01))\\n\\n(x / bark-01 :ARG0 (y / dog))"))
 >>> m = AlignmentMetric()
 >>> fa, fb = m.features(a), m.features(b)
@@ -43,18 +43,18 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from ..config import Config
-from ..read import RawGraph
-from ..signature import Signature
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, prf_arrays
+from ..alignment.config import Config
+from ..graphs.read import RawGraph
+from ..core.signature import Signature
+from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, prf_arrays
 from .base import Metric
 from .registry import register
 
 if TYPE_CHECKING:
-    from ..aligner import PairAligner
-    from ..score import CorpusScore, PairScore
-    from ..significance import Comparison
-    from ..triples import TripleGraph
+    from ..alignment.aligner import PairAligner
+    from ..alignment.score import CorpusScore, PairScore
+    from ..statistics.significance import Comparison
+    from ..graphs.triples import TripleGraph
 
 __all__ = ["AlignmentMetric", "SolvesWithAligner", "check_config", "without_run", "comparisons"]
 
@@ -89,9 +89,9 @@ class SolvesWithAligner:
 
     @property
     def aligner(self) -> "PairAligner":
-        """The per-pair core (:class:`smatchpp.aligner.PairAligner`)."""
+        """The per-pair core (:class:`smatchpp.alignment.aligner.PairAligner`)."""
         if self._core is None:
-            from ..aligner import PairAligner
+            from ..alignment.aligner import PairAligner
 
             object.__setattr__(self, "_core", PairAligner(self.config))
         return self._core
@@ -106,7 +106,7 @@ class AlignmentMetric(SolvesWithAligner, Metric):
     stat_names = ("matched", "upper", "test", "gold")
     headline = "f1"
 
-    #: every setting of the alignment family (declared once, in :mod:`smatchpp.config`)
+    #: every setting of the alignment family (declared once, in :mod:`smatchpp.alignment.config`)
     config: Config = field(default_factory=Config)
 
     def __post_init__(self) -> None:
@@ -143,7 +143,7 @@ class AlignmentMetric(SolvesWithAligner, Metric):
 
     def pair(self, a: "TripleGraph", b: "TripleGraph", index: int = 0,
              id: str | None = None) -> "PairScore":
-        """The pair's full :class:`~smatchpp.score.PairScore` (status, stage, alignment, ...)."""
+        """The pair's full :class:`~smatchpp.alignment.score.PairScore` (status, stage, alignment, ...)."""
         self.one_pair()
         return self.aligner.score(a, b, index, id)
 
@@ -191,15 +191,15 @@ class AlignmentMetric(SolvesWithAligner, Metric):
 
     def corpus(self, pairs, on_error: str = "raise", bootstrap: int | None = None,
                bootstrap_seed: int = DEFAULT_SEED) -> "CorpusScore":
-        """The :class:`~smatchpp.score.CorpusScore` of a run's pairs (with the aspects' summary
+        """The :class:`~smatchpp.alignment.score.CorpusScore` of a run's pairs (with the aspects' summary
         when they carry aspect counts), signed with the run's settings."""
-        from ..score import CorpusScore
+        from ..alignment.score import CorpusScore
 
         pairs = list(pairs)
         config = self.run_config(on_error, bootstrap, bootstrap_seed)
         aspects = None
         if any(p.aspects is not None for p in pairs):
-            from ..aspects import aspect_summary
+            from ..aspects.core import aspect_summary
 
             aspects = aspect_summary(pairs, config)
         return CorpusScore(pairs, config, None, aspects)
@@ -207,15 +207,15 @@ class AlignmentMetric(SolvesWithAligner, Metric):
     def intervals(self, corpus: "CorpusScore", resamples: int = DEFAULT_RESAMPLES,
                   seed: int = DEFAULT_SEED) -> tuple[Any, dict[str, Any]]:
         """Percentile bootstrap intervals of P/R/F1 (of the lower and, with uncertified pairs,
-        the upper bounds: :func:`smatchpp.significance.bootstrap`), and on the same resampled
+        the upper bounds: :func:`smatchpp.statistics.significance.bootstrap`), and on the same resampled
         pairs those of the aspects (``aspects``) and of the coreference subscores (``coref``)."""
-        from ..significance import PairStats, bootstrap
+        from ..statistics.significance import PairStats, bootstrap
 
         ci = bootstrap(PairStats.from_pairs(corpus.scored), resamples, seed)
         parts: dict[str, Any] = {}
         scored = [p.aspects for p in corpus.scored if p.aspects is not None]
         if scored:
-            from ..aspects import aspect_intervals
+            from ..aspects.core import aspect_intervals
 
             parts["aspects"] = {"resamples": resamples, "seed": seed, "level": 0.95, "method": "percentile",
                                 "f1": aspect_intervals(scored, resamples, seed)}
@@ -244,8 +244,8 @@ class AlignmentMetric(SolvesWithAligner, Metric):
 
     def compare_systems(self, rows, resamples: int = DEFAULT_RESAMPLES, trials: int = DEFAULT_TRIALS,
                         seed: int = DEFAULT_SEED) -> list[list["Comparison"]]:
-        """Smatch's micro F1 of each system against the first (:func:`smatchpp.significance.compare`:
-        :func:`~smatchpp.significance.compare_columns` with the bounds of uncertified pairs), then
+        """Smatch's micro F1 of each system against the first (:func:`smatchpp.statistics.significance.compare`:
+        :func:`~smatchpp.statistics.significance.compare_columns` with the bounds of uncertified pairs), then
         the coreference subscores and the aspects the pairs carry, each its own comparison."""
         systems = len(rows[0]) if rows else 2
         corpora = [[row[k] for row in rows] for k in range(systems)]
@@ -307,7 +307,7 @@ class AlignmentMetric(SolvesWithAligner, Metric):
 def _coref_intervals(corpus: "CorpusScore", resamples: int, seed: int) -> dict[str, Any]:
     """The bootstrap intervals of the coreference subscores (``--coref-subscore``): the pairs the
     main score's intervals resample (same seed), Total Coref and Non-Coref counts of each."""
-    from ..significance import PairStats, bootstrap
+    from ..statistics.significance import PairStats, bootstrap
 
     scored = [p for p in corpus.scored if p.coref is not None]
     out: dict[str, Any] = {}
@@ -326,7 +326,7 @@ def comparisons(pairs1: Sequence["PairScore"], pairs2: Sequence["PairScore"], re
                 trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED) -> list["Comparison"]:
     """Smatch (and, when the pairs carry them, the coreference subscores and the aspects) of two
     systems' pair scores against one gold, on the pairs neither skipped."""
-    from ..significance import compare, compare_columns, paired_stats
+    from ..statistics.significance import compare, compare_columns, paired_stats
 
     s1, s2, dropped = paired_stats(pairs1, pairs2)
     named = [("smatch", s1, s2, None)] + list(_named_stats(pairs1, pairs2, dropped))
@@ -369,7 +369,7 @@ def _named_stats(pairs1: Sequence["PairScore"], pairs2: Sequence["PairScore"], d
             yield name, _count_stats(part(p) for p, _ in kept), _count_stats(part(q) for _, q in kept), None
     if not kept or any(p.aspects is None or q.aspects is None for p, q in kept):
         return
-    from ..aspects import aspect_title
+    from ..aspects.core import aspect_title
 
     for name in kept[0][0].aspects:  # the set's order
         yield aspect_title(name), _aspect_stats(p.aspects[name] for p, _ in kept), \
@@ -378,14 +378,14 @@ def _named_stats(pairs1: Sequence["PairScore"], pairs2: Sequence["PairScore"], d
 
 def _count_stats(rows: Iterable[tuple[float, float, float]]):
     """Per-pair ``(matched, test, gold)`` (found on the pair's alignment: its upper bound too)."""
-    from ..significance import PairStats
+    from ..statistics.significance import PairStats
 
     cols = np.array(list(rows), dtype=np.float64).reshape(-1, 3)
     return PairStats(cols[:, 0], cols[:, 0], cols[:, 1], cols[:, 2])
 
 
 def _aspect_stats(counts: Iterable[Any]):
-    from ..significance import PairStats
+    from ..statistics.significance import PairStats
 
     rows = [(c.matched, c.upper, c.test, c.gold) for c in counts]
     cols = np.array(rows, dtype=np.float64).reshape(-1, 4)
