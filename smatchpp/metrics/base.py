@@ -69,8 +69,8 @@ from ..graphs.read import RawGraph
 from ..core.plugins import GROUPS, load
 from ..core.settings import declared, setting, signed
 from ..core.signature import RUN_KEYS, Setting, Signature, SignatureError
-from ..statistics.significance import (DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, LEVEL, Comparison, bootstrap_scores,
-                            compare_columns, sum_in_order)
+from ..statistics.significance import (DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, LEVEL, BootstrapCI, Comparison,
+                                       Intervals, bootstrap_scores, compare_columns, sum_in_order)
 
 __all__ = ["Metric", "PairMean", "param", "load_plugins", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric",
            "run_tokens"]
@@ -619,22 +619,9 @@ def _mean(values: np.ndarray) -> float:
     return float(sum_in_order(values)) / len(values)
 
 
-@dataclass(frozen=True)
-class MetricIntervals:
-    """Percentile bootstrap intervals of every micro and macro score of a metric."""
-
-    resamples: int
-    seed: int
-    level: float
-    pairs: int
-    micro: dict[str, tuple[float, float]]
-    macro: dict[str, tuple[float, float]]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"resamples": self.resamples, "seed": self.seed, "level": self.level,
-                "method": "percentile", "pairs": self.pairs,
-                "micro": {k: list(v) for k, v in self.micro.items()},
-                "macro": {k: list(v) for k, v in self.macro.items()}}
+#: a metric's bootstrap intervals: the one interval type, :class:`~smatchpp.statistics.significance.BootstrapCI`
+#: (``lower`` the statistics' intervals, ``micro`` and ``macro`` its; no ``upper``)
+MetricIntervals = BootstrapCI
 
 
 def bootstrap_metric(metric: Metric, stats: np.ndarray, resamples: int = DEFAULT_RESAMPLES,
@@ -660,6 +647,6 @@ def bootstrap_metric(metric: Metric, stats: np.ndarray, resamples: int = DEFAULT
     keys = list(metric.scores(np.ones(len(metric.stat_names))))
     if n == 0:
         zero = {k: (0.0, 0.0) for k in keys}
-        return MetricIntervals(resamples, seed, level, 0, dict(zero), dict(zero))
+        return BootstrapCI(resamples, seed, level, 0, Intervals(dict(zero), dict(zero)))
     micro, macro = bootstrap_scores(metric.scores, stats, resamples, seed, level)
-    return MetricIntervals(resamples, seed, level, n, micro, macro)
+    return BootstrapCI(resamples, seed, level, n, Intervals(micro, macro))

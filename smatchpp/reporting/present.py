@@ -512,8 +512,6 @@ def _bootstrap_title(ci) -> str:
 
 
 def _bootstrap_blocks(ci) -> list:
-    if isinstance(ci, MetricIntervals):
-        return [("", ci)]
     return [("", ci.lower)] if ci.upper is None else [("lower bounds ", ci.lower), ("upper bounds ", ci.upper)]
 
 
