@@ -21,7 +21,8 @@ An :class:`AspectSet` is what the registry (:mod:`smatchpp.aspects.registry`) ho
 set's name: its aspects' names in print order and how to build them.  A new set is one
 module that defines ``ASPECT_SET = AspectSet(...)`` and one line naming it
 (:data:`smatchpp.core.aspect_settings.ASPECT_SET_MODULES`, or an entry point of the group
-``smatchpp.aspects`` in another package).
+``smatchpp.aspects`` in another package), and a line for the module in the ``aspects
+inside`` contract of ``pyproject.toml``.
 
 >>> AspectCount(1, 2, 3, 4) + AspectCount(1, 0, 0, 1)
 AspectCount(matched=2, upper=2, test=3, gold=5)
@@ -160,11 +161,10 @@ class AspectSet:
 
     ``names``: every aspect's name, in print order (corpus tables follow it);
     ``build(frames, vectors)``: the aspects, given the run's PropBank frame file and word
-    vectors (``None``: none, the packaged vectors); ``frames``: whether the set reads a
-    frame file (a frame file given to another set is an error)."""
+    vectors (``None``: none, the packaged vectors).  Which of the two a built-in set reads
+    is on its registry line (:data:`smatchpp.core.aspect_settings.ASPECT_SET_MODULES`)."""
 
     names: tuple[str, ...]
     build: Callable[[str | None, str | None], Sequence[Aspect]]
-    frames: bool = False
     #: one line on what the set is
     title: str = ""

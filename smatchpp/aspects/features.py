@@ -7,8 +7,9 @@ an :class:`~smatchpp.aspects.base.UnalignedAspect` is counted from the features 
 
 >>> from smatchpp.graphs.read import read_text
 >>> from smatchpp.aspects.registry import aspect_list
+>>> from smatchpp.presets import standardize
 >>> graphs = [read_text(t)[0].graph for t in ("(a / and :op1 (b / boy) :op2 (c / boy))", "(b / boy)")]
->>> found = set_features(aspect_list("damonte", ["smatch", "concepts", "srl"]), graphs, None)
+>>> found = set_features(aspect_list("damonte", ["smatch", "concepts", "srl"]), graphs, standardize)
 >>> list(found), found["concepts"][1]
 (['concepts', 'srl'], [Counter({'boy': 2, 'and': 1}), Counter({'boy': 1})])
 >>> concepts = found["concepts"][0]

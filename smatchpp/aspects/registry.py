@@ -2,8 +2,8 @@
 
 The built-in sets are one line each in
 :data:`smatchpp.core.aspect_settings.ASPECT_SET_MODULES` (name -> ``module:ASPECT_SET``, the
-form of an entry point's value), which the settings read to check a name without loading
-any set; another installed package adds a set through an entry point of the group
+form of an entry point's value, and the file settings the set reads), which the settings
+read to check a name without loading any set; another installed package adds a set through an entry point of the group
 ``smatchpp.aspects`` (:mod:`smatchpp.core.plugins`), whose object is an ``AspectSet``
 registered under the entry point's name.  A set's module is imported on the first look-up
 of its name, so naming one set loads neither the others nor their resources; the entry
@@ -22,7 +22,7 @@ from __future__ import annotations
 from importlib.metadata import EntryPoint
 from typing import Any, Iterable
 
-from ..core.aspect_settings import ASPECT_SET_MODULES, aspect_set_names
+from ..core.aspect_settings import ASPECT_SET_MODULES, aspect_set_names, readers, set_reads
 from ..core.exceptions import SmatchppError
 from ..core.plugins import GROUPS, load
 from .base import Aspect, AspectSet
@@ -55,9 +55,9 @@ def get_aspect_set(name: str) -> AspectSet:
     names the known sets."""
     if name not in _SETS:
         if name in ASPECT_SET_MODULES:
-            found = EntryPoint(name, ASPECT_SET_MODULES[name], GROUPS["aspects"]).load()
+            found = EntryPoint(name, ASPECT_SET_MODULES[name].value, GROUPS["aspects"]).load()
             if not isinstance(found, AspectSet):
-                raise TypeError(f"{ASPECT_SET_MODULES[name]} is no AspectSet")
+                raise TypeError(f"{ASPECT_SET_MODULES[name].value} is no AspectSet")
             _SETS[name] = found
         elif not _PLUGINS_LOADED:
             _PLUGINS_LOADED.append(True)
@@ -75,9 +75,9 @@ def aspect_list(aspect_set: str = "damonte", names: Iterable[str] | None = None,
     ``frames`` is a PropBank frame file (for a set that reads one: ``smatchpp18``),
     ``vectors`` the word vectors (``None``: the packaged GloVe; the ``thesis`` set reads them)."""
     entry = get_aspect_set(aspect_set)
-    if frames is not None and not entry.frames:
-        readers = [n for n in ASPECT_SET_MODULES if get_aspect_set(n).frames]
-        raise ValueError(f"a PropBank frame file is read by the {' and '.join(readers)} aspects only")
+    if frames is not None and not set_reads(aspect_set, "propbank_frames"):
+        raise ValueError(f"a PropBank frame file is read by the {' and '.join(readers('propbank_frames'))} "
+                         "aspects only")
     every = {a.name: a for a in entry.build(frames, vectors)}
     names = list(names or ())
     unknown = [n for n in names if n not in every]

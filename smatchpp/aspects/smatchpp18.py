@@ -295,5 +295,4 @@ def aspects(frames: str | None = None) -> list[Aspect18]:
 
 
 #: the set (the registry's ``smatchpp18``); it reads a PropBank frame file
-ASPECT_SET = AspectSet(NAMES, lambda frames, vectors: aspects(frames), frames=True,
-                       title="smatchpp 1.8's subgraph aspects")
+ASPECT_SET = AspectSet(NAMES, lambda frames, vectors: aspects(frames), title="smatchpp 1.8's subgraph aspects")

@@ -17,23 +17,51 @@ from importlib.metadata import entry_points
 from .plugins import GROUPS
 from .settings import Settings, file_or_identity, name_in, setting, signed_file
 
-__all__ = ["AspectSettings", "ASPECT_MODES", "ASPECT_SETS", "ASPECT_SET_MODULES", "aspect_set_names"]
+__all__ = ["AspectSettings", "ASPECT_MODES", "ASPECT_SETS", "ASPECT_SET_MODULES", "SetEntry",
+           "aspect_set_names", "set_reads", "readers"]
 
 #: how aspects are scored: ``none``, ``separate`` (each aspect aligned on its own) or
 #: ``joint`` (every aspect under the full graphs' alignment)
 ASPECT_MODES = ("none", "separate", "joint")
-#: the registry of the built-in aspect sets, one line a set: name -> ``module:ASPECT_SET``
-#: (the form of an entry point's value), which :mod:`smatchpp.aspects.registry` loads on
-#: the first look-up of the name; the names are here, below the settings that check them,
-#: so that a check loads no set.  Another package adds a set through the entry-point group
-#: ``smatchpp.aspects`` (:func:`aspect_set_names`).
+@dataclass(frozen=True)
+class SetEntry:
+    """A built-in aspect set's line in the registry: ``value``, where its
+    :class:`~smatchpp.aspects.base.AspectSet` is (``module:ASPECT_SET``, the form of an
+    entry point's value), and ``reads``, the file settings it reads (``propbank_frames``,
+    ``vectors``): the settings refuse them for a set that does not read them, and sign them
+    for one that does, without loading the set."""
+
+    value: str
+    reads: tuple[str, ...] = ()
+
+
+#: the registry of the built-in aspect sets, one line a set, in print order;
+#: :mod:`smatchpp.aspects.registry` loads a set on the first look-up of its name.  The lines
+#: are here, below the settings that check the names, so that a check loads no set.
+#: Another package adds a set through the entry-point group ``smatchpp.aspects``
+#: (:func:`aspect_set_names`; such a set reads no file setting).
 ASPECT_SET_MODULES = {
-    "damonte": "smatchpp.aspects.damonte:ASPECT_SET",  # Damonte et al. (2017), amr-evaluation
-    "smatchpp18": "smatchpp.aspects.smatchpp18:ASPECT_SET",  # smatchpp 1.8's 19 subgraph aspects
-    "thesis": "smatchpp.aspects.thesis:ASPECT_SET",  # Opitz's thesis, section 9.5.2
+    "damonte": SetEntry("smatchpp.aspects.damonte:ASPECT_SET"),  # Damonte et al. (2017)
+    "smatchpp18": SetEntry("smatchpp.aspects.smatchpp18:ASPECT_SET", ("propbank_frames",)),  # smatchpp 1.8
+    "thesis": SetEntry("smatchpp.aspects.thesis:ASPECT_SET", ("vectors",)),  # Opitz's thesis, 9.5.2
 }
 #: the built-in sets' names
 ASPECT_SETS = tuple(ASPECT_SET_MODULES)
+
+
+def set_reads(aspect_set: str, setting: str) -> bool:
+    """Whether the set ``aspect_set`` reads the file setting ``setting``.
+
+    >>> set_reads("thesis", "vectors"), set_reads("damonte", "vectors")
+    (True, False)
+    """
+    entry = ASPECT_SET_MODULES.get(aspect_set)
+    return entry is not None and setting in entry.reads
+
+
+def readers(setting: str) -> list[str]:
+    """The sets that read the file setting ``setting``."""
+    return [name for name in ASPECT_SETS if set_reads(name, setting)]
 
 
 @lru_cache(maxsize=1)
