@@ -61,7 +61,7 @@ Unlabeled can count more triples than Smatch on the same files, as in
 as ``:label`` the role is no longer inverted, so the triple is kept (on the
 AMRParseEval test parses: 7,940 test triples against Smatch's 7,939, from one
 ``:mod 1``; ``experiments/unlabeled_counts.py`` checks that this is the whole
-difference, graph by graph).  The output then says so (:func:`aspect_notes`).
+difference, graph by graph).  The output then says so (:func:`smatchpp.aspects.core.aspect_notes`).
 
 An aspect with no items on either side (Wikification on graphs without
 ``:wiki``) has no precision, recall or F1: ``null`` in JSON, ``n/a`` in text.

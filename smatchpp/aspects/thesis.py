@@ -122,12 +122,10 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 import numpy as np
-
-from dataclasses import replace
 
 from .base import AspectCount, AspectSet, UnalignedAspect
 from .damonte import ASPECTS, SetAspect, TransformAspect, damonte_triples

@@ -72,14 +72,13 @@ class AspectMetric(SolvesWithAligner, Metric):
 
     aspect: str = param("concepts", "the aspect's name in Damonte et al.'s set, as its "
                         "JSON key: smatch, unlabeled, no_wsd, concepts, named_ent, negations, "
-                        "wikification, reentrancies, srl (in Python another set's: "
-                        "aspect_metrics(config) lists them)", sig="aspect-name")
+                        "wikification, reentrancies, srl; with --aspect-set, that set's "
+                        "(aspect_metrics(config) lists them)", sig="aspect-name")
     #: the aspect set, its frames file and vectors, the preset and the solver
     config: Config = field(default_factory=lambda: Config(aspects="separate"))
-    aspect_set: str | None = param(None, "the set the aspect is of: damonte (the default), "
+    aspect_set: str | None = param(None, "the set the aspect is of: damonte (when not given), "
                                    "smatchpp18, thesis or an installed package's (entry point "
-                                   "smatchpp.aspects); signed as the set of the aspect's settings",
-                                   sig="aspect-set")
+                                   "smatchpp.aspects); signed as aspect-set:SET", sig="aspect-set")
 
     def __post_init__(self) -> None:
         if isinstance(self.config, Config) and self.config.aspects == "joint":
