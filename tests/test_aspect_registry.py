@@ -74,3 +74,18 @@ def test_matrix_features_count_what_the_scorer_counts():
                                                             want.gold, "optimal"), (name, a, b)
         assert [d.n_triples for d in diagonal(aspect, features)] == [
             scorer.score(g, g)[name].test for g in gs]
+
+
+def test_the_aspect_metric_names_its_set_and_reads_back_equal():
+    from smatchpp.alignment.config import Config
+    from smatchpp.metrics import Metric, get_metric
+
+    by_name = get_metric("aspect", aspect="AGENT", aspect_set="smatchpp18")
+    by_config = get_metric("aspect", aspect="AGENT", config=Config(aspects="separate", aspect_set="smatchpp18"))
+    assert by_name == by_config and by_name.aspect_set == "smatchpp18"
+    assert "|aspect-name:AGENT|" in by_name.signature() and "aspect-set:smatchpp18" in by_name.signature()
+    assert Metric.from_signature(by_name.signature()) == by_name
+    assert get_metric("aspect").aspect_set is None  # Damonte's, the default
+    with pytest.raises(ValueError, match="two aspect sets"):
+        get_metric("aspect", aspect="AGENT", aspect_set="smatchpp18",
+                   config=Config(aspects="separate", aspect_set="thesis", vectors=None))

@@ -23,6 +23,8 @@ __all__ = ["AspectSettings", "ASPECT_MODES", "ASPECT_SETS", "ASPECT_SET_MODULES"
 #: how aspects are scored: ``none``, ``separate`` (each aspect aligned on its own) or
 #: ``joint`` (every aspect under the full graphs' alignment)
 ASPECT_MODES = ("none", "separate", "joint")
+
+
 @dataclass(frozen=True)
 class SetEntry:
     """A built-in aspect set's line in the registry: ``value``, where its
@@ -83,8 +85,9 @@ def _aspect_set_check(value: str) -> str | None:
 @dataclass(frozen=True)
 class AspectSettings(Settings):
     """``aspects``: the mode (``none``: no aspects); ``aspect_set``: Damonte et al.'s,
-    smatchpp 1.8's, the thesis' set or an installed package's (:func:`aspect_set_names`); ``propbank_frames``: the PropBank frame file whose role
-    descriptions rename core roles for the ``smatchpp18`` aspects, signed by its identity."""
+    smatchpp 1.8's, the thesis' set or an installed package's (:func:`aspect_set_names`);
+    ``propbank_frames``: the PropBank frame file whose role descriptions rename core roles
+    for the ``smatchpp18`` aspects, signed by its identity."""
 
     aspects: str = setting("none", "aspects", check=name_in(lambda: ASPECT_MODES, "aspects mode"),
                            flag="--aspects-mode", show=lambda s: s.aspects != "none")

@@ -7,8 +7,9 @@ for every aspect as for any metric:
 
 * :meth:`AspectMetric.features`: what the aspect cuts out of one graph, by the
   aspect's own extractor (:mod:`smatchpp.aspects.damonte`, :mod:`smatchpp.aspects.smatchpp18`,
-  :mod:`smatchpp.aspects.thesis`, or another package's set: ``--aspect-set NAME``): its subgraph, its items (a set aspect's label
-  multiset) or its statistic's word (the thesis' graph statistics);
+  :mod:`smatchpp.aspects.thesis`, or another package's set: ``--aspect-set NAME``): its
+  subgraph, its items (a set aspect's label multiset) or its statistic's word (the thesis'
+  graph statistics), through the aspect protocol (:mod:`smatchpp.aspects.base`);
 * :meth:`AspectMetric.stats`: ``(matched, upper, test, gold)``, the counts
   :class:`~smatchpp.aspects.core.AspectScorer` gives the aspect; a subgraph is solved by
   :class:`smatchpp.alignment.aligner.PairAligner` (Damonte's ``smatch`` aspect is the pair's
@@ -88,9 +89,17 @@ class AspectMetric(SolvesWithAligner, Metric):
                                              ("total_time_limit", "bootstrap", "bootstrap_seed", "ar_trials")})
         if self.config.aspects != "separate":  # the signature names the set
             object.__setattr__(self, "config", self.config.replace(aspects="separate"))
+        default = type(self.config)().aspect_set
         if self.aspect_set is not None and self.aspect_set != self.config.aspect_set:
-            # the set given by name (--aspect-set): the Config's, which signs it
+            if self.config.aspect_set != default:
+                raise ValueError(f"two aspect sets: aspect_set {self.aspect_set} and the Config's "
+                                 f"{self.config.aspect_set}")
+            # the set given by name (--aspect-set) is the Config's, which signs it
             object.__setattr__(self, "config", self.config.replace(aspect_set=self.aspect_set))
+        # the field names the Config's set (None: the default), also when only the Config
+        # gave it, so that a metric read back from its signature equals it
+        object.__setattr__(self, "aspect_set", None if self.config.aspect_set == default
+                           else self.config.aspect_set)
         from ..aspects.registry import aspect_list  # an aspect set loads only when one is built
 
         found = aspect_list(self.config.aspect_set, None, self.config.propbank_frames, self.config.vectors)
