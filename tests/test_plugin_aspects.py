@@ -73,6 +73,7 @@ def site(tmp_path_factory) -> Path:
         not-a-set = smatchpp_demo_aspects:Root
         """)
     files = {"test.amr": "(d / dog :ARG0-of (b / bark-01))\n\n(c / cat :polarity -)\n",
+             "other.amr": "(d / dog)\n\n(c / cat :polarity -)\n",
              "gold.amr": "(b / bark-01 :ARG0 (d / dog))\n\n(c / cat)\n"}
     for name, text in files.items():
         (root / name).write_text(text)
@@ -121,6 +122,19 @@ def test_matrix_aspects_takes_it(site, tmp_path):
         np.testing.assert_allclose(m["aspect:root:f1"], [[0.0, 0.0], [0.0, 1.0]])
         # negation counts: row 1 has one, neither gold has any; row 0 vs gold: vacuous
         np.testing.assert_allclose(m["aspect:negation-count:f1"], [[1.0, 1.0], [0.0, 0.0]])
+
+
+def test_joint_mode_and_compare_take_it_with_its_titles(site):
+    got = run(site, "score", "test.amr", "gold.amr", "--aspects", "demo", "--aspects-mode", "joint")
+    assert got.returncode == 0, got.stderr
+    rows = {line.split()[0]: line.split() for line in got.stdout.splitlines() if line.startswith(("Root", "Negation"))}
+    assert rows["Root"][1:] == ["50.00", "50.00", "50.00", "1", "2", "2"]  # the printed titles
+    got = run(site, "compare", "test.amr", "other.amr", "gold.amr", "--aspects", "demo", "--format", "json",
+              "--bootstrap", "50", "--ar-trials", "50")
+    assert got.returncode == 0, got.stderr
+    summary = json.loads(got.stdout)
+    assert "aspect-set:demo" in summary["signature"]
+    assert [c["name"] for c in summary["comparisons"]] == ["smatch", "Root", "Negation count"]
 
 
 def test_a_taken_name_or_a_wrong_object_is_left_out_with_a_warning(site):

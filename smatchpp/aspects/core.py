@@ -56,7 +56,7 @@ from ..graphs.triples import EMPTY, TripleGraph
 from ..presets import standardize
 from .base import EMPTY_RAW, Aspect, AspectCount, GraphAspect, UnalignedAspect, aspect_scores
 from .damonte import ASPECTS, DTriple, SetAspect, TransformAspect, damonte_triples
-from .registry import aspect_list, aspect_rank
+from .registry import aspect_list, aspect_rank, aspect_title
 
 __all__ = ["AspectCount", "Aspect", "GraphAspect", "UnalignedAspect", "SetAspect", "TransformAspect",
            "ASPECTS", "MODES", "SETS", "AspectMode", "aspect_list", "aspect_title", "aspect_intervals",
@@ -100,11 +100,6 @@ def aspect_intervals(pairs: Sequence[Mapping[str, AspectCount]], resamples: int,
         out[name] = {"micro_f1": None if np.isnan(micro["f1"][0]) else list(micro["f1"]),
                      "macro_f1": None if np.isnan(macro["f1"][0]) else list(macro["f1"])}
     return out
-
-
-def aspect_title(name: str) -> str:
-    """The printed name of an aspect of any set."""
-    return ASPECTS[name].title if name in ASPECTS else name
 
 
 class AspectScorer:

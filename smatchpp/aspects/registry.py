@@ -27,7 +27,8 @@ from ..core.exceptions import SmatchppError
 from ..core.plugins import GROUPS, load
 from .base import Aspect, AspectSet
 
-__all__ = ["get_aspect_set", "aspect_set_names", "aspect_list", "aspect_rank", "UnknownAspectSet"]
+__all__ = ["get_aspect_set", "aspect_set_names", "aspect_list", "aspect_rank", "aspect_title",
+           "UnknownAspectSet"]
 
 
 class UnknownAspectSet(SmatchppError, ValueError):
@@ -36,6 +37,8 @@ class UnknownAspectSet(SmatchppError, ValueError):
 #: name -> set, filled on look-up (the built-in sets first, in their order, then the plugins')
 _SETS: dict[str, AspectSet] = {}
 _PLUGINS_LOADED: list[bool] = []
+#: aspect name -> printed title, of every aspect built in this process
+_TITLES: dict[str, str] = {}
 
 
 def _accept(name: str, obj: Any) -> AspectSet:
@@ -79,6 +82,7 @@ def aspect_list(aspect_set: str = "damonte", names: Iterable[str] | None = None,
         raise ValueError(f"a PropBank frame file is read by the {' and '.join(readers('propbank_frames'))} "
                          "aspects only")
     every = {a.name: a for a in entry.build(frames, vectors)}
+    _TITLES.update((a.name, a.title) for a in every.values())
     names = list(names or ())
     unknown = [n for n in names if n not in every]
     if unknown:
@@ -96,3 +100,13 @@ def aspect_rank(name: str) -> tuple[int, int]:
         if name in found.names:
             return k, found.names.index(name)
     return len(sets), 0
+
+
+def aspect_title(name: str) -> str:
+    """The printed name of an aspect of any set built in this process (Damonte's set has
+    titles of its own: ``named_ent`` is "Named Ent."), else the name."""
+    if name not in _TITLES:
+        from .damonte import ASPECTS
+
+        return ASPECTS[name].title if name in ASPECTS else name
+    return _TITLES[name]
