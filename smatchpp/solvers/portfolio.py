@@ -3,7 +3,10 @@
 0. small problems (at most :data:`~.bnb.MAX_PAIRS` candidate pairs, most
    sentence pairs) are first searched by the compiled branch and bound
    (:mod:`.bnb`), which proves its answer or, after its node limit, hands
-   its incumbent to the steps below as a warm start;
+   its incumbent to the steps below as a warm start.  Problems with ternary
+   terms (DRS clauses; none in AMR) skip it: its kernel has no ternary
+   terms, so they start at step 1 and end, if nothing before certifies
+   them, in the HiGHS MIP; the LP of a big one is solved whole, not priced;
 1. the hill-climber from its greedy start gives an alignment (lower bound
    ``L``); random restarts are not used: where the bounds below do not
    certify the greedy climb, the LP is cheaper than restarts and stronger;
@@ -138,7 +141,8 @@ class Portfolio:
         """
         if limits.deadline is not None and problem.n_pairs >= BIG_PAIRS:
             return self._solve_big(problem, limits, warm_start)
-        if problem.n_pairs <= self.bnb_max_pairs and not limits.expired():
+        if (problem.n_pairs <= self.bnb_max_pairs and not limits.expired()
+                and not problem.n_ternary):  # the kernel has no ternary terms
             # its nodes are branch-and-bound nodes: paid from the work budget
             left = limits.budget.left()
             found = branch_and_bound(problem, None if left is None else max(left, 1))
@@ -310,7 +314,7 @@ class Portfolio:
             return self._done(alignment, lower, "star_bound")
         if self.use_lp and use_lp:
             lp = None
-            if problem.n_pairs >= PRICING_MIN_PAIRS:
+            if problem.n_pairs >= PRICING_MIN_PAIRS and not problem.n_ternary:
                 # most pairs are zero in a big LP's solution: priced in as needed
                 if not limits.exhausted and limits.affords(PRICING_PASSES * problem.n_pairs):
                     lp = priced_lp(problem, problem.selected(alignment), limits, limits.budget,
