@@ -399,3 +399,18 @@ def test_amr_problems_have_no_ternary_terms():
     model = build(problem)
     assert model.n_y == problem.n_edges
     assert len(start_values(problem, np.array([1, 0]))) == problem.n_pairs + problem.n_edges
+
+
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(clause_pairs())
+def test_every_registered_solver_takes_ternary_terms(case):
+    from smatchpp.solvers import SOLVERS, get_solver
+
+    problem, optimum = _problem(case)
+    for name in SOLVERS:
+        for compression in (True, False):
+            result = get_solver(name, compression=compression).solve(problem)
+            assert problem.objective(result.alignment) == result.objective <= optimum
+            assert result.upper_bound >= optimum
+            if name != "hillclimber":
+                assert (result.status, result.objective) == ("optimal", optimum), name
