@@ -6,7 +6,7 @@ small vocabulary, so that many clauses compete), ``b Role e x`` (three variables
 a ternary term), ``b Time e t``, ``b1 NOT b2`` and ``b EQU x y``.  The system DRS
 is the gold with its variables renamed and a share of its clauses perturbed (a
 concept or role replaced, an argument moved to another referent, a clause dropped
-or added).  Each pair is compiled by :func:`smatchpp.clauses.compile_clauses`
+or added).  Each pair is compiled by :func:`smatchpp.alignment.clauses.compile_clauses`
 (boxes align only with boxes) and solved by the ``exact`` portfolio; the table
 gives, per size, the problem's size, the portfolio's time and the stage that
 certified it, HiGHS's MIP alone on the same problem (it must agree), the cheap
@@ -31,10 +31,10 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from experiment import machine_line, markdown_table  # noqa: E402
-from smatchpp.clauses import compile_clauses  # noqa: E402
-from smatchpp.solvers import HighsSolver, Portfolio  # noqa: E402
-from smatchpp.solvers.bounds import star_bound  # noqa: E402
-from smatchpp.solvers.hillclimber import climb  # noqa: E402
+from smatchpp.alignment.clauses import compile_clauses  # noqa: E402
+from smatchpp.alignment.solvers import HighsSolver, Portfolio  # noqa: E402
+from smatchpp.alignment.solvers.bounds import star_bound  # noqa: E402
+from smatchpp.alignment.solvers.hillclimber import climb  # noqa: E402
 
 ROLES = ("Agent", "Theme", "Patient", "Experiencer", "Location", "Recipient")
 CONCEPTS = 12

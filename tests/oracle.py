@@ -236,7 +236,7 @@ def clause_brute_force(clauses_a, clauses_b, n_a: int, n_b: int, kind_a=None, ki
 
 
 def problem_brute_force(problem) -> float:
-    """The optimum of a compiled :class:`~smatchpp.problem.Problem` by enumerating every
+    """The optimum of a compiled :class:`~smatchpp.alignment.problem.Problem` by enumerating every
     alignment and its ``Problem.objective`` (for checking solvers, not the compiler)."""
     import numpy as np
 

@@ -17,19 +17,19 @@ from hypothesis import strategies as st
 
 from oracle import clause_brute_force, clause_matched, partial_maps, problem_brute_force
 from smatchpp.api import compile_strings
-from smatchpp.clauses import compile_clauses
-from smatchpp.compression.exact import compress
-from smatchpp.problem import Problem
-from smatchpp.solvers import CbcSolver, HighsSolver, Portfolio
-from smatchpp.solvers.bnb import branch_and_bound
-from smatchpp.solvers.bounds import (branch_star_bound, fix_pair, lagrangian_star_bound,
+from smatchpp.alignment.clauses import compile_clauses
+from smatchpp.alignment.compression.exact import compress
+from smatchpp.alignment.problem import Problem
+from smatchpp.alignment.solvers import CbcSolver, HighsSolver, Portfolio
+from smatchpp.alignment.solvers.bnb import branch_and_bound
+from smatchpp.alignment.solvers.bounds import (branch_star_bound, fix_pair, lagrangian_star_bound,
                                      pair_potential, star_bound)
-from smatchpp.solvers.compressed import Compressing
-from smatchpp.solvers.formulation import build, start_values
-from smatchpp.solvers.highs import lp_bound, solve_lp
-from smatchpp.solvers.hillclimber import climb
-from smatchpp.solvers.pricing import priced_lp
-from smatchpp.solvers.symmetry import canonical, interchangeable
+from smatchpp.alignment.solvers.compressed import Compressing
+from smatchpp.alignment.solvers.formulation import build, start_values
+from smatchpp.alignment.solvers.highs import lp_bound, solve_lp
+from smatchpp.alignment.solvers.hillclimber import climb
+from smatchpp.alignment.solvers.pricing import priced_lp
+from smatchpp.alignment.solvers.symmetry import canonical, interchangeable
 
 TINY = settings(max_examples=40, deadline=None, derandomize=True)
 LABELS = ("p", "q", "r")
@@ -404,7 +404,7 @@ def test_amr_problems_have_no_ternary_terms():
 @settings(max_examples=10, deadline=None, derandomize=True)
 @given(clause_pairs())
 def test_every_registered_solver_takes_ternary_terms(case):
-    from smatchpp.solvers import SOLVERS, get_solver
+    from smatchpp.alignment.solvers import SOLVERS, get_solver
 
     problem, optimum = _problem(case)
     for name in SOLVERS:

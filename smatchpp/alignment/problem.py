@@ -16,7 +16,7 @@ only changes ``unary`` and ``weight``.
 ``(e1, e3)`` and ``(x1, x4)`` are all chosen.  AMR never has them (the arrays are
 empty and every solver takes its old path); :meth:`Problem.from_terms` builds a
 problem with them from terms over variables, and
-:func:`smatchpp.clauses.compile_clauses` from clauses.
+:func:`smatchpp.alignment.clauses.compile_clauses` from clauses.
 
 Example (A: ``x :ARG0 y``, B: ``u :ARG0 v``; one binary term):
 
@@ -237,7 +237,7 @@ class Problem:
         terms kept.  So a triple that occurs ``c_A`` times in A and ``c_B``
         times in B is matched at most ``min(c_A, c_B)`` times when the caller
         gives the term weight ``min(c_A, c_B)``, as the compiler does for
-        relations (:func:`smatchpp.clauses.compile_clauses` does it for clauses).
+        relations (:func:`smatchpp.alignment.clauses.compile_clauses` does it for clauses).
         ``label_bound`` must be a valid upper bound on the optimum (without
         ``constant``; it is added), or ``inf``.
 

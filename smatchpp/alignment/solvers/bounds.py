@@ -13,7 +13,7 @@
 * :func:`~smatchpp.alignment.solvers.highs.lp_bound`: the LP relaxation of the MIP.
 
 Ternary terms (none in AMR, where nothing below changes): every bound here is
-computed on :meth:`~smatchpp.problem.Problem.binary_relaxation`, which splits
+computed on :meth:`~smatchpp.alignment.problem.Problem.binary_relaxation`, which splits
 each ternary term ``w`` into three binary terms of ``w / 3``.  It is a valid
 upper bound: for 0/1 values ``x_p x_q x_r <= (x_p x_q + x_p x_r + x_q x_r) / 3``,
 so every alignment is worth at least as much in the relaxation, whose optimum

@@ -11,7 +11,7 @@ and the alignment maps A's variable at each position to B's at the same
 position.  A clause that occurs ``c_A`` times in A and ``c_B`` times in B
 matches ``min(c_A, c_B)`` times (multiset matching: a self-match is complete
 even with repeated clauses), the rule relations follow in
-:mod:`smatchpp.compile`.  So a clause over three distinct variables is a
+:mod:`smatchpp.alignment.compile`.  So a clause over three distinct variables is a
 ternary term, over two a binary term, over one a unary term, and over none a
 constant.
 
@@ -83,7 +83,7 @@ def compile_clauses(clauses_a: Iterable[Clause], clauses_b: Iterable[Clause], n_
     ternary terms skip the compiled branch and bound and end in HiGHS.
 
     Cost: for each label, every A clause meets every B clause of that label
-    (as relations with one role do in :mod:`smatchpp.compile`).
+    (as relations with one role do in :mod:`smatchpp.alignment.compile`).
 
     >>> compile_clauses([("p", (0, 1, 2)), ("p", (0, 1, 2))], [("p", (2, 1, 0))], 3, 3).tri_weight
     array([1.])
