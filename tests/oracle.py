@@ -206,9 +206,10 @@ def weighted_brute_force(a: TripleGraph, b: TripleGraph, weights, sim=None,
 # clauses over up to three variables (DRS), and compiled problems themselves
 
 
-def clause_matched(clauses_a, clauses_b, mapping: dict[int, int]) -> int:
+def clause_matched(clauses_a, clauses_b, mapping: dict[int, int], symmetric=()) -> int:
     """Matched clauses of ``mapping`` (A index -> B index): A's clauses rewritten through
-    it (an unmapped variable matches nothing) against B's, as multisets."""
+    it (an unmapped variable matches nothing) against B's, as multisets; the last two
+    variables of a ``symmetric`` label as an unordered pair."""
     if len(set(mapping.values())) != len(mapping):
         raise ValueError(f"mapping is not injective: {mapping}")
     placeholders: dict[int, _Unmapped] = {}
@@ -218,12 +219,18 @@ def clause_matched(clauses_a, clauses_b, mapping: dict[int, int]) -> int:
             return ("v", mapping[i])
         return placeholders.setdefault(i, _Unmapped(i))
 
-    mapped = Counter((label, tuple(node(v) for v in variables)) for label, variables in clauses_a)
-    gold = Counter((label, tuple(("v", v) for v in variables)) for label, variables in clauses_b)
+    def key(label, nodes):
+        if label in symmetric and len(nodes) >= 2:
+            nodes = nodes[:-2] + tuple(sorted(nodes[-2:], key=repr))
+        return label, nodes
+
+    mapped = Counter(key(label, tuple(node(v) for v in variables)) for label, variables in clauses_a)
+    gold = Counter(key(label, tuple(("v", v) for v in variables)) for label, variables in clauses_b)
     return sum((mapped & gold).values())
 
 
-def clause_brute_force(clauses_a, clauses_b, n_a: int, n_b: int, kind_a=None, kind_b=None) -> int:
+def clause_brute_force(clauses_a, clauses_b, n_a: int, n_b: int, kind_a=None, kind_b=None,
+                       symmetric=()) -> int:
     """The most clauses any alignment matches (only variables of one kind aligned)."""
     if n_a > MAX_VARS or n_b > MAX_VARS:
         raise ValueError("graphs too big for the brute-force oracle")
@@ -231,7 +238,7 @@ def clause_brute_force(clauses_a, clauses_b, n_a: int, n_b: int, kind_a=None, ki
     for mapping in partial_maps(n_a, n_b):
         if kind_a is not None and any(kind_a[i] != kind_b[j] for i, j in mapping.items()):
             continue
-        best = max(best, clause_matched(clauses_a, clauses_b, mapping))
+        best = max(best, clause_matched(clauses_a, clauses_b, mapping, symmetric))
     return best
 
 

@@ -66,7 +66,8 @@ def clause_pairs(draw, max_vars: int = 5, kinds: bool | None = None):
     if kinds:
         kind_a = "".join(draw(st.sampled_from("bx")) for _ in range(n_a))
         kind_b = "".join(draw(st.sampled_from("bx")) for _ in range(n_b))
-    return a, b, n_a, n_b, kind_a, kind_b
+    symmetric = frozenset(draw(st.sets(st.sampled_from(LABELS), max_size=2)))
+    return a, b, n_a, n_b, kind_a, kind_b, symmetric
 
 
 @st.composite
@@ -94,9 +95,9 @@ def ternary_problems(draw, max_vars: int = 5, fractional: bool | None = None):
 
 
 def _problem(case) -> tuple[Problem, int]:
-    a, b, n_a, n_b, kind_a, kind_b = case
-    return (compile_clauses(a, b, n_a, n_b, kind_a, kind_b),
-            clause_brute_force(a, b, n_a, n_b, kind_a, kind_b))
+    a, b, n_a, n_b, kind_a, kind_b, symmetric = case
+    return (compile_clauses(a, b, n_a, n_b, kind_a, kind_b, symmetric),
+            clause_brute_force(a, b, n_a, n_b, kind_a, kind_b, symmetric))
 
 
 def _close(x: float, y: float, problem: Problem) -> bool:
@@ -123,8 +124,8 @@ def test_ternary_invariants_and_the_terms_of_a_clause():
 @TINY
 @given(clause_pairs())
 def test_problem_objective_is_the_clause_count(case):
-    a, b, n_a, n_b, kind_a, kind_b = case
-    problem = compile_clauses(a, b, n_a, n_b, kind_a, kind_b)
+    a, b, n_a, n_b, kind_a, kind_b, symmetric = case
+    problem = compile_clauses(a, b, n_a, n_b, kind_a, kind_b, symmetric)
     assert np.all(problem.tri_p < problem.tri_q) and np.all(problem.tri_q < problem.tri_r)
     for x, y in ((problem.tri_p, problem.tri_q), (problem.tri_p, problem.tri_r),
                  (problem.tri_q, problem.tri_r)):
@@ -138,9 +139,22 @@ def test_problem_objective_is_the_clause_count(case):
         alignment = np.full(n_a, -1, dtype=np.int64)
         for i, j in mapping.items():
             alignment[i] = j
-        assert problem.objective(alignment) == clause_matched(a, b, mapping)
+        assert problem.objective(alignment) == clause_matched(a, b, mapping, symmetric)
     if kind_a is not None:
         assert all(kind_a[i] == kind_b[j] for i, j in zip(problem.pair_a, problem.pair_b))
+
+
+def test_symmetric_labels_match_either_way_round():
+    a = [("EQU", (0, 1, 2)), ("EQU", (0, 2, 1)), ("Agent", (0, 1, 2))]
+    b = [("EQU", (0, 1, 2)), ("Agent", (0, 2, 1))]
+    plain = compile_clauses(a, b, 3, 3)
+    sym = compile_clauses(a, b, 3, 3, symmetric={"EQU"})
+    # identity: EQU (twice in A up to order, once in B) matches once; Agent needs 1 <-> 2
+    assert plain.objective(np.array([0, 1, 2])) == 1.0 == sym.objective(np.array([0, 1, 2]))
+    assert plain.objective(np.array([0, 2, 1])) == 2.0 == sym.objective(np.array([0, 2, 1]))
+    assert Portfolio().solve(sym).objective == 2.0 == clause_brute_force(a, b, 3, 3, symmetric={"EQU"})
+    # a repeated last two never matches two distinct ones, either way round
+    assert compile_clauses([("EQU", (0, 1, 1))], [("EQU", (0, 1, 2))], 3, 3, symmetric={"EQU"}).n_pairs == 0
 
 
 def test_kinds_and_clause_errors():
@@ -356,7 +370,7 @@ def _with_clone(clauses, n, v):
 @TINY
 @given(clause_pairs(max_vars=4, kinds=False), st.data())
 def test_symmetry_classes_are_automorphisms_and_the_mip_stays_exact(case, data):
-    a, b, n_a, n_b, _, _ = case
+    a, b, n_a, n_b, _, _, _ = case
     a = _with_clone(a, n_a, data.draw(st.integers(0, n_a - 1)))
     b = _with_clone(b, n_b, data.draw(st.integers(0, n_b - 1)))
     n_a, n_b = n_a + 1, n_b + 1

@@ -15,6 +15,11 @@ even with repeated clauses), the rule relations follow in
 ternary term, over two a binary term, over one a unary term, and over none a
 constant.
 
+*Symmetric* labels (optional): the last two variables of a clause with such a
+label match either way round (Counter's ``EQU``, ``NEQ``, ``APX``, ``TAB``):
+``b EQU x y`` matches ``b' EQU u v`` when ``x -> u, y -> v`` or ``x -> v, y -> u``,
+and clauses that are equal up to that order count as one clause repeated.
+
 Variable *kinds* (optional, one hashable per variable, e.g. ``"b"`` for DRS
 boxes and ``"x"`` for discourse referents): a variable is only ever aligned
 to one of its own kind; terms that would need a pair of two kinds are left
@@ -34,7 +39,7 @@ other names; every clause matches under the identity alignment:
 from __future__ import annotations
 
 from collections import Counter
-from typing import Hashable, Iterable, Sequence
+from typing import Collection, Hashable, Iterable, Sequence
 
 import numpy as np
 
@@ -48,8 +53,10 @@ Clause = tuple[Hashable, tuple[int, ...]]
 MAX_CLAUSE_VARIABLES = 3
 
 
-def _grouped(clauses: Iterable[Clause], n: int, side: str) -> dict[tuple, Counter]:
-    """``(label, arity) -> Counter(variables)``, every variable index checked."""
+def _grouped(clauses: Iterable[Clause], n: int, side: str,
+             symmetric: Collection[Hashable]) -> dict[tuple, Counter]:
+    """``(label, arity) -> Counter(variables)``, every variable index checked; the last two
+    variables of a symmetric label in increasing order."""
     groups: dict[tuple, Counter] = {}
     for number, clause in enumerate(clauses):
         try:
@@ -63,6 +70,8 @@ def _grouped(clauses: Iterable[Clause], n: int, side: str) -> dict[tuple, Counte
         if any(v < 0 or v >= n for v in variables):
             raise ValueError(f"clause {number} of {side} names a variable outside 0..{n - 1}: "
                              f"{clause!r}")
+        if len(variables) >= 2 and label in symmetric:
+            variables = variables[:-2] + tuple(sorted(variables[-2:]))
         groups.setdefault((label, len(variables)), Counter())[variables] += 1
     return groups
 
@@ -70,6 +79,7 @@ def _grouped(clauses: Iterable[Clause], n: int, side: str) -> dict[tuple, Counte
 def compile_clauses(clauses_a: Iterable[Clause], clauses_b: Iterable[Clause], n_a: int, n_b: int,
                     kind_a: Sequence[Hashable] | None = None,
                     kind_b: Sequence[Hashable] | None = None,
+                    symmetric: Collection[Hashable] = (),
                     tolerance: float = CERTIFY_TOLERANCE) -> Problem:
     """The :class:`Problem` of aligning clause list ``clauses_a`` (over variables
     ``0..n_a-1``) to ``clauses_b`` (see the module docstring).
@@ -78,7 +88,8 @@ def compile_clauses(clauses_a: Iterable[Clause], clauses_b: Iterable[Clause], n_
     (each of at most ``min(c_A, c_B)`` copies), and ``label_bound`` the
     clause-label count bound ``sum min(count_A, count_B)`` over (label,
     arity).  ``kind_a`` / ``kind_b``: each variable's kind (both or neither);
-    pairs of different kinds are never candidates.  The problem is solved like
+    pairs of different kinds are never candidates.  ``symmetric``: the labels whose
+    last two variables match either way round.  The problem is solved like
     any other (``Portfolio().solve(problem)``, certified); problems with
     ternary terms skip the compiled branch and bound and end in HiGHS.
 
@@ -87,13 +98,17 @@ def compile_clauses(clauses_a: Iterable[Clause], clauses_b: Iterable[Clause], n_
 
     >>> compile_clauses([("p", (0, 1, 2)), ("p", (0, 1, 2))], [("p", (2, 1, 0))], 3, 3).tri_weight
     array([1.])
+    >>> sym = compile_clauses([("EQU", (0, 1, 2))], [("EQU", (0, 1, 2))], 3, 3, symmetric={"EQU"})
+    >>> sym.n_ternary, sym.objective(np.array([0, 2, 1])), sym.objective(np.array([0, 1, 2]))
+    (2, 1.0, 1.0)
     """
     if (kind_a is None) != (kind_b is None):
         raise ValueError("give the kinds of both sides' variables, or of neither")
     if kind_a is not None and (len(kind_a) != n_a or len(kind_b) != n_b):
         raise ValueError(f"kinds: {len(kind_a)} for {n_a} A variables, {len(kind_b)} for {n_b} B variables")
-    groups_a = _grouped(clauses_a, n_a, "A")
-    groups_b = _grouped(clauses_b, n_b, "B")
+    symmetric = frozenset(symmetric)
+    groups_a = _grouped(clauses_a, n_a, "A", symmetric)
+    groups_b = _grouped(clauses_b, n_b, "B", symmetric)
     if kind_a is not None:
         ids: dict[Hashable, int] = {}
         kinds_a = np.array([ids.setdefault(k, len(ids)) for k in kind_a], dtype=np.int64)
@@ -117,10 +132,19 @@ def compile_clauses(clauses_a: Iterable[Clause], clauses_b: Iterable[Clause], n_
         # every A clause against every B clause of the label
         ia = np.repeat(np.arange(len(va)), len(vb))
         ib = np.tile(np.arange(len(vb)), len(va))
-        if kind_a is not None:
-            same = (kinds_a[va[ia]] == kinds_b[vb[ib]]).all(axis=1)
-            ia, ib = ia[same], ib[same]
-        terms[arity].append((va[ia], vb[ib], np.minimum(ca[ia], cb[ib])))
+        ways = [(ia, ib, vb[ib])]
+        if arity >= 2 and key[0] in symmetric:
+            # the other way round, where it is another alignment: both sides' last two differ
+            # (else the two ways are one term, or neither is possible)
+            other = (va[ia, -1] != va[ia, -2]) & (vb[ib, -1] != vb[ib, -2])
+            swapped = vb[ib[other]]
+            swapped[:, [-2, -1]] = swapped[:, [-1, -2]]
+            ways.append((ia[other], ib[other], swapped))
+        for ja, jb, vb_way in ways:
+            if kind_a is not None:
+                same = (kinds_a[va[ja]] == kinds_b[vb_way]).all(axis=1)
+                ja, jb, vb_way = ja[same], jb[same], vb_way[same]
+            terms[arity].append((va[ja], vb_way, np.minimum(ca[ja], cb[jb])))
     arrays = {}
     for arity, found in terms.items():
         if not found:
