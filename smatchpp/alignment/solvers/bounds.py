@@ -95,6 +95,7 @@ def star_bound(problem: Problem, assignment: bool | None = None,
     """
     if problem.n_pairs == 0:
         return problem.constant
+    integral = problem.integral  # the optimum bounded is this problem's, not the relaxation's
     problem = problem.binary_relaxation()  # valid with ternary terms: see the module docstring
     v = pair_potential(problem)
     if assignment is None:
@@ -116,7 +117,7 @@ def star_bound(problem: Problem, assignment: bool | None = None,
         r, c = linear_sum_assignment(dense, maximize=True)
         value = dense[r, c].sum()
     value += problem.constant
-    if problem.integral:
+    if integral:
         value = np.floor(value + 1e-6)
     return float(value)
 
@@ -264,6 +265,7 @@ def branch_star_bound(problem: Problem, limits: Limits | None = None) -> float:
     """
     if problem.n_pairs == 0:
         return problem.constant
+    original = problem
     problem = problem.binary_relaxation()  # valid with ternary terms: see the module docstring
     v = pair_potential(problem)
     best = np.zeros(problem.n_a)
@@ -273,7 +275,10 @@ def branch_star_bound(problem: Problem, limits: Limits | None = None) -> float:
     if len(pairs) > MAX_BRANCHES:
         return float("inf")
     branches = [None, *pairs.tolist()]
-    return max(star_bound(fix_pair(problem, p, variable), limits=limits) for p in branches)
+    value = max(star_bound(fix_pair(problem, p, variable), limits=limits) for p in branches)
+    if original.n_ternary and original.integral:  # the relaxation's branches are fractional
+        value = float(np.floor(value + 1e-6))
+    return value
 
 
 #: the subgradient step of :func:`lagrangian_star_bound` when no lower bound is known
@@ -308,6 +313,7 @@ def lagrangian_star_bound(problem: Problem, limits: Limits | None = None, iterat
         return problem.constant
     if not dense_assignment(problem.n_a, problem.n_b):
         return float("inf")
+    original = problem  # whose optimum is bounded: its integrality, its tolerance
     problem = problem.binary_relaxation()  # valid with ternary terms: see the module docstring
     from scipy.optimize import linear_sum_assignment  # slow import: only when needed
     n_pairs, n_edges = problem.n_pairs, problem.n_edges
@@ -326,9 +332,9 @@ def lagrangian_star_bound(problem: Problem, limits: Limits | None = None, iterat
         dense[problem.pair_a, problem.pair_b] = value
         rows, cols = linear_sum_assignment(dense, maximize=True)
         total = float(dense[rows, cols].sum()) + problem.constant
-        bound = float(np.floor(total + 1e-6)) if problem.integral else total
+        bound = float(np.floor(total + 1e-6)) if original.integral else total
         best = min(best, bound)
-        if (lower is not None and certified(problem, lower, best)) or iteration == iterations - 1 \
+        if (lower is not None and certified(original, lower, best)) or iteration == iterations - 1 \
                 or (limits is not None and limits.expired()):
             break
         target = np.full(problem.n_a, -1, dtype=np.int64)
