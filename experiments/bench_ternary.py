@@ -111,7 +111,10 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     Portfolio().solve(compile_clauses([("p", (0, 1, 2))], [("p", (0, 1, 2))], 3, 3))  # warm up
-    rows = []
+    header = ["clauses", "pairs / binary / ternary terms", "portfolio ms (mean)",
+              "portfolio ms (max)", "HiGHS MIP ms (mean)", "label bound gap", "star bound gap",
+              "climber short", "uncertified", "MIP disagrees", "stages"]
+    print("\n".join(markdown_table(header, []).splitlines()[:2]), flush=True)
     for size in args.sizes:
         sizes, port_s, mip_s, star_gap, label_gap, hc_short = [], [], [], [], [], 0
         stages: Counter = Counter()
@@ -134,16 +137,12 @@ def main() -> None:
             label_gap.append(problem.label_bound - result.objective)
             hc_short += climb(problem, 1, 4)[1] < result.objective
         mean = np.mean(np.array(sizes), axis=0)
-        rows.append([size, f"{mean[0]:.0f} / {mean[1]:.0f} / {mean[2]:.0f}",
+        row = ([size, f"{mean[0]:.0f} / {mean[1]:.0f} / {mean[2]:.0f}",
                      f"{1000 * np.mean(port_s):.1f}", f"{1000 * max(port_s):.1f}",
                      f"{1000 * np.mean(mip_s):.1f}", f"{np.mean(label_gap):.1f}",
                      f"{np.mean(star_gap):.1f}", hc_short, uncertified, disagree,
                      ", ".join(f"{k} {v}" for k, v in sorted(stages.items()))])
-        print(f"size {size} done", file=sys.stderr, flush=True)
-    print(markdown_table(["clauses", "pairs / binary / ternary terms", "portfolio ms (mean)",
-                          "portfolio ms (max)", "HiGHS MIP ms (mean)", "label bound gap",
-                          "star bound gap", "climber short", "uncertified", "MIP disagrees",
-                          "stages"], rows))
+        print(markdown_table(header, [row]).splitlines()[2], flush=True)  # a row as it is done
     print(f"\n{args.pairs} pairs a size, noise {args.noise}, seed {args.seed}; {machine_line()}")
 
 
