@@ -430,3 +430,36 @@ def test_every_registered_solver_takes_ternary_terms(case):
             assert result.upper_bound >= optimum
             if name != "hillclimber":
                 assert (result.status, result.objective) == ("optimal", optimum), name
+
+
+# ---------------------------------------------------------------------------
+# limits: any point of expiry gives a valid interval; the big path reaches the optimum
+
+
+class _Ticking:
+    """A clock that moves ``step`` at every reading."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@TINY
+@given(clause_pairs(), st.sampled_from([0.5, 1.0, 3.0, 1000.0]), st.booleans())
+def test_expiring_limits_keep_the_interval_valid(case, step, big):
+    from smatchpp.alignment.solvers import portfolio as portfolio_module
+    from smatchpp.alignment.solvers.base import Limits
+
+    problem, optimum = _problem(case)
+    with pytest.MonkeyPatch.context() as mp:
+        if big:  # the big-problem path: branched and Lagrangian star bounds, climber, LP, MIP
+            mp.setattr(portfolio_module, "BIG_PAIRS", 0)
+        result = Portfolio().solve_within(problem, Limits(deadline=10.0, clock=_Ticking(step)))
+        exact = Portfolio().solve_within(problem, Limits(deadline=10.0, clock=lambda: 0.0))
+    assert problem.objective(result.alignment) == result.objective <= optimum <= result.upper_bound
+    if result.status == "optimal":
+        assert result.objective == optimum
+    assert (exact.status, exact.objective) == ("optimal", optimum)
