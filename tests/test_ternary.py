@@ -214,15 +214,26 @@ def test_cbc_equals_highs_on_fractional_problems(problem):
     assert _close(HighsSolver().solve(problem).objective, optimum, problem)
 
 
-def test_portfolio_skips_the_branch_and_bound_with_ternary_terms():
+def test_the_branch_and_bound_searches_the_binary_relaxation():
     a = [("Agent", (0, 1, 2)), ("REF", (0, 1)), ("REF", (0, 2))]
     problem = compile_clauses(a, a, 3, 3)
     with pytest.raises(ValueError, match="no ternary terms"):
         branch_and_bound(problem)
     with pytest.raises(ValueError, match="no ternary terms"):
         priced_lp(problem, np.ones(problem.n_pairs, dtype=bool))
+    # a self-match: the relaxation's optimum is the problem's, certified there
     result = Portfolio().solve(problem)
-    assert result.status == "optimal" and result.objective == 3.0
+    assert (result.status, result.objective, result.stage) == ("optimal", 3.0, "branch_and_bound")
+    # here the relaxation is worth one more: 2 -> 3 earns u, v and w and keeps two pairs of
+    # each of the three terms (1/3 each), 4 in all, while the optimum is 3 (the three terms,
+    # or u, v and w): not certified by it, the later steps find the optimum
+    b = [("p", (0, 1, 2)), ("q", (0, 1, 2)), ("r", (0, 1, 2)), ("u", (2,)), ("v", (2,)), ("w", (2,))]
+    c = [("p", (0, 1, 2)), ("q", (0, 1, 2)), ("r", (0, 1, 2)), ("u", (3,)), ("v", (3,)), ("w", (3,))]
+    problem = compile_clauses(b, c, 3, 4)
+    optimum = clause_brute_force(b, c, 3, 4)
+    assert optimum == 3 and branch_and_bound(problem.binary_relaxation()).upper >= optimum + 1
+    result = Portfolio().solve(problem)
+    assert (result.status, result.objective) == ("optimal", optimum)
     assert result.stage != "branch_and_bound"
 
 

@@ -83,8 +83,8 @@ def branch_and_bound(problem: Problem, node_limit: int | None = None,
     (at most :data:`WORK_LIMIT` node visits times candidate pairs).
     """
     if problem.n_ternary:
-        # the compiled kernel knows unary and binary terms only; the portfolio sends
-        # problems with ternary terms to the climber, the bounds, the LP and HiGHS instead
+        # the compiled kernel knows unary and binary terms only; the portfolio searches a
+        # problem with ternary terms on its binary relaxation (Portfolio._relaxed_search)
         raise ValueError("the compiled branch and bound takes no ternary terms")
     if cap is None:
         cap = problem.label_bound
