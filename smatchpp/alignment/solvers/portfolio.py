@@ -160,12 +160,14 @@ class Portfolio:
                                       "label_bound" if found.capped else "branch_and_bound")
                 if warm_start is None or found.objective > problem.objective(warm_start):
                     warm_start = found.alignment
+        # the bound so far: the label bound's, or the relaxed search's when it is lower
+        bound_stage = "label_bound" if upper >= problem.label_bound else "branch_and_bound"
         # greedy start first: it is often optimal, and the bounds can tell
         alignment, lower = climb(problem, self.seed, 0, upper, warm_start, limits=limits)
         if certified(problem, lower, upper):
-            return self._done(alignment, lower, "label_bound")
+            return self._done(alignment, lower, bound_stage)
         if limits.expired():
-            return _stopped(alignment, lower, upper, "label_bound")
+            return _stopped(alignment, lower, upper, bound_stage)
         upper = min(upper, star_bound(problem, limits=limits))
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
