@@ -95,7 +95,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         inputs(folder, args.data, args.pairs)
-        print(f"| command line | identical |\n|---|---|")
+        print("| command line | identical |\n|---|---|")
         for line in LINES:
             same = output(args.old, line, folder) == output(args.new, line, folder)
             bad += not same
