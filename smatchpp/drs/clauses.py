@@ -10,7 +10,7 @@ In Counter's order:
    of the same box ``b`` has ``x`` as its last or second-to-last token;
 3. variables are renamed in order of first appearance and typed then, once: the first token
    of a clause is a box (``b``); the argument of an operator whose signature type is ``bb`` or
-   ``bbb`` (with ``version="2019"``: Counter 453991a's fixed list) is a box, except the first
+   ``bbb`` (with ``version="2019"``: the fixed list of Counter v.2.2.0) is a box, except the first
    argument of ``PRP``; everything else is a referent (``x``).  A box never matches a referent.
    A quoted token is a constant, except when both arguments of an operator are quoted: then
    the second is renamed as a variable (Counter does so);
@@ -42,7 +42,7 @@ __all__ = ["Clause", "CounterDrs", "counter_clauses", "INV_BOXES", "OP_BOXES_201
 
 #: Counter's operators whose two arguments may be swapped (``b NEQ x y`` = ``b NEQ y x``)
 INV_BOXES = ("APX", "NEQ", "EQU", "TAB")
-#: Counter 453991a's operators whose arguments are boxes (later versions read the signature)
+#: Counter v.2.2.0's operators whose arguments are boxes (later versions read the signature)
 OP_BOXES_2019 = ("NOT", "POS", "NEC", "IMP", "DIS", "PRP", "DRS", "ANSWER", "PARALLEL", "CONTINUATION",
                  "CONTRAST", "RESULT", "EXPLANATION")
 
@@ -99,7 +99,8 @@ def _op_boxes(signature: Mapping[str, tuple[str, str]] | None, version: str) -> 
 
 
 def _is_operator(op: str, version: str) -> bool:
-    return all_upper(op) or (version != "2019" and op in ("SY1", "SY2"))
+    # SY1 and SY2 are operators from 6def45b (2021) on; before, they fell to the concepts
+    return all_upper(op) or (version == "2021" and op in ("SY1", "SY2"))
 
 
 def counter_clauses(raw: Sequence[Sequence[str]], signature: Mapping[str, tuple[str, str]] | None = None, *,

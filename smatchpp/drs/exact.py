@@ -66,8 +66,10 @@ def _highs():
                 os.dup2(saved, 1)
                 os.close(saved)
             _BANNER_DONE.append(True)
+    # presolve on: 4x faster on these small models (no MIP start is given, and the mapping
+    # HiGHS returns is counted again, so its objective is never taken on trust)
     for name, value in (("output_flag", False), ("threads", 1), ("mip_rel_gap", 0.0), ("mip_abs_gap", 0.5),
-                        ("presolve", "off")):
+                        ("presolve", "on")):
         if h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
             raise RuntimeError(f"HiGHS refused option {name}={value!r}")
     return h

@@ -26,8 +26,8 @@ the SPAR DRS of ``-ill spar`` is built in     ``spar=FILE``: the first DRS of a 
 the last DRS of a file without a trailing     every DRS is checked
 blank line is not checked by Referee
 the dummy DRS's concept is a random string    a concept that never matches
-Referee 453991a (PMB 2.2.0) had other rules   ``referee="none"`` skips the check
-                                              (``version="2019"``: 453991a's box operators)
+Referee v.2.2.0 (PMB 2.2.0) had other rules   ``referee="none"`` skips the check
+                                              (``version="2019"``: v.2.2.0's box operators)
 ============================================  ==========================================
 
 >>> from smatchpp.drs import read_clf_text
@@ -100,8 +100,9 @@ class Counter(Metric):
                                    "of the file; the release's baseline_drs.txt)", file=_identity)
     referee: str = param("2021", "the well-formedness check: Referee's rules as of 2021 (PMB 3.0.0/4.0.0), "
                                  "or none", choices=("2021", "none"))
-    version: str = param("2021", "which Counter's box operators and SY1/SY2 handling: 2021 (190838f) or "
-                                 "2019 (453991a, PMB 2.2.0)", choices=("2021", "2019"))
+    version: str = param("2021", "which Counter builds the clauses: 2021 (190838f, PMB 4.0.0), 2020 (v.3.0.0: "
+                                 "SY1/SY2 are concepts) or 2019 (v.2.2.0: also a fixed list of box operators)",
+                         choices=("2021", "2020", "2019"))
     time_limit: float | None = param(None, "seconds per pair; a pair not certified by then gets an interval")
     _files: Any = field(default=None, init=False, repr=False, compare=False)
 
