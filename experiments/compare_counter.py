@@ -55,6 +55,9 @@ def sets(data: Path) -> dict[str, tuple[str, Path, Path, bool]]:
             gold = data / f"pmb-{release}" / "gold" / f"{split}.txt"
             out[f"{release}-{split}"] = (release, gold, gold, False)
             out[f"{release}-{split}-spar"] = (release, data / f"pmb-{release}" / "baseline_drs.txt", gold, True)
+    for k in (5, 10, 20, 40):  # documents: k consecutive DRSs of Boxer's 2.2.0 dev output against gold's
+        out[f"2.2.0-dev-doc{k}"] = ("2.2.0", data / "pmb-2.2.0" / "boxer_parse_dev.txt",
+                                    data / "pmb-2.2.0" / "gold" / "dev.txt", False, (k, 8 * k))
     return out
 
 
@@ -69,11 +72,32 @@ def repeated(single: Path, gold: Path, folder: Path) -> Path:
     return out
 
 
-def ours(release: str, test: Path, gold: Path, signature: Path) -> tuple[list[dict], float]:
+def concatenated(path: Path, k: int, limit: int, folder: Path) -> Path:
+    """Every ``k`` consecutive DRSs of the first ``limit`` of ``path`` as one DRS (a document),
+    each DRS's variables suffixed by its position so that they stay apart."""
+    from smatchpp.drs import read_clf
+    from smatchpp.drs.clauses import between_quotes
+
+    drss = read_clf(path)[:limit]
+    blocks = []
+    for start in range(0, len(drss), k):
+        lines = []
+        for pos, d in enumerate(drss[start:start + k]):
+            for c in d.clauses:
+                lines.append(" ".join(t if j == 1 or between_quotes(t) else f"{t}_{pos}" for j, t in enumerate(c)))
+        blocks.append("\n".join(lines))
+    out = folder / f"{path.parent.name}-{path.stem}-concat{k}.txt"
+    out.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return out
+
+
+def ours(release: str, test: Path, gold: Path, signature: Path,
+         referee: str | None = None) -> tuple[list[dict], float]:
     from smatchpp.drs import read_clf
     from smatchpp.metrics import get_metric
 
-    version, referee = COUNTER_VERSIONS[release][1:]
+    version, default_referee = COUNTER_VERSIONS[release][1:]
+    referee = referee or default_referee
     m = get_metric("counter", signature_file=str(signature), version=version, referee=referee)
     t0 = time.perf_counter()
     rows = []
@@ -89,7 +113,12 @@ def f1(m: float, t: float, g: float) -> float:
 
 
 def compare(name: str, spec, seeds: int, folder: Path) -> dict:
-    release, test, gold, spar = spec
+    release, test, gold, spar = spec[:4]
+    extra: tuple[str, ...] = ()
+    if len(spec) > 4:  # documents: k DRSs a pair (Referee's checks are for sentences: -ill score)
+        k, limit = spec[4]
+        test, gold = concatenated(test, k, limit, folder), concatenated(gold, k, limit, folder)
+        extra = ("-ill", "score")
     src = COUNTER_HOME / COUNTER_VERSIONS[release][0] / "evaluation"
     signature = src / "clf_signature.yaml"
     if spar:
@@ -99,14 +128,14 @@ def compare(name: str, spec, seeds: int, folder: Path) -> dict:
 
     def peer_run(*options: str):
         run = run_peer(peer.tool, [str(peer.driver), *lead, str(test), str(gold), "-g", "clf_signature.yaml",
-                                   *options], python=peer.python)
+                                   *extra, *options], python=peer.python)
         if run.status != "ok":
             raise SystemExit(f"Counter failed on {name}: {run.status}\n{run.stderr_tail}")
         return run
 
     r20 = [peer_run("-r", "20", "--seed", str(s)) for s in range(1, seeds + 1)]
     r1 = peer_run("-r", "1", "--seed", "1")
-    mine, seconds = ours(release, test, gold, signature)
+    mine, seconds = ours(release, test, gold, signature, "none" if extra else None)
     by = [{p["index"]: p for p in run.pairs} for run in r20 + [r1]]
     n = len(mine)
     tot = lambda k: sum(o[k] for o in mine)  # noqa: E731

@@ -75,7 +75,7 @@ def test_ill_formed_drs_error_names_file_line_and_drs(tmp_path, sig):
     with pytest.raises(ReadError) as err:
         m.features(b)
     text = str(err.value)
-    assert str(f) in text and ":4:" in text and "DRS 2" in text and "unbound referents: x2" in text
+    assert str(f) in text and ":5:" in text and "DRS 2" in text and "clause 2: unbound referents: x2" in text
 
 
 def test_error_points_at_the_clause(tmp_path, sig):

@@ -34,7 +34,7 @@ from typing import Mapping
 
 from ..exceptions import ReadError
 
-__all__ = ["ClfDrs", "read_clf", "read_clf_text", "load_signature", "load_wordnet_map", "Signature"]
+__all__ = ["ClfDrs", "read_clf", "read_clf_text", "read_clf_entries", "load_signature", "load_wordnet_map", "Signature"]
 
 #: operator -> (kind, argument types), as Referee's ``get_signature`` returns it
 Signature = Mapping[str, tuple[str, str]]
@@ -163,3 +163,17 @@ def load_wordnet_map(path: str | Path) -> dict[str, str]:
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
         raise ValueError(f"{path}: not a WordNet map (expected \"concept.pos.nn\" -> \"synset.pos.nn\")")
     return data
+
+
+def read_clf_entries(path: str) -> list:
+    """The DRSs of ``path`` (``-``: standard input) as the command line's
+    :class:`~smatchpp.read.Entry` list, each entry's ``graph`` a :class:`ClfDrs`."""
+    import sys
+
+    from ..read import STDIN, Entry
+
+    if path == STDIN:
+        drss = read_clf_text(sys.stdin.buffer.read().decode("utf-8"), "<stdin>")
+    else:
+        drss = read_clf(path)
+    return [Entry(d.index, d.path, d.line, d) for d in drss]

@@ -24,7 +24,7 @@ one) or returns nothing.  The rules, in Referee's order:
 >>> check([("b1", "dog", '"n.01"', "x1")])
 Traceback (most recent call last):
 ...
-smatchpp.drs.referee.IllFormed: unbound referents: x1
+smatchpp.drs.referee.IllFormed: clause 1: unbound referents: x1
 >>> check([("b1", "REF", "x1"), ("b1", "REF")])
 Traceback (most recent call last):
 ...
@@ -260,4 +260,5 @@ def check(clf: Sequence[tuple[str, ...]], signature: Mapping[str, tuple[str, str
             if not any(b2 == b and x in boxes[b1].refs for (b1, b2) in subs):
                 unbound.add(x)
     if unbound:
-        raise IllFormed(f"unbound referents: {', '.join(sorted(unbound))}")
+        first = min(k for k, cl in enumerate(clf) for x in unbound if cl[1] != "REF" and x in cl[2:])
+        raise IllFormed(f"unbound referents: {', '.join(sorted(unbound))}", first)

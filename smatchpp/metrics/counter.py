@@ -62,6 +62,8 @@ from ..drs.clauses import CounterDrs, counter_clauses
 from ..drs.clf import ClfDrs, load_signature, load_wordnet_map, read_clf
 from ..drs.exact import solve
 from ..drs.referee import IllFormed, check
+from ..exceptions import UsageError
+from ..settings import setting
 from ..significance import prf_arrays
 from .base import Metric, param
 from .registry import register
@@ -103,10 +105,13 @@ class Counter(Metric):
     version: str = param("2021", "which Counter builds the clauses: 2021 (190838f, PMB 4.0.0), 2020 (v.3.0.0: "
                                  "SY1/SY2 are concepts) or 2019 (v.2.2.0: also a fixed list of box operators)",
                          choices=("2021", "2020", "2019"))
-    time_limit: float | None = param(None, "seconds per pair; a pair not certified by then gets an interval")
+    time_limit: float | None = setting(None, None, kind=float, choices=None,
+                                       help="seconds per pair; a pair not certified by then gets an interval")
     _files: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError(f"counter: time_limit must be positive seconds, not {self.time_limit}")
         sig = load_signature(self.signature_file) if self.signature_file else None
         wn = load_wordnet_map(self.wordnet) if self.wordnet else None
         spar = None
@@ -132,6 +137,8 @@ class Counter(Metric):
         return None
 
     def features(self, graph: ClfDrs) -> CounterDrs:
+        if not isinstance(graph, ClfDrs):
+            raise UsageError("counter compares DRSs in clausal form: give --input-format clf (or .clf files)")
         sig, wn, spar = self._files
         raw, dummy = graph.clauses, False
         if self.referee != "none":
