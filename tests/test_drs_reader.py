@@ -6,7 +6,7 @@ import json
 import pytest
 
 from smatchpp.drs import IllFormed, check, counter_clauses, load_signature, load_wordnet_map, read_clf, read_clf_text
-from smatchpp.exceptions import ReadError
+from smatchpp.core.exceptions import ReadError
 from smatchpp.metrics import get_metric
 
 SIGNATURE = """# a small signature in the shape of clf_signature.yaml

@@ -7,7 +7,7 @@ its first ``" %"`` split on white space.  A DRS is a list of clauses; the file's
 by position with the other file's.
 
 Every DRS keeps where it was read (file, first line, each clause's line, its 0-based index),
-so that an error names file, line and DRS, as for AMR (:class:`~smatchpp.exceptions.ReadError`).
+so that an error names file, line and DRS, as for AMR (:class:`~smatchpp.core.exceptions.ReadError`).
 
 >>> drss = read_clf_text('''% a comment
 ... b1 REF x1        % the referent
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from ..exceptions import ReadError
+from ..core.exceptions import ReadError
 
 __all__ = ["ClfDrs", "read_clf", "read_clf_text", "read_clf_entries", "load_signature", "load_wordnet_map", "Signature"]
 
@@ -167,10 +167,10 @@ def load_wordnet_map(path: str | Path) -> dict[str, str]:
 
 def read_clf_entries(path: str) -> list:
     """The DRSs of ``path`` (``-``: standard input) as the command line's
-    :class:`~smatchpp.read.Entry` list, each entry's ``graph`` a :class:`ClfDrs`."""
+    :class:`~smatchpp.graphs.read.Entry` list, each entry's ``graph`` a :class:`ClfDrs`."""
     import sys
 
-    from ..read import STDIN, Entry
+    from ..graphs.read import STDIN, Entry
 
     if path == STDIN:
         drss = read_clf_text(sys.stdin.buffer.read().decode("utf-8"), "<stdin>")

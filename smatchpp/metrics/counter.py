@@ -62,9 +62,9 @@ from ..drs.clauses import CounterDrs, counter_clauses
 from ..drs.clf import ClfDrs, load_signature, load_wordnet_map, read_clf
 from ..drs.exact import solve
 from ..drs.referee import IllFormed, check
-from ..exceptions import UsageError
-from ..settings import setting
-from ..significance import prf_arrays
+from ..core.exceptions import UsageError
+from ..core.settings import setting
+from ..statistics.significance import prf_arrays
 from .base import Metric, param
 from .registry import register
 
@@ -72,7 +72,7 @@ __all__ = ["Counter"]
 
 
 def _identity(path: str | None) -> str:
-    from ..paths import file_identity
+    from ..core.paths import file_identity
 
     return "none" if path is None else file_identity(path)
 
