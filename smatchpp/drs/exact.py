@@ -195,9 +195,15 @@ def solve(a: CounterDrs, b: CounterDrs, time_limit: float | None = None) -> Coun
             vals.append(v)
         upper_rows.append(ub)
 
-    for k, (_, _, pairs) in enumerate(matches):
+    # aggregated linking: the matches of one test clause (or one gold clause) that need the pair
+    # (i, j) together at most y[i, j] (tighter than z <= y for each match, and implied by it)
+    linking: dict[tuple, list[int]] = {}
+    for k, (ci, di, pairs) in enumerate(matches):
         for p in pairs:
-            row([(n_y + k, 1.0), (pair_col[p], -1.0)], 0.0)
+            linking.setdefault(("a", ci, p), []).append(n_y + k)
+            linking.setdefault(("b", di, p), []).append(n_y + k)
+    for (side, clause, p), members in sorted(linking.items()):
+        row([(c, 1.0) for c in members] + [(pair_col[p], -1.0)], 0.0)
     groups: dict[tuple[str, int], list[int]] = {}
     for k, (ci, di, _) in enumerate(matches):
         groups.setdefault(("a", ci), []).append(n_y + k)
