@@ -121,3 +121,27 @@ def test_counter_refuses_amr_input(tmp_path):
     (tmp_path / "a.amr").write_text("(d / dog)\n")
     done = run("score", "--metric", "counter", "a.amr", "a.amr", cwd=tmp_path)
     assert done.returncode == 2 and "--input-format clf" in done.stderr
+
+
+def test_counters_command_line_prints_counters_lines(tmp_path):
+    (tmp_path / "gold.clf").write_text(GOLD)
+    (tmp_path / "test.clf").write_text(TEST.split("\n\n")[0] + "\n\n" + GOLD.split("\n\n")[1])
+    done = run("-f1", "test.clf", "-f2", "gold.clf", "-prin", "-r", "20", "-p", "2", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    # 3 of 4 clauses each side: Counter's compute_f rounds P and R, then F from them
+    for expected in ("Comparing 2 DRSs...", "Clauses prod : 4", "Clauses gold : 4",
+                     "All shown number are micro-averages calculated over 2 DRS-pairs", "Matching clauses: 3",
+                     "Precision: 0.75", "Recall   : 0.75", "F-score  : 0.75",
+                     # operators: the REFs are pruned (used in their box), none left; roles: Agent
+                     # against Theme; concepts: dog, run, cat (nouns 2 of 2, verbs and events 1 of 1)
+                     "Prec, rec, F1 operators: 0.0, 0.0, 0.0", "Prec, rec, F1 roles: 0.0, 0.0, 0.0",
+                     "Prec, rec, F1 concepts: 1.0, 1.0, 1.0", "Prec, rec, F1 nouns: 1.0, 1.0, 1.0",
+                     "Prec, rec, F1 verbs: 1.0, 1.0, 1.0", "Prec, rec, F1 events: 1.0, 1.0, 1.0"):
+        assert expected in lines, (expected, done.stdout)
+    assert "-r, -p have no effect" in done.stderr
+    done = run("-f1", "test.clf", "-f2", "gold.clf", "-ms", "-sig", "2", "-ic", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    # with -ic the REFs count: pair 1 4 of 5 each side (P 0.8), pair 2 2 of 2, corpus 6 of 7
+    assert [x for x in done.stdout.splitlines() if x.startswith("F-score")] == [
+        "F-score  : 0.8", "F-score  : 1.0", "F-score  : 0.86"]

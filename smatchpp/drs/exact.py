@@ -42,7 +42,7 @@ import numpy as np
 
 from .clauses import Clause, CounterDrs
 
-__all__ = ["CounterSolve", "solve", "count_matched", "clause_matches", "label_bound", "by_name"]
+__all__ = ["CounterSolve", "solve", "count_matched", "matched_clauses", "clause_matches", "label_bound", "by_name"]
 
 _BANNER = threading.Lock()
 _BANNER_DONE: list[bool] = []
@@ -130,6 +130,13 @@ def clause_matches(a: CounterDrs, b: CounterDrs) -> list[tuple[int, int, tuple[t
 def count_matched(a: CounterDrs, b: CounterDrs, mapping: Mapping[int, int] | Sequence[tuple[int, int]]) -> int:
     """The clauses matched under ``mapping`` (test variable -> gold variable, injective): a
     maximum matching between the test and gold clauses it makes equal."""
+    return len(matched_clauses(a, b, mapping))
+
+
+def matched_clauses(a: CounterDrs, b: CounterDrs,
+                    mapping: Mapping[int, int] | Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ``(test clause, gold clause)`` pairs of a maximum matching of the clauses that
+    ``mapping`` makes equal (:func:`count_matched` counts them)."""
     from scipy.optimize import linear_sum_assignment
 
     m = dict(mapping)
@@ -137,7 +144,7 @@ def count_matched(a: CounterDrs, b: CounterDrs, mapping: Mapping[int, int] | Seq
         raise ValueError("the mapping is not injective")
     edges = {(ci, di) for ci, di, pairs in clause_matches(a, b) if all(m.get(i) == j for i, j in pairs)}
     if not edges:
-        return 0
+        return []
     rows = sorted({e[0] for e in edges})
     cols = sorted({e[1] for e in edges})
     r, c = {x: k for k, x in enumerate(rows)}, {x: k for k, x in enumerate(cols)}
@@ -145,7 +152,7 @@ def count_matched(a: CounterDrs, b: CounterDrs, mapping: Mapping[int, int] | Seq
     for ci, di in edges:
         w[r[ci], c[di]] = 1.0
     ri, ci = linear_sum_assignment(w, maximize=True)
-    return int(w[ri, ci].sum())
+    return sorted((rows[x], cols[y]) for x, y in zip(ri, ci) if w[x, y] > 0)
 
 
 def label_bound(a: CounterDrs, b: CounterDrs) -> int:
