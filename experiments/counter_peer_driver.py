@@ -25,7 +25,11 @@ def main() -> int:
     ap.add_argument("--peer-src", required=True)
     ap.add_argument("--out", default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--referee", default=None, metavar="FILE",
+                    help="only Referee's verdict on each DRS of FILE (a JSON line each: index, ok, error)")
     ours, rest = ap.parse_known_args()
+    if ours.referee:
+        return referee(ours.peer_src, ours.referee, rest)
     files = [x for x in rest if not x.startswith("-")][:2]
     options = rest[:]
     for f in files:
@@ -81,6 +85,34 @@ def main() -> int:
     f1 = 2 * p * r / (p + r) if p + r else 0.0
     print(json.dumps({"pairs": len(gold), "matched": m, "test_clauses": te, "gold_clauses": go, "f1": f1,
                       "seconds": time.perf_counter() - start, "errors": errors}))
+    return 0
+
+
+def referee(src: str, path: str, options: list) -> int:
+    """Referee's ``check_clf`` on each DRS of ``path``, read as Counter reads it (``-g SIG``)."""
+    src = os.path.abspath(src)
+    path = os.path.abspath(path)
+    sys.path.insert(0, src)
+    os.chdir(src)
+    from clf_referee import check_clf, get_signature
+
+    sig = get_signature(options[options.index("-g") + 1]) if "-g" in options else {}
+    drs, k = [], 0
+    lines = open(path, encoding="utf-8").read().split("\n") + [""]
+    for line in lines:  # Counter's get_clauses: comments, blank lines, " %" comments
+        if line.strip().startswith("%"):
+            continue
+        if not line.strip():
+            if drs:
+                try:
+                    check_clf([tuple(c) for c in drs], sig, v=False)
+                    rec = {"index": k, "ok": True}
+                except Exception as exc:  # Referee raises several kinds
+                    rec = {"index": k, "ok": False, "error": f"{type(exc).__name__}: {exc}"}
+                print(json.dumps(rec))
+                drs, k = [], k + 1
+            continue
+        drs.append(line.split(" %", 1)[0].strip().split())
     return 0
 
 
