@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -91,6 +92,10 @@ def concatenated(path: Path, k: int, limit: int, folder: Path) -> Path:
     return out
 
 
+#: a WordNet map file for both sides (--wordnet): the peer reads it through $COUNTER_WORDNET_MAP
+WORDNET: list[str] = []
+
+
 def ours(release: str, test: Path, gold: Path, signature: Path,
          referee: str | None = None) -> tuple[list[dict], float]:
     from smatchpp.drs import read_clf
@@ -98,7 +103,8 @@ def ours(release: str, test: Path, gold: Path, signature: Path,
 
     version, default_referee = COUNTER_VERSIONS[release][1:]
     referee = referee or default_referee
-    m = get_metric("counter", signature_file=str(signature), version=version, referee=referee)
+    m = get_metric("counter", signature_file=str(signature), version=version, referee=referee,
+                   wordnet=WORDNET[0] if WORDNET else None)
     t0 = time.perf_counter()
     rows = []
     for k, (a, b) in enumerate(zip(read_clf(test), read_clf(gold))):
@@ -199,8 +205,13 @@ def main(argv=None) -> int:
                     help="only Referee's verdicts beside ours on the gold DRSs of RELEASE/SPLIT (4.0.0/dev) "
                          "with one clause dropped from each")
     ap.add_argument("--seeds", type=int, default=3, help="Counter's 20-restart runs (seeds 1..N); 0: ours only")
+    ap.add_argument("--wordnet", default=None, metavar="FILE",
+                    help="a WordNet map (JSON: concept.pos.nn -> synset.pos.nn) for both sides")
     add_json(ap)
     args = ap.parse_args(argv)
+    if args.wordnet:
+        WORDNET.append(str(Path(args.wordnet).resolve()))
+        os.environ["COUNTER_WORDNET_MAP"] = WORDNET[0]
     if not PEERS["counter"].ready():
         raise SystemExit(f"Counter is not set up: {PEERS['counter'].setup_hint}")
     if args.referee:
