@@ -145,3 +145,13 @@ def test_counters_command_line_prints_counters_lines(tmp_path):
     # with -ic the REFs count: pair 1 4 of 5 each side (P 0.8), pair 2 2 of 2, corpus 6 of 7
     assert [x for x in done.stdout.splitlines() if x.startswith("F-score")] == [
         "F-score  : 0.8", "F-score  : 1.0", "F-score  : 0.86"]
+
+
+def test_counters_command_line_says_which_drss_it_replaced(tmp_path):
+    (tmp_path / "gold.clf").write_text(GOLD)
+    (tmp_path / "test.clf").write_text(TEST)  # DRS 2 is ill-formed
+    done = run("-f1", "test.clf", "-f2", "gold.clf", "-ill", "dummy", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:2] == ["WARNING: by using -ill dummy, ill-formed DRSs are replaced by a dummy DRS",
+                                            "WARNING: DRS 2 is ill-formed and replaced by a dummy DRS"]
+    assert "Matching clauses: 2" in done.stdout.splitlines()

@@ -143,6 +143,18 @@ def _block(matched: float, test: float, gold: float, pairs: int | None, args, di
     print(f"Total processing time: {round(time.time() - start, digits)} sec", flush=True)
 
 
+_REPLACED = {"dummy": "is ill-formed and replaced by a dummy DRS",
+             "spar": "is ill-formed and replaced by the SPAR DRS",
+             "score": "is ill-formed, but try to give a score anyway - might still error later"}
+
+
+def _warn_ill(drss, args, metric) -> None:
+    """Counter's line for each ill-formed DRS that ``-ill`` replaces (or scores as it is)."""
+    for d in drss:
+        if metric.ill_formed(d) is not None:
+            print(f"WARNING: DRS {d.index + 1} {_REPLACED[args.ill]}")
+
+
 def run(args: argparse.Namespace) -> int:
     from ..core.exceptions import UsageError
     from ..drs.clf import read_clf
@@ -162,6 +174,13 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         raise UsageError(f"counter: {exc}") from None
     gold, test = read_clf(args.f2), read_clf(args.f1)
+    if args.ill in ("dummy", "spar"):
+        print(f"WARNING: by using -ill {args.ill}, ill-formed DRSs are replaced by a {args.ill} DRS")
+    elif args.ill == "score":
+        print("WARNING: ill-formed DRSs are given a score as if they were valid -- results in unofficial F-scores")
+    if args.ill != "error":
+        _warn_ill(gold, args, metric)
+        _warn_ill(test, args, metric)
     if len(test) != len(gold):
         raise UsageError(f"Number of DRSs not equal, {len(test)} vs {len(gold)}")
     if not (len(gold) == 1):

@@ -136,6 +136,17 @@ class Counter(Metric):
             return "counter: concepts are not normalised to WordNet synsets (give --counter-wordnet FILE)"
         return None
 
+    def ill_formed(self, graph: ClfDrs) -> str | None:
+        """Why Referee's rules reject ``graph`` under this metric's signature, or ``None``
+        (also ``None`` with ``referee="none"``)."""
+        if self.referee == "none":
+            return None
+        try:
+            check(graph.clauses, self._files[0])
+        except IllFormed as exc:
+            return str(exc)
+        return None
+
     def features(self, graph: ClfDrs) -> CounterDrs:
         if not isinstance(graph, ClfDrs):
             raise UsageError("counter compares DRSs in clausal form: give --input-format clf (or .clf files)")
