@@ -2,7 +2,9 @@
 DRS_parsing's ``data/``: clause counts, matched, certificates, F1, time.
 
     bash experiments/setup_counter_peer.sh            # Counter's three versions, the data, a venv
-    python3 experiments/compare_counter.py [--sets all|NAME,...] [--seeds 3] [--json out.json]
+    python3 experiments/compare_counter.py [--sets all|NAME,...] [--seeds 3] [--wordnet MAP.json] [--json out.json]
+    python3 experiments/compare_counter.py --sets 2.2.0-dev-doc5,...,2.2.0-dev-doc40 --seeds 0   # ours only
+    python3 experiments/compare_counter.py --referee 4.0.0/dev      # Referee's verdicts beside ours
 
 Sets (each with the Counter version that reads the release; see setup_counter_peer.sh):
 
@@ -13,7 +15,14 @@ Sets (each with the Counter version that reads the release; see setup_counter_pe
   (``baseline_drs.txt``, Counter's ``-b``) against every gold DRS (Counter v.3.0.0; ours
   ``version=2020``);
 * ``4.0.0-dev``/``-test``/``-eval`` and their ``-spar`` sets likewise (Counter 190838f; ours
-  ``version=2021``).
+  ``version=2021``);
+* ``2.2.0-dev-docK`` (K = 5, 10, 20, 40): documents, K consecutive DRSs of Boxer's 2.2.0 dev
+  output against K of gold, variables suffixed by their position (Counter ``-ill score``, ours
+  ``referee=none``: Referee's checks are for sentences), the first 8K DRSs.
+
+``--seeds 0`` runs ours only (certificates and time of the largest DRSs); ``--wordnet FILE``
+gives both sides a WordNet map; ``--referee RELEASE/SPLIT`` compares Referee's verdicts with
+ours on the gold DRSs with one clause dropped from each.
 
 Both sides read the release's ``clf_signature.yaml`` (``-g``) and no WordNet map (the map is
 not in the stored repository: the peer imports a stand-in holding ``{}``).  Counter runs by
