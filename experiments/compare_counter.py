@@ -20,7 +20,7 @@ Sets (each with the Counter version that reads the release; see setup_counter_pe
   output against K of gold, variables suffixed by their position (Counter ``-ill score``, ours
   ``referee=none``: Referee's checks are for sentences), the first 8K DRSs.
 
-``--seeds 0`` runs ours only (certificates and time of the largest DRSs); ``--wordnet FILE``
+``--flags='-ic -dse'`` gives both sides Counter's REF and ablation flags; ``--seeds 0`` runs ours only (certificates and time of the largest DRSs); ``--wordnet FILE``
 gives both sides a WordNet map; ``--referee RELEASE/SPLIT`` compares Referee's verdicts with
 ours on the gold DRSs with one clause dropped from each.
 
@@ -103,6 +103,9 @@ def concatenated(path: Path, k: int, limit: int, folder: Path) -> Path:
 
 #: a WordNet map file for both sides (--wordnet): the peer reads it through $COUNTER_WORDNET_MAP
 WORDNET: list[str] = []
+#: Counter's flags given to both sides (--flags), and the counter metric's parameter of each
+FLAGS: list[str] = []
+FLAG_PARAMS = {"-ic": "include_ref", "-dse": "default_sense", "-dr": "default_role", "-dc": "default_concept"}
 
 
 def ours(release: str, test: Path, gold: Path, signature: Path,
@@ -113,7 +116,7 @@ def ours(release: str, test: Path, gold: Path, signature: Path,
     version, default_referee = COUNTER_VERSIONS[release][1:]
     referee = referee or default_referee
     m = get_metric("counter", signature_file=str(signature), version=version, referee=referee,
-                   wordnet=WORDNET[0] if WORDNET else None)
+                   wordnet=WORDNET[0] if WORDNET else None, **{FLAG_PARAMS[f]: True for f in FLAGS})
     t0 = time.perf_counter()
     rows = []
     for k, (a, b) in enumerate(zip(read_clf(test), read_clf(gold))):
@@ -174,7 +177,7 @@ def compare(name: str, spec, seeds: int, folder: Path) -> dict:
 
     def peer_run(*options: str):
         run = run_peer(peer.tool, [str(peer.driver), *lead, str(test), str(gold), "-g", "clf_signature.yaml",
-                                   *extra, *options], python=peer.python)
+                                   *extra, *FLAGS, *options], python=peer.python)
         if run.status != "ok":
             raise SystemExit(f"Counter failed on {name}: {run.status}\n{run.stderr_tail}")
         return run
@@ -216,8 +219,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", type=int, default=3, help="Counter's 20-restart runs (seeds 1..N); 0: ours only")
     ap.add_argument("--wordnet", default=None, metavar="FILE",
                     help="a WordNet map (JSON: concept.pos.nn -> synset.pos.nn) for both sides")
+    ap.add_argument("--flags", default="", help="Counter's flags for both sides, among -ic -dse -dr -dc "
+                                                "(one string: --flags='-ic -dse')")
     add_json(ap)
     args = ap.parse_args(argv)
+    FLAGS.extend(args.flags.split())
+    if set(FLAGS) - set(FLAG_PARAMS):
+        ap.error(f"--flags: only {' '.join(FLAG_PARAMS)}")
     if args.wordnet:
         WORDNET.append(str(Path(args.wordnet).resolve()))
         os.environ["COUNTER_WORDNET_MAP"] = WORDNET[0]
