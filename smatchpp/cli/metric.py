@@ -36,12 +36,13 @@ from ..alignment.config import BOOTSTRAP_SEED, Config
 from ..metrics import METRICS, Metric, MetricCorpus, get_metric, metric_names
 from ..metrics.alignment import AlignmentMetric, without_run
 from ..metrics.base import MetricIntervals
-from ..graphs.read import RawGraph, read_file
+from ..graphs.read import RawGraph
 from ..core.signature import Signature, SignatureError, read_value
 from ..running.runs import EMPTY_GRAPH, metric_matrix
 from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS
 from .app import workers_for
 from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, config_from_args, dask_client, one_stdin, plural,
+                     read_input,
                      report_unreadable,
                      warn, warn_unreadable)
 
@@ -85,7 +86,7 @@ def add_metric_options(p: argparse.ArgumentParser, sample: tuple[str, ...] = ("A
     for name, cls in sorted(_others().items()):
         for field_name, key, f in cls.params():
             choices = f.metadata["choices"]
-            kind = type(f.default) if f.default is not None else str
+            kind = f.metadata.get("kind") or (type(f.default) if f.default is not None else str)
             g.add_argument(f"--{key}", dest=_dest(name, field_name), default=None,
                            type=_parse_bool if kind is bool else kind, choices=choices,
                            metavar=None if choices else kind.__name__.upper(),
@@ -287,7 +288,7 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     inputs = [args.test] + ([args.gold] if args.gold else [])
     one_stdin(args.test, args.gold)
     check_outputs({"--output": out}, inputs)
-    entries = [read_file(path, args.input_format) for path in inputs]
+    entries = [read_input(path, args.input_format) for path in inputs]
     for path, got in zip(inputs, entries):
         if not got:
             warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")

@@ -19,11 +19,11 @@ import time
 from ..core.exceptions import UsageError
 from ..matrix import search
 from ..metrics.alignment import AlignmentMetric
-from ..graphs.read import read_file
 from ..running.runs import metric_graphs
 from .app import collect, interrupted_message
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, add_dask_option, add_scoring_options, check_outputs,
-                     name_inputs, one_stdin, plural, report_unreadable, warn, warn_unreadable, workers_from_args)
+                     name_inputs, one_stdin, plural, read_input, report_unreadable, warn, warn_unreadable,
+                     workers_from_args)
 from .matrix import graph_ids, read_graphs
 from .metric import add_metric_options, run_from_args
 
@@ -88,7 +88,7 @@ def _read(metric, args: argparse.Namespace, on_error: str):
         queries, query_ids = read_graphs(args.test, args, config)
         corpus, corpus_ids = read_graphs(args.gold, args, config)
         return queries, corpus, (query_ids, corpus_ids), []
-    entries = [read_file(path, args.input_format) for path in (args.test, args.gold)]
+    entries = [read_input(path, args.input_format) for path in (args.test, args.gold)]
     for path, got in zip((args.test, args.gold), entries):
         if not got:
             warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
