@@ -277,6 +277,8 @@ def lagrangian_star_bound(problem: Problem, limits: Limits | None = None, iterat
     width = max(problem.n_a, problem.n_b) + 1
     sides = [_Groups(owner, owner * width + side[other], n_pairs)
              for side in (problem.pair_a, problem.pair_b)]
+    del other
+    owner = _narrow(owner, n_pairs)
     share = np.concatenate([0.5 * w, 0.5 * w])  # slot e: p's share, slot n_edges + e: q's
     dense = np.zeros((problem.n_a, problem.n_b))
     best = float("inf")
@@ -312,11 +314,15 @@ class _Groups:
     """The slots (one per end of a binary term) grouped by owner pair and other variable."""
 
     def __init__(self, owner: np.ndarray, key: np.ndarray, n_pairs: int) -> None:
-        self.order = np.argsort(key, kind="stable")
-        key = key[self.order]
-        self.starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else key
-        self.owner = owner[self.order[self.starts]]
-        self.size = np.diff(np.r_[self.starts, len(key)])
+        # the index arrays in 32 bits where they fit: 4 arrays of up to 3.6 M entries
+        # a side on a 150-sentence Bio pair, which the bound holds through all its iterations
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else key
+        self.owner = _narrow(owner[order[starts]], n_pairs)
+        self.size = _narrow(np.diff(np.r_[starts, len(key)]), len(key))
+        self.order = _narrow(order, len(key))
+        self.starts = _narrow(starts, len(key))
         self.n_pairs = n_pairs
 
     def evaluate(self, share: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -332,3 +338,12 @@ class _Groups:
         mask = np.zeros(len(values), dtype=bool)
         mask[self.order[first]] = True
         return sums, mask
+
+
+def _narrow(index: np.ndarray, bound: int) -> np.ndarray:
+    """``index`` (values in ``[0, bound]``) as 32-bit integers where they fit.
+
+    >>> _narrow(np.array([0, 5]), 5).dtype, _narrow(np.array([0, 5]), 2 ** 31).dtype
+    (dtype('int32'), dtype('int64'))
+    """
+    return index.astype(np.int32) if bound < 2 ** 31 - 1 else index
