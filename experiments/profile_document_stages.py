@@ -18,11 +18,15 @@ from __future__ import annotations
 import argparse
 import functools
 import resource
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-import smatchpp.alignment.solvers.portfolio as portfolio
+# the checkout this script belongs to, before any installed copy
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import smatchpp.alignment.solvers.portfolio as portfolio  # noqa: E402
 from smatchpp.alignment.aligner import PairAligner
 from smatchpp.alignment.config import Config
 from smatchpp.alignment.solvers.base import Limits
@@ -97,6 +101,7 @@ def main(argv: list[str] | None = None) -> None:
         _wrap_function(name)
     for name in ("_sentence_start", "_mip", "_eliminate"):
         _wrap_method(name)
+    print(f"smatchpp from {Path(portfolio.__file__).parent.parent.parent}")
     print("| CPU s at end | stage | CPU s | peak MB | size: result |")
     print("|---|---|---|---|---|")
     began = time.process_time() - _T0
