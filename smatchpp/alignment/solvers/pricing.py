@@ -185,6 +185,10 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
     lp-doc100's first pair the floored bound 1597 was reached in round 25 of 33,
     the last 8 rounds adding 1 to 14 pairs each at 0.65 s of interior point.
     """
+    if problem.n_ternary:
+        # the dual extension below covers binary terms only: the portfolio solves the
+        # whole LP of a problem with ternary terms (solve_lp) instead
+        raise ValueError("priced_lp takes no ternary terms: use solve_lp")
     keep = np.asarray(start, dtype=bool).copy()
     best: PricedLp | None = None
     for rounds in range(1, max_rounds + 1):
