@@ -418,3 +418,35 @@ def test_a_signal_inside_a_long_highs_solve_ends_the_command_at_once(tmp_path, s
     assert code == 130, err
     assert "interrupted: 0 of 1 pair finished" in err
     assert "terminate called" not in err and "Traceback" not in err, err
+
+
+@pytest.mark.skipif(not DOCS.exists(), reason="../shared/data/docs is absent")
+def test_sigterm_while_cbc_solves_ends_the_cbc_process(tmp_path):
+    """``--solver cbc`` runs CBC as a process of PuLP's.  SIGTERM while PuLP waited for it ended
+    the command (exit 130) and left CBC running on its own (found alive after the command had
+    ended); now the command ends it."""
+    (tmp_path / "a.amr").write_text(_joined(DOCS / "lp-bart-doc50.pred.amr") + "\n")
+    (tmp_path / "b.amr").write_text(_joined(DOCS / "lp-bart-doc50.gold.amr") + "\n")
+    proc = subprocess.Popen(smatchpp_argv("score", "a.amr", "b.amr", "--solver", "cbc", "--compression", "none"),
+                            cwd=tmp_path, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=_interruptible)
+    cbc: list[int] = []
+    try:
+        deadline = time.monotonic() + 300
+        while not cbc and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            cbc = _children(proc.pid)
+        assert cbc, ("CBC never started", proc.poll())
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+        time.sleep(0.5)
+        left = [pid for pid in cbc if _alive(pid)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        for pid in cbc:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert left == [], f"CBC still running after the command ended: {left}"

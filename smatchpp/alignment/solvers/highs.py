@@ -160,7 +160,9 @@ def _run(h: highspy.Highs, model: Model) -> None:
 
     def solve() -> None:
         try:
-            signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)  # the main thread takes them
+            mask = getattr(signal, "pthread_sigmask", None)  # POSIX only
+            if mask is not None:
+                mask(signal.SIG_BLOCK, _SIGNALS)  # the main thread takes them
             h.run()
         finally:
             done.set()
