@@ -178,6 +178,12 @@ REMATCH_REF = Reference("rematch", "osome-iu/Rematch-RARE",
 #: SemBleu and SEMA run with our interpreter at each of their commits (``checkout``)
 SEMBLEU_REF = Reference("sembleu", "freesunshine0316/sembleu", "530bc05 69ff2d4", "SEMBLEU_MIRROR", ())
 SEMA_REF = Reference("sema", "rafaelanchieta/sema", "9a4911c 0ede9e0", "SEMA_MIRROR", ())
+#: Counter (RikVN/DRS_parsing evaluation/counter.py): one checkout per PMB release it reads,
+#: release -> (commit, our counter metric's version, referee); setup_counter_peer.sh
+COUNTER_HOME = Path(os.environ.get("COUNTER_PEER", CACHE / "counter-peer"))
+COUNTER_VERSIONS = {"2.2.0": ("ec4eb07a914a30783542a06124145aa177364380", "2019", "none"),
+                    "3.0.0": ("14d807d447b956b2b109303de2d5517e679faff8", "2020", "2021"),
+                    "4.0.0": ("190838f9adea2af616eb76156d2e66c8565a6c6e", "2021", "2021")}
 
 
 def _entry(*args, **kw) -> tuple[str, Peer]:
@@ -230,6 +236,11 @@ PEERS: dict[str, Peer] = dict([
     _entry("wwlk", f"{WWLK_REF.repository} {WWLK_REF.commit[:7]} WWLK (pyemd)", WWLK_REF.directory,
            WWLK_REF.python, HERE / "wwlk_peer_driver.py", WWLK_REF, "one JSON line per file pair on stdout",
            lead=(str(WWLK_REF.directory),), out_flag=None, used_by=("compare_wwlk", "bench_wwlk")),
+    _entry("counter", "RikVN/DRS_parsing evaluation/counter.py (v.2.2.0 ec4eb07, v.3.0.0 14d807d, 190838f)",
+           COUNTER_HOME, COUNTER_HOME / "venv" / "bin" / "python", HERE / "counter_peer_driver.py",
+           "bash experiments/setup_counter_peer.sh", PAIRS_JSONL + " (clauses per pair)",
+           lead=("--peer-src", str(COUNTER_HOME / COUNTER_VERSIONS["4.0.0"][0] / "evaluation")),
+           totals=("test_clauses", "gold_clauses"), used_by=("compare_counter",)),
 ] + [
     _entry(f"reader:{name}", what, home, python, HERE / "reader_peer_driver.py", setup_cmd,
            "one JSON line per graph on stdout: instances, attributes, relations (or error)",

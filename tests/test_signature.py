@@ -32,6 +32,10 @@ from tinyvectors import VECTORS
 
 WEIGHTS = ":ARG0\t2\n*\t0.5\n"
 VERBATLAS = {"want-01": {"label": "WANT"}, "like-01": {"label": "WANT"}}
+CLF = {"t.clf": 'b1 REF x1\nb1 hound "n.01" x1\n\nb1 REF x1\nb1 cat "n.01" x1\n',
+       "g.clf": 'b1 REF x1\nb1 dog "n.01" x1\n\nb1 REF x1\nb1 Name x1 "Tom"\nb1 cat "n.01" x1\n',
+       "sig.yaml": "bx:\n  DRS:\n    - REF\nbtc:\n  CRO:\n    - Name\n",
+       "wn.json": json.dumps({"hound.n.01": "dog.n.01"}), "spar.clf": 'b1 REF x1\nb1 entity "n.01" x1\n'}
 
 
 @pytest.fixture
@@ -45,6 +49,8 @@ def files(tmp_path, monkeypatch):
     (tmp_path / "v.txt").write_text(VECTORS + "boy 0.2 0.9\ngirl 0.3 0.8\nwant 0.9 0.1\n")
     (tmp_path / "w.tsv").write_text(WEIGHTS)
     (tmp_path / "va.json").write_text(json.dumps(VERBATLAS))
+    for name, text in CLF.items():  # the counter metric's DRSs and files
+        (tmp_path / name).write_text(text)
     return tmp_path
 
 
@@ -55,7 +61,8 @@ def cli(capsys, *argv: object) -> tuple[int, str, str]:
 
 
 def score(capsys, *argv: object) -> dict:
-    code, out, err = cli(capsys, "score", "t.amr", "g.amr", "--quiet", "--format", "json", *argv)
+    inputs = ("t.clf", "g.clf") if any("counter" in str(a) for a in argv) else ("t.amr", "g.amr")
+    code, out, err = cli(capsys, "score", *inputs, "--quiet", "--format", "json", *argv)
     assert code == 0, err
     return json.loads(out)
 
@@ -81,11 +88,17 @@ METRIC_CASES = {
              ("--wwlk-vectors", "v.txt", "--wwlk-preset", "k3e2n")],
     # the alignment family: each matcher, each preset (below)
     "smatch": [()],
-    # Damonte's aspects through the command line (each name, below), the other sets by the API
-    "aspect": [("--aspect-name", "srl")],
+    # Damonte's aspects through the command line (each name, below), another set by its name
+    # (--aspect-set), the thesis' by the API
+    "aspect": [("--aspect-name", "srl"), ("--aspect-set", "smatchpp18", "--aspect-name", "AGENT")],
+    "counter": [(), ("--counter-include-ref", "yes", "--counter-default-sense", "yes", "--counter-default-role", "yes",
+                     "--counter-signature-file", "sig.yaml", "--counter-wordnet", "wn.json", "--counter-ill", "spar",
+                     "--counter-spar", "spar.clf", "--counter-version", "2019", "--counter-time-limit", 30),
+                ("--counter-default-concept", "yes", "--counter-referee", "none", "--counter-ill", "dummy")],
 }
 #: the options that name a file (given again to replay)
-FILE_OPTIONS = {"--wwlk-vectors", "--wwlk-edge-weights", "--rematch-verbatlas", "--vectors"}
+FILE_OPTIONS = {"--wwlk-vectors", "--wwlk-edge-weights", "--rematch-verbatlas", "--vectors",
+                "--counter-signature-file", "--counter-wordnet", "--counter-spar"}
 
 
 def _file_options(options: tuple) -> list:
@@ -129,7 +142,7 @@ def test_an_aspect_signature_replays(capsys, files, aspect):
 
 
 def _aspect_names(aspect_set: str) -> list[str]:
-    from smatchpp.aspects.core import aspect_list
+    from smatchpp.aspects.registry import aspect_list
 
     return [a.name for a in aspect_list(aspect_set, None, None, "v.txt" if aspect_set == "thesis" else None)]
 
@@ -289,6 +302,11 @@ _weights = st.integers(1, 8).flatmap(lambda k: st.tuples(st.just(k), st.one_of(
 
 METRIC_PARAMS = {
     "jaccard": st.just({}),
+    "counter": st.fixed_dictionaries({
+        "include_ref": st.booleans(), "default_sense": st.booleans(), "default_role": st.booleans(),
+        "default_concept": st.booleans(), "ill": st.sampled_from(["error", "dummy", "score"]),
+        "referee": st.sampled_from(["2021", "none"]), "version": st.sampled_from(["2021", "2020", "2019"]),
+        "time_limit": st.none() | st.floats(0.5, 1e4).map(lambda x: round(x, 3))}),
     "wlk": st.fixed_dictionaries({"iterations": st.integers(0, 6), "label_keyed": st.booleans()}),
     "rematch": st.just({}),
     "sembleu": st.tuples(_weights, st.sampled_from(["flip", "keep"])).map(

@@ -28,7 +28,7 @@ from ..core.version import __version__
 from .common import (EXIT_INTERRUPTED, EXIT_PIPE, EXIT_USAGE, check_option_inputs, exit_code, interrupts,
                      user_warnings)
 from .usage import Parser, smatch_syntax
-from . import smatch_flags
+from . import counter_flags, smatch_flags
 from ..core.text import printable
 
 __all__ = ["main", "build_parser", "command", "COMMANDS"]
@@ -67,7 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # command, gets the whole parser and its messages)
     only = argv[0] if argv and argv[0] in COMMANDS else None
     # smatch 1.0.4's options (--pr, --ms, -r, ...): its command line and output lines
-    args = smatch_flags.parse(argv) if smatch_flags.requested(argv) else build_parser(only).parse_args(argv)
+    # Counter's options (-f1 TEST -f2 GOLD -g SIG ...): its command line and output lines
+    args = (smatch_flags.parse(argv) if smatch_flags.requested(argv)
+            else counter_flags.parse(argv) if counter_flags.requested(argv)
+            else build_parser(only).parse_args(argv))
     closed = sys.stdout is None or sys.stdout.closed  # started with stdout closed (``>&-``)
     if closed and (args.uses_stdout is None or args.uses_stdout(args)):
         if sys.stderr is not None:

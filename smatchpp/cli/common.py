@@ -132,8 +132,9 @@ def add_setting(p: Any, name: str, **changes: Any) -> argparse.Action:
 def add_setting_options(p: argparse.ArgumentParser) -> None:
     """Every scoring setting of :class:`~smatchpp.alignment.config.Config` (for commands with other inputs):
     the fields whose option is in the group ``setting`` or ``matching``."""
-    p.add_argument("--input-format", choices=("auto", "penman", "tsv"), default="auto",
-                   help="input format (auto: .tsv files are TSV, others PENMAN)")
+    p.add_argument("--input-format", choices=("auto", "penman", "tsv", "clf"), default="auto",
+                   help="input format (auto: .tsv files are TSV, .clf files DRSs in clausal form "
+                        "(--metric counter), others PENMAN)")
     for f in fields(Config):
         if OPTIONS[f.name].get("group") == "setting":
             add_setting(p, f.name)
@@ -197,8 +198,24 @@ def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None = None
     add_setting(p, "bootstrap_seed")
 
 
-#: ``--aspects`` values: an aspect set; ``separate``/``joint`` are the old spelling (Damonte's set)
-ASPECT_CHOICES = ("none", "damonte", "smatchpp18", "thesis", "separate", "joint")
+class _AspectChoices:
+    """``--aspects`` values: ``none``, an aspect set (the built-in ones and the installed
+    packages', read only when the option is given); ``separate``/``joint`` are the old
+    spelling (Damonte's set)."""
+
+    def names(self) -> tuple[str, ...]:
+        from ..core.aspect_settings import aspect_set_names
+
+        return ("none", *aspect_set_names(), "separate", "joint")
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.names()
+
+    def __iter__(self):
+        return iter(self.names())
+
+
+ASPECT_CHOICES = _AspectChoices()
 
 
 def add_aspect_options(p: argparse.ArgumentParser, what: str = "also score") -> None:
@@ -353,7 +370,7 @@ def read_inputs(args: argparse.Namespace,
     """
     paths = [getattr(args, name) for name in names]
     one_stdin(*paths)
-    entries = [read_file(path, args.input_format) for path in paths]
+    entries = [read_input(path, args.input_format) for path in paths]
     warnings: list[str] = []
     for path, got in zip(paths[:-1], entries[:-1]):
         check = check_pairing(got, entries[-1], _shown(path), _shown(paths[-1]))
@@ -363,6 +380,16 @@ def read_inputs(args: argparse.Namespace,
     for message in warnings:
         warn(message)
     return tuple(entries)
+
+
+def read_input(path: str, fmt: str) -> list[Entry]:
+    """:func:`~smatchpp.graphs.read.read_file`, or the DRSs of a clausal-form file (``fmt`` ``clf``, or
+    ``auto`` and a name ending in ``.clf``; :func:`smatchpp.drs.clf.read_clf_entries`)."""
+    if fmt == "clf" or (fmt == "auto" and str(path).endswith(".clf")):
+        from ..drs.clf import read_clf_entries
+
+        return read_clf_entries(path)
+    return read_file(path, fmt)
 
 
 def _shown(path: str) -> str:

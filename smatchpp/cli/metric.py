@@ -32,13 +32,13 @@ from ..alignment.config import BOOTSTRAP_SEED, Config
 from ..metrics import METRICS, Metric, MetricCorpus, bootstrap_metric, get_metric, metric_names
 from ..metrics.base import MetricIntervals
 from ..core.bulk import no_cycle_collection
-from ..graphs.read import RawGraph, read_file
+from ..graphs.read import RawGraph
 from ..core.signature import Signature, SignatureError, read_value
 from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
 from ..running.runs import EMPTY_GRAPH, auto_workers, metric_matrix, metric_pairs, metric_rows
 from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS
 from .app import collect, conclude, interrupted_message, read_pairs, summary_stream, system_names
-from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, dask_client, emit, one_stdin, plural,
+from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, dask_client, emit, one_stdin, plural, read_input,
                      report_unreadable,
                      warn, warn_unreadable, workers_from_args)
 
@@ -82,7 +82,7 @@ def add_metric_options(p: argparse.ArgumentParser, sample: tuple[str, ...] = ("A
     for name, cls in sorted(_others().items()):
         for field_name, key, f in cls.params():
             choices = f.metadata["choices"]
-            kind = type(f.default) if f.default is not None else str
+            kind = f.metadata.get("kind") or (type(f.default) if f.default is not None else str)
             g.add_argument(f"--{key}", dest=_dest(name, field_name), default=None,
                            type=_parse_bool if kind is bool else kind, choices=choices,
                            metavar=None if choices else kind.__name__.upper(),
@@ -376,7 +376,7 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     inputs = [args.test] + ([args.gold] if args.gold else [])
     one_stdin(args.test, args.gold)
     check_outputs({"--output": out}, inputs)
-    entries = [read_file(path, args.input_format) for path in inputs]
+    entries = [read_input(path, args.input_format) for path in inputs]
     for path, got in zip(inputs, entries):
         if not got:
             warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
@@ -465,7 +465,7 @@ def run_search(args: argparse.Namespace, metric) -> int:
         raise UsageError(f"--top must be at least 1, got {args.top}")
     check_outputs({"--output": args.out}, [args.test, args.gold])
     one_stdin(args.test, args.gold)
-    entries = [read_file(path, args.input_format) for path in (args.test, args.gold)]
+    entries = [read_input(path, args.input_format) for path in (args.test, args.gold)]
     for path, got in zip((args.test, args.gold), entries):
         if not got:
             warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")

@@ -28,3 +28,4 @@ from . import sema  # noqa: E402,F401
 from . import wwlk  # noqa: E402,F401
 from . import alignment  # noqa: E402,F401
 from . import aspect  # noqa: E402,F401
+from . import counter  # noqa: E402,F401

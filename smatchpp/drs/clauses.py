@@ -1,0 +1,188 @@
+"""A DRS's clauses as Counter matches them (``evaluation/counter.py``: ``get_clauses``,
+``remove_refs`` and ``DRS.get_specific_clauses``; ``RikVN/DRS_parsing`` at 190838f).
+
+In Counter's order:
+
+1. ``RoleOf x y`` becomes ``Role y x`` (a 4-token clause whose operator is a role ending in
+   ``Of``), and a symmetric operator (``APX NEQ EQU TAB``) with a quoted first argument and a
+   bare second one has them swapped (``b NEQ "speaker" x`` -> ``b NEQ x "speaker"``);
+2. unless REF clauses are kept (Counter's ``-ic``), ``b REF x`` is dropped when another clause
+   of the same box ``b`` has ``x`` as its last or second-to-last token;
+3. variables are renamed in order of first appearance and typed then, once: the first token
+   of a clause is a box (``b``); the argument of an operator whose signature type is ``bb`` or
+   ``bbb`` (with ``version="2019"``: the fixed list of Counter v.2.2.0) is a box, except the first
+   argument of ``PRP``; everything else is a referent (``x``).  A box never matches a referent.
+   A quoted token is a constant, except when both arguments of an operator are quoted: then
+   the second is renamed as a variable (Counter does so);
+4. each clause falls in a category (operator with two or three variables or with a constant
+   first or second, role likewise, concept), concepts are rewritten through the WordNet map
+   (``concept.pos.nn`` -> its synset) and the ablations (``-dse`` every sense ``n.01``, ``-dr``
+   every role ``Role``, ``-dc`` every concept ``work.n.01``) applied, and a clause already in
+   its category is not added again.
+
+The clause counts are Counter's ``total_clauses``.  A clause here is ``(label, vars)``:
+``label`` holds the category, the operator, role or concept and any constants, ``vars`` the
+variable indices in order.
+
+>>> d = counter_clauses([("b1", "REF", "x1"), ("b1", "dog", '"n.01"', "x1"),
+...                      ("b1", "OwnerOf", "x1", "x2"), ("b2", "REF", "x2")])
+>>> d.types, d.names
+(('b', 'x', 'x', 'b'), ('b1', 'x1', 'x2', 'b2'))
+>>> [(c.label, c.vars) for c in d.clauses]  # b1 REF x1 is dropped: x1 is used in b1
+[(('concept', 'dog', '"n.01"'), (0, 1)), (('role', 'Owner'), (0, 2, 1)), (('op', 'REF'), (3, 2))]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+__all__ = ["Clause", "CounterDrs", "counter_clauses", "INV_BOXES", "OP_BOXES_2019", "is_role", "all_upper",
+           "between_quotes", "family"]
+
+#: Counter's operators whose two arguments may be swapped (``b NEQ x y`` = ``b NEQ y x``)
+INV_BOXES = ("APX", "NEQ", "EQU", "TAB")
+#: Counter v.2.2.0's operators whose arguments are boxes (later versions read the signature)
+OP_BOXES_2019 = ("NOT", "POS", "NEC", "IMP", "DIS", "PRP", "DRS", "ANSWER", "PARALLEL", "CONTINUATION",
+                 "CONTRAST", "RESULT", "EXPLANATION")
+
+
+def between_quotes(s: str) -> bool:
+    return (s.startswith('"') and s.endswith('"')) or (s.startswith("'") and s.endswith("'"))
+
+
+def all_upper(s: str) -> bool:
+    return all(ch.isupper() for ch in s)
+
+
+def is_role(s: str) -> bool:
+    return (s[0].isupper() and any(ch.islower() for ch in s[1:])
+            and all(ch.islower() or ch.isupper() or ch == "-" for ch in s))
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause: ``label`` (category first) and its variables' indices; ``symmetric``: its
+    last two variables may be matched either way round; ``matchable``: False for a clause that
+    never matches (a dummy DRS's concept; a three-variable clause with a repeated variable,
+    which Counter never matches)."""
+
+    label: tuple[str, ...]
+    vars: tuple[int, ...]
+    symmetric: bool = False
+    matchable: bool = True
+
+
+@dataclass(frozen=True)
+class CounterDrs:
+    """A DRS as Counter matches it: variables (original names, types ``b``/``x``) and clauses."""
+
+    names: tuple[str, ...]
+    types: tuple[str, ...]
+    clauses: tuple[Clause, ...]
+
+    @property
+    def total(self) -> int:
+        return len(self.clauses)
+
+
+def family(clause: Clause) -> str:
+    """``operator``, ``role`` or ``concept`` (Counter's detailed scores' three kinds)."""
+    return {"op": "operator", "op_c1": "operator", "op_c2": "operator", "op3": "operator",
+            "role_cc": "role", "role_c1": "role", "role_c2": "role", "role": "role"}.get(clause.label[0], "concept")
+
+
+def _op_boxes(signature: Mapping[str, tuple[str, str]] | None, version: str) -> frozenset[str]:
+    if version == "2019":
+        return frozenset(OP_BOXES_2019)
+    return frozenset(op for op, (_, types) in (signature or {}).items() if types in ("bb", "bbb"))
+
+
+def _is_operator(op: str, version: str) -> bool:
+    # SY1 and SY2 are operators from 6def45b (2021) on; before, they fell to the concepts
+    return all_upper(op) or (version == "2021" and op in ("SY1", "SY2"))
+
+
+def counter_clauses(raw: Sequence[Sequence[str]], signature: Mapping[str, tuple[str, str]] | None = None, *,
+                    include_ref: bool = False, wordnet: Mapping[str, str] | None = None,
+                    default_sense: bool = False, default_role: bool = False, default_concept: bool = False,
+                    version: str = "2021", unmatchable_concepts: bool = False) -> CounterDrs:
+    """Counter's clauses of one DRS (``raw``: token sequences, already checked); see the module
+    doc.  ``unmatchable_concepts``: the concept clauses never match (a dummy DRS's)."""
+    if any(len(c) < 3 for c in raw):
+        raise ValueError("a clause has fewer than 3 tokens")
+    drs = [list(c) for c in raw]
+    for c in drs:
+        if len(c) == 4 and is_role(c[1]) and c[1].endswith("Of") and len(c[1]) > 2:
+            c[2], c[3] = c[3], c[2]
+            c[1] = c[1][:-2]
+        elif c[1] in INV_BOXES and len(c) == 4 and between_quotes(c[2]) and not between_quotes(c[3]):
+            c[2], c[3] = c[3], c[2]
+    if not include_ref:
+        drs = [c for k, c in enumerate(drs) if c[1] != "REF" or not any(
+            j != k and o[0] == c[0] and (c[2] == o[-1] or c[2] == o[-2]) for j, o in enumerate(drs))]
+    op_boxes = _op_boxes(signature, version)
+    index: dict[str, int] = {}
+    names: list[str] = []
+    types: list[str] = []
+
+    def var(name: str, kind: str) -> int:
+        if name not in index:
+            index[name] = len(names)
+            names.append(name)
+            types.append(kind)
+        return index[name]
+
+    seen: set[tuple] = set()
+    clauses: list[Clause] = []
+
+    def add(label: tuple[str, ...], vs: tuple[int, ...], symmetric: bool = False, matchable: bool = True) -> None:
+        key = (label, vs)
+        if key not in seen:  # Counter's add_if_not_exists, per category (the label's first item)
+            seen.add(key)
+            if len(vs) == 3 and len(set(vs)) < 3:
+                matchable = False  # Counter's add_node_pairs skips three pairs that are not distinct
+            clauses.append(Clause(label, vs, symmetric, matchable))
+
+    for c in drs:
+        if len(c) == 3:
+            b = var(c[0], "b")
+            add(("op", c[1]), (b, var(c[2], "b" if c[1] in op_boxes else "x")))
+            continue
+        b = var(c[0], "b")
+        op = c[1]
+        if _is_operator(op, version):
+            kind = "b" if op in op_boxes and op != "PRP" else "x"
+            if between_quotes(c[2]):
+                add(("op_c1", op, c[2]), (b, var(c[3], kind)))
+            elif between_quotes(c[3]):
+                add(("op_c2", op, c[3]), (b, var(c[2], kind)))
+            else:
+                v2 = var(c[2], kind)
+                v3 = var(c[3], "b" if op in op_boxes else "x")
+                add(("op3", op), (b, v2, v3), symmetric=op in INV_BOXES)
+        elif is_role(op):
+            role = "Role" if default_role else op
+            if between_quotes(c[2]) and between_quotes(c[3]):
+                add(("role_cc", role, c[2], c[3]), (b,))
+            elif between_quotes(c[2]):
+                add(("role_c1", role, c[2]), (b, var(c[3], "x")))
+            elif between_quotes(c[3]):
+                add(("role_c2", role, c[3]), (b, var(c[2], "x")))
+            else:
+                v2 = var(c[2], "x")
+                add(("role", role), (b, v2, var(c[3], "x")))
+        else:
+            x = var(c[3], "x")
+            concept, sense = c[1], c[2]
+            if wordnet:
+                key = concept + "." + sense.replace('"', "")
+                if key in wordnet:
+                    parts = wordnet[key].split(".")
+                    concept, sense = ".".join(parts[:-2]), '"' + ".".join(parts[-2:]) + '"'
+            if default_concept:
+                concept, sense = "work", '"n.01"'
+            elif default_sense:
+                sense = '"n.01"'
+            add(("concept", concept, sense), (b, x), matchable=not unmatchable_concepts)
+    return CounterDrs(tuple(names), tuple(types), tuple(clauses))

@@ -1,0 +1,185 @@
+"""Counter (van Noord et al. 2018): F1 of the clauses two DRSs share under the best mapping of
+their variables, solved exactly (``--metric counter``).
+
+The reference is ``RikVN/DRS_parsing``'s ``evaluation/counter.py`` (MIT), a hill-climber with
+20 restarts that was the PMB's DRS parsing metric.  The clauses are built as Counter builds
+them (:mod:`smatchpp.drs.clauses`: REF pruning unless ``include_ref``, Counter's ``-ic``;
+variable types; the WordNet map; the ablations ``-dse``/``-dr``/``-dc``), each DRS checked by
+Referee's rules first (:mod:`smatchpp.drs.referee`) with Counter's ``-ill`` policies; the best
+mapping is found and certified by a small MIP (:mod:`smatchpp.drs.exact`).  The statistics are
+``(matched, upper, test, gold)``: ``matched`` is reached by a mapping, ``upper`` is proven, and
+they are equal unless ``time_limit`` stopped a solve (an honest interval, never a guess).
+
+A graph here is a :class:`~smatchpp.drs.clf.ClfDrs` (:func:`smatchpp.drs.read_clf`), not an AMR.
+
+Counter's quirks, and ours:
+
+============================================  ==========================================
+Counter                                       ours
+============================================  ==========================================
+a hill-climber (20 restarts): a lower bound   the optimum, certified (or an interval
+                                              under ``time_limit``)
+the WordNet map ``wordnet_dict_en.py`` is     not shipped; ``wordnet=FILE`` (that file,
+imported (not in the repository's copy)       or a JSON of it); without it, no rewriting
+the SPAR DRS of ``-ill spar`` is built in     ``spar=FILE``: the first DRS of a file (the
+                                              release's ``baseline_drs.txt``)
+the last DRS of a file without a trailing     every DRS is checked
+blank line is not checked by Referee
+the dummy DRS's concept is a random string    a concept that never matches
+Referee v.2.2.0 (PMB 2.2.0) had other rules   ``referee="none"`` skips the check
+                                              (``version="2019"``: v.2.2.0's box operators)
+============================================  ==========================================
+
+>>> from smatchpp.drs import read_clf_text
+>>> a, b = read_clf_text('''b1 REF x1
+... b1 dog "n.01" x1
+... b1 Agent e1 x1
+... b1 REF e1
+... b1 bark "v.01" e1
+...
+... b2 REF y1
+... b2 cat "n.01" y1
+... b2 Agent e2 y1
+... b2 REF e2
+... b2 bark "v.01" e2''')
+>>> m = Counter()
+>>> m.stats(m.features(a), m.features(b))
+(2.0, 2.0, 3.0, 3.0)
+>>> m.pair_scores(m.stats(m.features(a), m.features(a)))["f1"]
+1.0
+>>> Counter(include_ref=True).signature()  # doctest: +ELLIPSIS
+'smatchpp:...|metric:counter|counter-include-ref:yes|...'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..drs.clauses import CounterDrs, counter_clauses
+from ..drs.clf import ClfDrs, load_signature, load_wordnet_map, read_clf
+from ..drs.exact import solve
+from ..drs.referee import IllFormed, check
+from ..core.exceptions import UsageError
+from ..core.settings import setting
+from ..statistics.significance import prf_arrays
+from .base import Metric, param
+from .registry import register
+
+__all__ = ["Counter"]
+
+
+def _identity(path: str | None) -> str:
+    from ..core.paths import file_identity
+
+    return "none" if path is None else file_identity(path)
+
+
+@register
+@dataclass(frozen=True)
+class Counter(Metric):
+    """Counter's clause F1 of DRSs, exact."""
+
+    name = "counter"
+    stat_names = ("matched", "upper", "test", "gold")
+    headline = "f1"
+    prune_search = False
+
+    include_ref: bool = param(False, "keep the redundant REF clauses (Counter's -ic)")
+    default_sense: bool = param(False, "every sense n.01 (Counter's -dse)")
+    default_role: bool = param(False, "every role Role (Counter's -dr)")
+    default_concept: bool = param(False, "every concept work.n.01 (Counter's -dc)")
+    signature_file: str | None = param(None, "the signature of clausal forms (Counter's -g "
+                                             "clf_signature.yaml); without it, operators are typed by their spelling",
+                                       file=_identity)
+    wordnet: str | None = param(None, "the WordNet map Counter normalises concepts with (wordnet_dict_en.py "
+                                      "or a JSON of it); not shipped", file=_identity)
+    ill: str = param("error", "an ill-formed DRS: an error, a dummy DRS, the SPAR DRS (spar=FILE) or "
+                              "scored as it is (Counter's -ill)", choices=("error", "dummy", "spar", "score"))
+    spar: str | None = param(None, "the DRS that replaces an ill-formed one under ill=spar (the first DRS "
+                                   "of the file; the release's baseline_drs.txt)", file=_identity)
+    referee: str = param("2021", "the well-formedness check: Referee's rules as of 2021 (PMB 3.0.0/4.0.0), "
+                                 "or none", choices=("2021", "none"))
+    version: str = param("2021", "which Counter builds the clauses: 2021 (190838f, PMB 4.0.0), 2020 (v.3.0.0: "
+                                 "SY1/SY2 are concepts) or 2019 (v.2.2.0: also a fixed list of box operators)",
+                         choices=("2021", "2020", "2019"))
+    time_limit: float | None = setting(None, None, kind=float, choices=None,
+                                       help="seconds per pair; a pair not certified by then gets an interval")
+    _files: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError(f"counter: time_limit must be positive seconds, not {self.time_limit}")
+        sig = load_signature(self.signature_file) if self.signature_file else None
+        wn = load_wordnet_map(self.wordnet) if self.wordnet else None
+        spar = None
+        if self.ill == "spar":
+            if not self.spar:
+                raise ValueError("counter: ill=spar needs spar=FILE (the SPAR baseline DRS)")
+            found = read_clf(self.spar)
+            if not found:
+                raise ValueError(f"{self.spar}: no DRS in it")
+            spar = found[0].clauses
+        object.__setattr__(self, "_files", (sig, wn, spar))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for key, value in state.items():
+            object.__setattr__(self, key, value)
+
+    def note(self) -> str | None:
+        if self.wordnet is None and not self.default_concept:
+            return "counter: concepts are not normalised to WordNet synsets (give --counter-wordnet FILE)"
+        return None
+
+    def ill_formed(self, graph: ClfDrs) -> str | None:
+        """Why Referee's rules reject ``graph`` under this metric's signature, or ``None``
+        (also ``None`` with ``referee="none"``)."""
+        if self.referee == "none":
+            return None
+        try:
+            check(graph.clauses, self._files[0])
+        except IllFormed as exc:
+            return str(exc)
+        return None
+
+    def features(self, graph: ClfDrs) -> CounterDrs:
+        if not isinstance(graph, ClfDrs):
+            raise UsageError("counter compares DRSs in clausal form: give --input-format clf (or .clf files)")
+        sig, wn, spar = self._files
+        raw, dummy = graph.clauses, False
+        if self.referee != "none":
+            try:
+                check(raw, sig)
+            except IllFormed as exc:
+                if self.ill == "error":
+                    raise graph.error(f"ill-formed: {exc}", exc.clause) from None
+                if self.ill == "dummy":
+                    raw, dummy = (("b1", "REF", "x1"), ("b1", "alwayswrong", '"n.01"', "x1")), True
+                elif self.ill == "spar":
+                    raw = spar
+        try:
+            return counter_clauses(raw, sig, include_ref=self.include_ref, wordnet=wn,
+                                   default_sense=self.default_sense, default_role=self.default_role,
+                                   default_concept=self.default_concept, version=self.version,
+                                   unmatchable_concepts=dummy)
+        except ValueError as exc:
+            raise graph.error(str(exc)) from None
+
+    def stats(self, a: CounterDrs, b: CounterDrs) -> tuple[float, float, float, float]:
+        r = solve(a, b, self.time_limit)
+        return (float(r.matched), float(r.upper), float(a.total), float(b.total))
+
+    def explain(self, a: CounterDrs, b: CounterDrs) -> dict[str, Any]:
+        r = solve(a, b, self.time_limit)
+        return {"alignment": [[a.names[i], b.names[j]] for i, j in r.mapping], "status": r.status}
+
+    def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
+        s = np.asarray(stats, dtype=np.float64)
+        matched, upper, test, gold = (s[..., k] for k in range(4))
+        p, r, f = prf_arrays(matched, test, gold)
+        return {"precision": p, "recall": r, "f1": f, "f1_upper": prf_arrays(upper, test, gold)[2]}

@@ -1,0 +1,157 @@
+"""The ``counter`` metric: the metric contract on DRSs (test_metric_contract.py's, which reads
+AMR), and ``--metric counter`` on the command line (clausal-form input, located errors)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clirun import run
+from smatchpp.drs import read_clf_text
+from smatchpp.metrics import Metric, bootstrap_metric, get_metric
+from test_drs_exact import brute_force, random_drs
+
+
+def _drs(seed: int):
+    rng = random.Random(seed)
+    raw = random_drs(rng)
+    return read_clf_text("\n".join(" ".join(c) for c in raw))[0]
+
+
+# random DRSs need not be well formed (a referent of an unrelated box): no Referee here
+METRICS = [pytest.param(get_metric("counter", referee="none"), id="counter"),
+           pytest.param(get_metric("counter", referee="none", include_ref=True, default_sense=True),
+                        id="counter-ic-dse")]
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10 ** 6))
+def test_a_drs_scores_one_against_itself(metric, seed):
+    f = metric.features(_drs(seed))
+    stats = metric.stats(f, f)
+    # Counter never matches a three-variable clause with a repeated variable (b1 Agent x1 x1),
+    # not even against itself: every other clause matches
+    matchable = sum(c.matchable for c in f.clauses)
+    assert stats[0] == stats[1] == matchable
+    if matchable == f.total:
+        assert metric.pair_scores(stats)["f1"] == (1.0 if f.total else 0.0)
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@settings(max_examples=20, deadline=None)
+@given(seeds=st.lists(st.integers(0, 10 ** 6), min_size=2, max_size=3))
+def test_stats_matrix_scores_and_the_brute_force_optimum(metric, seeds):
+    feats = [metric.features(_drs(s)) for s in seeds]
+    mat = metric.stats_matrix(feats, feats)
+    for i, a in enumerate(feats):
+        for j, b in enumerate(feats):
+            assert tuple(mat[i, j]) == metric.stats(a, b)
+            assert mat[i, j, 0] == mat[i, j, 1] == brute_force(a, b)
+            assert metric.pair_scores(mat[i, j]) == {k: float(v[i, j]) for k, v in metric.scores(mat).items()}
+
+
+def test_bootstrap_and_signature():
+    m = get_metric("counter", include_ref=True, referee="none")
+    feats = [m.features(_drs(s)) for s in range(8)]
+    stats = np.array([m.stats(a, b) for a, b in zip(feats, feats[1:] + feats[:1])])
+    ci = bootstrap_metric(m, stats, resamples=200, seed=3)
+    point = m.scores(stats.sum(axis=0))["f1"]
+    assert ci.micro["f1"][0] <= point <= ci.micro["f1"][1]
+    assert bootstrap_metric(m, stats, resamples=200, seed=3) == ci
+    assert Metric.from_signature(m.signature()) == m
+
+
+GOLD = """% gold: a dog runs
+b1 REF x1
+b1 dog "n.01" x1
+b1 REF e1
+b1 run "v.01" e1
+b1 Agent e1 x1
+
+b1 REF x1
+b1 cat "n.01" x1
+"""
+TEST = """b2 REF y1
+b2 dog "n.01" y1
+b2 REF f1
+b2 run "v.01" f1
+b2 Theme f1 y1
+
+b1 REF x1
+b1 cat "n.01" x2
+"""
+
+
+def test_score_on_clausal_form_files(tmp_path):
+    (tmp_path / "gold.clf").write_text(GOLD)
+    (tmp_path / "test.clf").write_text(TEST.split("\n\n")[0] + "\n\n" + GOLD.split("\n\n")[1])
+    done = run("score", "--metric", "counter", "test.clf", "gold.clf", "--format", "json",
+               "--pairs-out", "pairs.jsonl", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    # pair 1: dog and run match (the roles differ), 2 of 3 each side; pair 2: cat, 1 of 1
+    assert summary["totals"] == {"matched": 3, "upper": 3, "test": 4, "gold": 4}
+    rows = [json.loads(x) for x in (tmp_path / "pairs.jsonl").read_text().splitlines()]
+    assert [(r["matched"], r["test"], r["gold"]) for r in rows] == [(2, 3, 3), (1, 1, 1)]
+    txt = tmp_path / "gold.txt"
+    txt.write_text(GOLD)  # a PMB file is .txt: --input-format clf
+    done = run("score", "--metric", "counter", "--input-format", "clf", "gold.txt", "gold.txt", cwd=tmp_path)
+    assert done.returncode == 0 and "F1 100.00" in done.stdout, done.stderr
+
+
+def test_an_ill_formed_drs_is_located_and_the_policies_apply(tmp_path):
+    (tmp_path / "gold.clf").write_text(GOLD)
+    (tmp_path / "test.clf").write_text(TEST)  # DRS 2: x2 bound nowhere, line 8
+    done = run("score", "--metric", "counter", "test.clf", "gold.clf", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "test.clf:8: graph 1: DRS 2: ill-formed: clause 2: unbound referents: x2" in done.stderr
+    done = run("score", "--metric", "counter", "--counter-ill", "dummy", "test.clf", "gold.clf", "--format", "json",
+               cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["totals"] == {"matched": 2, "upper": 2, "test": 4, "gold": 4}
+
+
+def test_counter_refuses_amr_input(tmp_path):
+    (tmp_path / "a.amr").write_text("(d / dog)\n")
+    done = run("score", "--metric", "counter", "a.amr", "a.amr", cwd=tmp_path)
+    assert done.returncode == 2 and "--input-format clf" in done.stderr
+
+
+def test_counters_command_line_prints_counters_lines(tmp_path):
+    (tmp_path / "gold.clf").write_text(GOLD)
+    (tmp_path / "test.clf").write_text(TEST.split("\n\n")[0] + "\n\n" + GOLD.split("\n\n")[1])
+    done = run("-f1", "test.clf", "-f2", "gold.clf", "-prin", "-r", "20", "-p", "2", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    # 3 of 4 clauses each side: Counter's compute_f rounds P and R, then F from them
+    for expected in ("Comparing 2 DRSs...", "Clauses prod : 4", "Clauses gold : 4",
+                     "All shown number are micro-averages calculated over 2 DRS-pairs", "Matching clauses: 3",
+                     "Precision: 0.75", "Recall   : 0.75", "F-score  : 0.75",
+                     # operators: the REFs are pruned (used in their box), none left; roles: Agent
+                     # against Theme; concepts: dog, run, cat (nouns 2 of 2, verbs and events 1 of 1)
+                     "Prec, rec, F1 operators: 0.0, 0.0, 0.0", "Prec, rec, F1 roles: 0.0, 0.0, 0.0",
+                     "Prec, rec, F1 concepts: 1.0, 1.0, 1.0", "Prec, rec, F1 nouns: 1.0, 1.0, 1.0",
+                     "Prec, rec, F1 verbs: 1.0, 1.0, 1.0", "Prec, rec, F1 events: 1.0, 1.0, 1.0"):
+        assert expected in lines, (expected, done.stdout)
+    assert "-r, -p have no effect" in done.stderr
+    done = run("-f1", "test.clf", "-f2", "gold.clf", "-ms", "-sig", "2", "-ic", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    # with -ic the REFs count: pair 1 4 of 5 each side (P 0.8), pair 2 2 of 2, corpus 6 of 7
+    assert [x for x in done.stdout.splitlines() if x.startswith("F-score")] == [
+        "F-score  : 0.8", "F-score  : 1.0", "F-score  : 0.86"]
+
+
+def test_counters_command_line_says_which_drss_it_replaced(tmp_path):
+    (tmp_path / "gold.clf").write_text(GOLD)
+    (tmp_path / "test.clf").write_text(TEST)  # DRS 2 is ill-formed
+    done = run("-f1", "test.clf", "-f2", "gold.clf", "-ill", "dummy", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:2] == ["WARNING: by using -ill dummy, ill-formed DRSs are replaced by a dummy DRS",
+                                            "WARNING: DRS 2 is ill-formed and replaced by a dummy DRS"]
+    assert "Matching clauses: 2" in done.stdout.splitlines()
