@@ -24,7 +24,8 @@ from .base import (SOLVER_COUNT_MAX, Budget, Limits, deadline_after, empty_align
                    time_left)
 from .formulation import Linking, MipSolver, Model, build, start_values
 
-__all__ = ["HighsSolver", "lp_bound", "solve_lp", "highs_time_limit", "abandoned_solves"]
+__all__ = ["HighsSolver", "lp_bound", "solve_lp", "highs_time_limit", "abandoned_solves",
+           "interruptible_run"]
 
 
 #: one reusable instance per thread (a Dask worker runs pairs in several threads)
@@ -104,7 +105,7 @@ def mip_abs_gap(problem: Problem) -> float:
 
 
 #: an interrupted solve is given this long to stop at HiGHS's next interrupt check before
-#: it is left to run out in its thread (see :func:`_run`)
+#: it is left to run out in its thread (see :func:`interruptible_run`)
 STOP_GRACE_SECONDS = 1.0
 #: the signals whose Python handlers would otherwise wait for HiGHS
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -134,7 +135,7 @@ def abandoned_solves() -> int:
     return len(_ABANDONED)
 
 
-def _run(h: highspy.Highs, model: Model) -> None:
+def interruptible_run(h: highspy.Highs, columns: int) -> None:
     """``h.run()``, which a signal ends at once (issue 33, fault 2: SIGTERM during the
     MIP of a large pair was acted on only when HiGHS returned, minutes later).
 
@@ -147,8 +148,8 @@ def _run(h: highspy.Highs, model: Model) -> None:
     still running then is left to finish in its thread, its checks taken off so that it
     never calls into Python again, counted by :func:`abandoned_solves`; the exception
     goes on.  Small models, whose solves end in a moment, and solves where no signal
-    waits call ``h.run()`` directly."""
-    if model.n_cols <= SHARED_MAX_COLUMNS or not _signals_wait():
+    waits call ``h.run()`` directly.  ``columns``: the model's number of columns."""
+    if columns <= SHARED_MAX_COLUMNS or not _signals_wait():
         h.run()
         return
     stop = threading.Event()
@@ -318,7 +319,7 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     _set(h, "run_crossover", "off" if method == "ipm" else "on")
     if limits is not None and limits.deadline is not None:
         _set(h, "time_limit", highs_time_limit(limits, problem.n_pairs))
-    _run(h, model)
+    interruptible_run(h, model.n_cols)
     if budget is not None:
         info = h.getInfo()
         budget.spend(max(info.simplex_iteration_count, 0) + max(info.ipm_iteration_count, 0)
@@ -393,7 +394,7 @@ def _run_mip(model: Model, problem: Problem, time_limit: float | None,
         solution.col_value = start_values(problem, warm_start)
         solution.value_valid = True
         h.setSolution(solution)
-    _run(h, model)
+    interruptible_run(h, model.n_cols)
     status = h.getModelStatus()
     info = h.getInfo()
     if budget is not None:
