@@ -203,7 +203,9 @@ class Portfolio:
         found = branch_and_bound(problem.binary_relaxation(), None if left is None else max(left, 1))
         limits.budget.spend(found.nodes if left is None else min(found.nodes, left))
         upper = min(problem.label_bound, found.upper)
-        if problem.integral:
+        # a search stopped early proves only its cap, infinite for a problem without a label
+        # bound (``Problem.from_terms``'s default): nothing to floor then
+        if problem.integral and math.isfinite(upper):
             upper = math.floor(upper + 1e-6)
         value = problem.objective(found.alignment)
         if certified(problem, value, upper):
