@@ -263,6 +263,9 @@ class LpSolution:
     row_dual: np.ndarray
     reduced_all: np.ndarray
     bound: float
+    #: the objective of HiGHS's primal solution (constant included), clipped into the
+    #: column bounds; a lower bound on the LP's value up to HiGHS's feasibility tolerance
+    primal: float = -math.inf
 
     @property
     def reduced(self) -> np.ndarray:
@@ -329,7 +332,10 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     if len(duals) != model.n_rows or not np.all(np.isfinite(duals)):
         return None
     rows = np.repeat(np.arange(model.n_rows), np.diff(model.row_start))
-    x = np.asarray(solution.col_value)[: problem.n_pairs]
+    values = np.asarray(solution.col_value)
+    x = values[: problem.n_pairs]
+    primal = (problem.constant + float(model.cost @ np.clip(values, 0.0, 1.0))
+              if len(values) == model.n_cols else -math.inf)
     best: LpSolution | None = None
     # HiGHS's sign convention for row duals differs between its methods; both
     # signs, clipped to >= 0, give valid bounds: keep the smaller
@@ -338,7 +344,7 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
                                            minlength=model.n_cols)
         bound = problem.constant + float(model.row_upper @ pi + np.maximum(reduced, 0.0).sum())
         if best is None or bound < best.bound:
-            best = LpSolution(model, x, pi, reduced, bound)
+            best = LpSolution(model, x, pi, reduced, bound, primal)
     return best
 
 
