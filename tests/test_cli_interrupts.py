@@ -347,44 +347,106 @@ DOCS = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "d
 
 
 def _joined(path) -> str:
-    """The two documents of ``path`` as one graph (the second one's variables renamed)."""
+    """The first two documents of ``path`` as one graph (the second one's variables renamed)."""
     import penman
 
     from smatchpp.graphs.read import read_file
 
-    first, second = (penman.decode(penman.encode(penman.Graph(list(e.graph.triples), top=e.graph.top)))
-                     for e in read_file(str(path)))
+    first, second = [penman.decode(penman.encode(penman.Graph(list(e.graph.triples), top=e.graph.top)))
+                     for e in read_file(str(path))][:2]
     renamed = {v: f"{v}_2" for v in second.variables()}
     triples = [(renamed.get(s, s), r, renamed.get(t, t)) for s, r, t in second.triples]
     joined = [("j", ":instance", "joined"), ("j", ":snt1", first.top), ("j", ":snt2", renamed[second.top])]
     return penman.encode(penman.Graph(joined + first.triples + triples, top="j"))
 
 
-@pytest.mark.skipif(not DOCS.exists(), reason="../shared/data/docs is absent")
-def test_a_large_aspect_solve_honours_sigterm(tmp_path):
-    """Issue 33, fault 2: ``--metric aspect`` on the two 100-sentence documents joined (about
-    1,800 variables a side) was still running minutes after SIGTERM.  Signalled once it has
-    worked for a while, it ends with exit 130; a hang fails at the communicate timeout."""
-    (tmp_path / "a.amr").write_text(_joined(DOCS / "lp-bart-doc100.pred.amr") + "\n")
-    (tmp_path / "b.amr").write_text(_joined(DOCS / "lp-bart-doc100.gold.amr") + "\n")
-    proc = subprocess.Popen(smatchpp_argv("score", "a.amr", "b.amr", "--metric", "aspect", "--aspect-name",
-                                          "reentrancies"), cwd=tmp_path, env=child_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_interruptible)
+def _signal_after_cpu(argv, cpu: float, sig, cwd):
+    """Run ``argv``, send ``sig`` once it has used ``cpu`` seconds of CPU; its exit code and
+    standard error.  A command still running 120 s after the signal fails the test (a
+    functional hang check, not a speed requirement)."""
+    proc = subprocess.Popen(argv, cwd=cwd, env=child_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
     try:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and proc.poll() is None:
             with open(f"/proc/{proc.pid}/stat") as handle:
                 fields = handle.read().rsplit(")", 1)[1].split()
-            if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= 8.0:
+            if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= cpu:
                 break
             time.sleep(0.1)
         assert proc.poll() is None, ("finished before the signal", proc.communicate())
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=120)  # a functional hang check, not a speed requirement
+        proc.send_signal(sig)
+        try:
+            _, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running 120 s after {sig.name}")
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    assert proc.returncode == 130, err
+    return proc.returncode, err
+
+
+@pytest.mark.skipif(not DOCS.exists(), reason="../shared/data/docs is absent")
+def test_a_large_aspect_solve_honours_sigterm(tmp_path):
+    """Issue 33, fault 2: ``--metric aspect`` on the two 100-sentence documents joined (about
+    1,800 variables a side) was still running minutes after SIGTERM.  Signalled once it has
+    worked for a while (in the hill-climber or the LP bounds: its MIP starts only after
+    minutes), it ends with exit 130."""
+    (tmp_path / "a.amr").write_text(_joined(DOCS / "lp-bart-doc100.pred.amr") + "\n")
+    (tmp_path / "b.amr").write_text(_joined(DOCS / "lp-bart-doc100.gold.amr") + "\n")
+    code, err = _signal_after_cpu(smatchpp_argv("score", "a.amr", "b.amr", "--metric", "aspect",
+                                                "--aspect-name", "reentrancies"), 8.0, signal.SIGTERM, tmp_path)
+    assert code == 130, err
     assert "interrupted: 0 of 1 pair finished" in err
+
+
+@pytest.mark.skipif(not DOCS.exists(), reason="../shared/data/docs is absent")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_inside_a_long_highs_solve_ends_the_command_at_once(tmp_path, sig):
+    """Issue 33, fault 2, reproduced: Python acts on a signal between bytecodes, and the main
+    thread inside HiGHS's ``run()`` runs none: SIGTERM (and Ctrl-C) waited for the MIP to end,
+    minutes later.  The first two documents of ``lp-bart-doc50`` joined, straight to HiGHS
+    (``--solver highs --compression none``): its MIP (361,928 columns) starts after about 1 s
+    of CPU and runs for minutes (its root LP alone).  Signalled after 5 s of CPU, inside that
+    solve, the command ends with exit 130 (before the fix: still running 150 s after the
+    signal), without an abort from the solver's thread."""
+    (tmp_path / "a.amr").write_text(_joined(DOCS / "lp-bart-doc50.pred.amr") + "\n")
+    (tmp_path / "b.amr").write_text(_joined(DOCS / "lp-bart-doc50.gold.amr") + "\n")
+    code, err = _signal_after_cpu(smatchpp_argv("score", "a.amr", "b.amr", "--solver", "highs",
+                                                "--compression", "none"), 5.0, sig, tmp_path)
+    assert code == 130, err
+    assert "interrupted: 0 of 1 pair finished" in err
+    assert "terminate called" not in err and "Traceback" not in err, err
+
+
+@pytest.mark.skipif(not DOCS.exists(), reason="../shared/data/docs is absent")
+def test_sigterm_while_cbc_solves_ends_the_cbc_process(tmp_path):
+    """``--solver cbc`` runs CBC as a process of PuLP's.  SIGTERM while PuLP waited for it ended
+    the command (exit 130) and left CBC running on its own (found alive after the command had
+    ended); now the command ends it."""
+    (tmp_path / "a.amr").write_text(_joined(DOCS / "lp-bart-doc50.pred.amr") + "\n")
+    (tmp_path / "b.amr").write_text(_joined(DOCS / "lp-bart-doc50.gold.amr") + "\n")
+    proc = subprocess.Popen(smatchpp_argv("score", "a.amr", "b.amr", "--solver", "cbc", "--compression", "none"),
+                            cwd=tmp_path, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=_interruptible)
+    cbc: list[int] = []
+    try:
+        deadline = time.monotonic() + 300
+        while not cbc and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            cbc = _children(proc.pid)
+        assert cbc, ("CBC never started", proc.poll())
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+        time.sleep(0.5)
+        left = [pid for pid in cbc if _alive(pid)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        for pid in cbc:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert left == [], f"CBC still running after the command ended: {left}"

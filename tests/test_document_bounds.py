@@ -169,3 +169,48 @@ def test_pair_potential_unchanged_on_a_document():
     side_b = lexsorted_group_max_sum(owner, problem.pair_b[other], ww, problem.n_pairs, width)
     expected = problem.unary + 0.5 * np.minimum(side_a, side_b)
     assert pair_potential(problem).tobytes() == expected.tobytes()
+
+
+@TINY
+@given(larger_documents())
+def test_no_priced_lp_above_its_size_under_a_deadline(pair):
+    """Above ``LP_MAX_PAIRS_UNDER_DEADLINE`` the LP is not tried even with time for it: the
+    split bound takes the time, and the interval holds the optimum."""
+    a, b = pair
+    problem = compile_pair(a, b)
+    optimum = HighsSolver().solve(problem).objective
+    split, priced = [], []
+    real_split = portfolio_module.lagrangian_star_bound
+
+    def counted(*args, **kwargs):
+        split.append(1)
+        return real_split(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(portfolio_module, "BIG_PAIRS", 0)
+        mp.setattr(portfolio_module, "LP_MAX_PAIRS_UNDER_DEADLINE", 0)
+        mp.setattr(portfolio_module, "LAGRANGE_ITERATIONS", 20)
+        mp.setattr(portfolio_module, "lagrangian_star_bound", counted)
+        mp.setattr(portfolio_module, "priced_lp", lambda *a, **k: priced.append(1))
+        mp.setattr(portfolio_module, "solve_lp", lambda *a, **k: priced.append(1))
+        result = Portfolio().solve_within(problem, Limits(deadline=1e6, clock=Ticking(1e-9)))
+    assert not priced
+    assert result.objective <= optimum <= result.upper_bound
+    assert rescore_array(a, b, result.alignment) == result.objective
+    if result.status == "optimal":
+        assert result.objective == optimum
+    else:
+        assert split
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(larger_documents())
+def test_dense_star_assignment_equals_the_sparse_one(pair):
+    """The dense star assignment (negated, minimized) gives the sparse solver's value."""
+    import smatchpp.alignment.solvers.bounds as bounds
+    problem = compile_pair(*pair)
+    dense = bounds.star_bound(problem, assignment=True)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bounds, "_DENSE_LIMIT", 0)
+        sparse = bounds.star_bound(problem, assignment=True)
+    assert dense == sparse

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from clirun import run
 from smatchpp.drs import read_clf_text
 from smatchpp.metrics import Metric, bootstrap_metric, get_metric
+from smatchpp.metrics.counter import Counter
 from test_drs_exact import brute_force, random_drs
 
 
@@ -155,3 +156,51 @@ def test_counters_command_line_says_which_drss_it_replaced(tmp_path):
     assert done.stdout.splitlines()[:2] == ["WARNING: by using -ill dummy, ill-formed DRSs are replaced by a dummy DRS",
                                             "WARNING: DRS 2 is ill-formed and replaced by a dummy DRS"]
     assert "Matching clauses: 2" in done.stdout.splitlines()
+
+
+def test_the_shared_solving_options_reach_the_counter_metric(tmp_path):
+    """--solver, --compression and --time-limit solve each DRS pair as for AMR (the clauses are
+    compiled into the shared problem) and are signed; every solver gives the same counts here."""
+    (tmp_path / "gold.clf").write_text(GOLD)
+    (tmp_path / "test.clf").write_text(TEST.split("\n\n")[0] + "\n\n" + GOLD.split("\n\n")[1])
+    sigs = set()
+    for options in ((), ("--solver", "highs", "--compression", "none"), ("--solver", "cbc"),
+                    ("--time-limit", "30")):
+        done = run("score", "--metric", "counter", "test.clf", "gold.clf", "--format", "json", *options,
+                   cwd=tmp_path)
+        assert done.returncode == 0, (options, done.stderr)
+        summary = json.loads(done.stdout)
+        assert summary["totals"] == {"matched": 3, "upper": 3, "test": 4, "gold": 4}, options
+        sigs.add(summary["signature"])
+    assert len(sigs) == 4
+    assert any("counter-solver:highs" in s and "counter-compression:none" in s for s in sigs)
+    assert any("counter-time-limit:30" in s for s in sigs)
+
+
+def test_the_metric_equals_the_cross_check_mip_on_symmetric_and_repeated_clauses():
+    """The shared road (compile_clauses + the exact portfolio) against drs/exact.py's MIP, kept
+    as a cross-check: symmetric operators both ways round on one side, a repeated variable."""
+    from smatchpp.drs import read_clf_text
+    from smatchpp.drs.exact import solve
+
+    a, b = read_clf_text('''b1 REF x1
+b1 REF x2
+b1 EQU x1 x2
+b1 EQU x2 x1
+b1 Theme x1 x2
+b1 Agent x2 x2
+b1 dog "n.01" x1
+
+b2 REF y1
+b2 REF y2
+b2 EQU y1 y2
+b2 Theme y2 y1
+b2 Agent y2 y2
+b2 dog "n.01" y2''')
+    for include_ref in (False, True):
+        m = Counter(referee="none", include_ref=include_ref)
+        fa, fb = m.features(a), m.features(b)
+        for x, y in ((fa, fb), (fb, fa), (fa, fa)):
+            matched, upper, mapping, status = m.solve(x, y)
+            mip = solve(x, y)
+            assert (matched, upper, status) == (mip.matched, mip.upper, "optimal")

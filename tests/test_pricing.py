@@ -225,3 +225,22 @@ def test_terms_between_two_pairs_outside_are_covered_by_halves():
     total = problem.unary.sum() + problem.weight.sum()  # both pairs and the term: the optimum
     assert one.bound == pytest.approx(total) == pytest.approx(lp_bound(problem))
     assert one.reduced.tolist() == pytest.approx((problem.unary + 0.5 * problem.weight[0]).tolist())
+
+
+@SETTINGS
+@given(graph_pairs(**SMALL), st.data())
+def test_settled_pricing_floors_to_the_lp_and_keeps_every_reach(pair, data):
+    """``settle``: stopped once the floored bound cannot fall, it is the LP's floor, and every
+    pair's reach still bounds the alignments that use it (integral problems)."""
+    a, b = pair
+    problem = compile_pair(a, b)
+    if problem.n_pairs == 0 or not problem.integral:
+        return
+    start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
+                                        max_size=problem.n_pairs)), dtype=bool)
+    best, per_pair = _best_with_each_pair(problem)
+    settled = priced_lp(problem, start, settle=True)
+    _check(problem, settled, best, per_pair)
+    full = priced_lp(problem, start)
+    assert settled.rounds <= full.rounds
+    assert np.floor(settled.bound + 1e-6) == np.floor(lp_bound(problem) + 1e-6)

@@ -474,3 +474,19 @@ def test_expiring_limits_keep_the_interval_valid(case, step, big):
     if result.status == "optimal":
         assert result.objective == optimum
     assert (exact.status, exact.objective) == ("optimal", optimum)
+
+
+def test_an_unbounded_problem_stopped_in_the_relaxed_search_keeps_a_valid_interval():
+    """``Problem.from_terms`` leaves ``label_bound`` infinite unless told; a branch and bound
+    on the binary relaxation stopped by the work budget then proves nothing, and the portfolio
+    must carry the infinite bound on (it raised OverflowError flooring it)."""
+    rng = np.random.default_rng(0)
+    rows = np.array([list(rng.permutation(5)[:3]) + list(rng.permutation(5)[:3]) for _ in range(30)])
+    problem = Problem.from_terms(5, 5, ternary=(rows[:, 0], rows[:, 3], rows[:, 1], rows[:, 4],
+                                                rows[:, 2], rows[:, 5], np.ones(len(rows))))
+    assert problem.label_bound == np.inf and problem.n_ternary
+    best = problem_brute_force(problem)
+    for work_limit in (1, None):
+        r = Portfolio(work_limit=work_limit).solve(problem)
+        assert r.objective == problem.objective(r.alignment) <= best + 1e-9 <= r.upper_bound + 2e-9
+    assert r.status == "optimal" and r.objective == best

@@ -18,13 +18,15 @@ and ``run(args) -> int``.  Exit codes are listed in :mod:`smatchpp.cli.common`.
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import os
 import sys
 from typing import Sequence
 
 from ..core.version import __version__
-from .common import EXIT_PIPE, EXIT_USAGE, check_option_inputs, exit_code, interrupts, user_warnings
+from .common import (EXIT_INTERRUPTED, EXIT_PIPE, EXIT_USAGE, check_option_inputs, exit_code, interrupts,
+                     user_warnings)
 from .usage import Parser, smatch_syntax
 from . import counter_flags, smatch_flags
 from ..core.text import printable
@@ -59,6 +61,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``smatchpp`` console script; returns the exit code."""
+    process = argv is None  # the command line of this process (not a call from Python)
     argv = smatch_syntax(sys.argv[1:] if argv is None else argv)
     # a command first: only its parser is built (anything else, e.g. --help or a misspelt
     # command, gets the whole parser and its messages)
@@ -84,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # SIGTERM ends every command as Ctrl-C does: what finished is written, exit 130
         with user_warnings(), interrupts():
             check_option_inputs(args, argv)
-            return args.run(args)
+            return _leave(args.run(args), process)
     except BaseException as exc:  # noqa: BLE001 - every ending gets its exit code
         if isinstance(exc, SystemExit):
             raise
@@ -94,4 +97,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         elif message:
             print(printable(message), file=sys.stderr)
-        return code
+        return _leave(code, process)
+
+
+def _leave(code: int, process: bool) -> int:
+    """``code``; but an interrupted process that leaves a HiGHS solve running in its thread
+    (:func:`smatchpp.alignment.solvers.highs.abandoned_solves`) ends here, with ``code``, after
+    its exit functions and without the interpreter's shutdown, in which that thread would abort
+    the process on its return (issue 33, fault 2)."""
+    # looked up, not imported: a process that never loaded HiGHS has no solve running
+    highs = sys.modules.get("smatchpp.alignment.solvers.highs")
+    if process and code == EXIT_INTERRUPTED and highs is not None and highs.abandoned_solves():
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (AttributeError, OSError, ValueError):
+                pass
+        os._exit(code)
+    return code

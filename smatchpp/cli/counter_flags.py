@@ -158,7 +158,6 @@ def _warn_ill(drss, args, metric) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..core.exceptions import UsageError
     from ..drs.clf import read_clf
-    from ..drs.exact import solve
     from ..metrics import get_metric
 
     given = [f"-{n}" for n in _NO_EFFECT if getattr(args, n) is not None]
@@ -190,11 +189,11 @@ def run(args: argparse.Namespace) -> int:
     single = len(gold) == 1
     for a, b in zip(test, gold):
         fa, fb = metric.features(a), metric.features(b)
-        solved = solve(fa, fb)
-        if not solved.certified:  # no time limit is set: HiGHS proves every optimum
+        matched, upper, mapping, _ = metric.solve(fa, fb)  # the shared road (--metric counter's)
+        if upper > matched:  # no time limit is set: the exact portfolio proves every optimum
             raise UsageError(f"{a.path}: DRS {a.index + 1}: the optimum was not certified")
-        pair = (solved.matched, fa.total, fb.total)
-        div = _division(fa, fb, solved.mapping) if args.prin else None
+        pair = (int(matched), fa.total, fb.total)
+        div = _division(fa, fb, mapping) if args.prin else None
         if div is not None:
             division = [[x + y for x, y in zip(s, d)] for s, d in zip(division, div)]
         if args.ms and not single:

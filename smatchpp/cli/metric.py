@@ -104,6 +104,10 @@ def _shown_default(value: Any) -> str:
     return "none" if value is None else str(value)
 
 
+#: the shared solving options the counter metric takes as its own (``metric_from_args``)
+_COUNTER_SOLVING = ("solver", "compression", "time_limit")
+
+
 def _dest(metric: str, field_name: str) -> str:
     return f"metric_{metric.replace('-', '_')}_{field_name}"
 
@@ -222,6 +226,10 @@ def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, R
     limit = getattr(args, "time_limit", None)
     if args.metric == "aspect" and "time_limit" in stray:
         stray.remove("time_limit")  # the aspect metric solves: each pair's limit (issue 33)
+    # the counter metric solves each pair through the shared solvers: --solver, --compression
+    # and --time-limit are its own, as for AMR (its --counter-* spellings stay)
+    solving = {d: getattr(args, d) for d in _COUNTER_SOLVING if args.metric == "counter" and d in stray}
+    stray = [d for d in stray if d not in solving]
     if stray:
         shown = ", ".join(_flag(args, d) for d in stray)
         raise UsageError(f"{shown} {'does' if len(stray) == 1 else 'do'} nothing under --metric "
@@ -240,6 +248,7 @@ def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, R
         return replayed, run
     params = {f: getattr(args, _dest(args.metric, f)) for f, _, _ in _others()[args.metric].params()
               if getattr(args, _dest(args.metric, f)) is not None}
+    params.update(solving)
     if args.metric == "aspect" and limit is not None:
         params["config"] = Config(aspects="separate", time_limit=limit)
     try:

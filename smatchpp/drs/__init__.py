@@ -2,9 +2,12 @@
 
 :mod:`~smatchpp.drs.clf` reads ``.clf`` files (and the signature and WordNet map files),
 :mod:`~smatchpp.drs.referee` checks well-formedness by Referee's rules,
-:mod:`~smatchpp.drs.clauses` builds the clauses Counter matches, :mod:`~smatchpp.drs.exact`
-finds the best mapping and certifies it.  The ``counter`` metric
-(:mod:`smatchpp.metrics.counter`) puts them together.
+:mod:`~smatchpp.drs.clauses` builds the clauses Counter matches.  The ``counter`` metric
+(:mod:`smatchpp.metrics.counter`) puts them together and solves each pair through the shared
+problem (:func:`smatchpp.alignment.clauses.compile_clauses` and the registered solvers).
+:mod:`~smatchpp.drs.exact` counts the clauses a mapping matches (``count_matched``,
+``matched_clauses``: Counter's ``-prin`` division) and keeps a MIP of its own (``solve``) as
+a cross-check only (tests, ``experiments/check_counter_ternary.py``).
 """
 
 from .clauses import Clause, CounterDrs, counter_clauses

@@ -1,6 +1,13 @@
 """Counter's objective solved exactly: the most clauses two DRSs share under one mapping of
 their variables.
 
+The ``counter`` metric does not use :func:`solve`: it compiles the clauses into the shared
+problem (:func:`smatchpp.alignment.clauses.compile_clauses`) and solves it with the registered
+solvers (``--solver``).  :func:`solve`, a MIP written from Counter's rules alone, is kept as
+the independent cross-check of that road (``tests/test_drs_counter.py``,
+``experiments/check_counter_ternary.py``); :func:`count_matched` and :func:`matched_clauses`
+count what a mapping matches (Counter's ``-prin`` division).
+
 A mapping sends each test variable to at most one gold variable of the same type (a box to a
 box, a referent to a referent), injectively.  Under it a test clause matches a gold clause with
 the same label whose variables are the images of its own (a symmetric operator's last two

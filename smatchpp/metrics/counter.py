@@ -6,7 +6,10 @@ The reference is ``RikVN/DRS_parsing``'s ``evaluation/counter.py`` (MIT), a hill
 them (:mod:`smatchpp.drs.clauses`: REF pruning unless ``include_ref``, Counter's ``-ic``;
 variable types; the WordNet map; the ablations ``-dse``/``-dr``/``-dc``), each DRS checked by
 Referee's rules first (:mod:`smatchpp.drs.referee`) with Counter's ``-ill`` policies; the best
-mapping is found and certified by a small MIP (:mod:`smatchpp.drs.exact`).  The statistics are
+mapping is found and certified by the shared solvers: each pair's clauses are compiled into
+the shared problem (:func:`smatchpp.alignment.clauses.compile_clauses`, ternary terms for
+the three-variable clauses) and solved by ``solver`` (``--solver``, the certified portfolio by
+default) with ``compression`` and ``time_limit`` as for AMR.  The statistics are
 ``(matched, upper, test, gold)``: ``matched`` is reached by a mapping, ``upper`` is proven, and
 they are equal unless ``time_limit`` stopped a solve (an honest interval, never a guess).
 
@@ -60,7 +63,8 @@ import numpy as np
 
 from ..drs.clauses import CounterDrs, counter_clauses
 from ..drs.clf import ClfDrs, load_signature, load_wordnet_map, read_clf
-from ..drs.exact import solve
+from ..alignment.clauses import compile_clauses
+from ..alignment.solvers import COMPRESSIONS, SOLVERS, get_solver
 from ..drs.referee import IllFormed, check
 from ..core.exceptions import UsageError
 from ..core.settings import setting
@@ -107,6 +111,10 @@ class Counter(Metric):
                          choices=("2021", "2020", "2019"))
     time_limit: float | None = setting(None, None, kind=float, choices=None,
                                        help="seconds per pair; a pair not certified by then gets an interval")
+    solver: str = param("exact", "the solver of each pair's problem (as --solver for AMR; exact: the "
+                                 "portfolio, certified)", choices=tuple(SOLVERS))
+    compression: str = param("exact", "exact: shrink each problem without changing its optimum; none: "
+                                      "solve it as compiled (as --compression for AMR)", choices=COMPRESSIONS)
     _files: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -170,13 +178,34 @@ class Counter(Metric):
         except ValueError as exc:
             raise graph.error(str(exc)) from None
 
+    def solve(self, a: CounterDrs, b: CounterDrs) -> tuple[float, float, tuple[tuple[int, int], ...], str]:
+        """``(matched, upper, mapping, status)`` of a pair: its clauses compiled into the shared
+        problem (:func:`~smatchpp.alignment.clauses.compile_clauses`: variables of one type only,
+        a clause at most once, the symmetric operators either way round; the clauses Counter never
+        matches left out) and solved by ``solver`` (the certified portfolio by default), so that
+        ``matched`` is reached by ``mapping`` and ``upper`` is proven (or the label bound)."""
+        symmetric = {c.label for drs in (a, b) for c in drs.clauses if c.symmetric}
+        problem = compile_clauses([(c.label, c.vars) for c in a.clauses if c.matchable],
+                                  [(c.label, c.vars) for c in b.clauses if c.matchable],
+                                  len(a.types), len(b.types), kind_a=a.types, kind_b=b.types,
+                                  symmetric=symmetric)
+        if problem.n_pairs == 0:
+            return float(problem.constant), float(problem.constant), (), "optimal"
+        solver = get_solver(self.solver, compression=self.compression == "exact")
+        r = solver.solve(problem, self.time_limit, None)
+        matched = float(problem.objective(r.alignment))
+        bound = min(float(r.upper_bound), float(problem.label_bound))
+        upper = max(matched, float(np.floor(bound + 1e-6)))
+        mapping = tuple((i, int(j)) for i, j in enumerate(r.alignment) if j >= 0)
+        return matched, upper, mapping, "optimal" if upper == matched else str(r.status)
+
     def stats(self, a: CounterDrs, b: CounterDrs) -> tuple[float, float, float, float]:
-        r = solve(a, b, self.time_limit)
-        return (float(r.matched), float(r.upper), float(a.total), float(b.total))
+        matched, upper, _, _ = self.solve(a, b)
+        return (matched, upper, float(a.total), float(b.total))
 
     def explain(self, a: CounterDrs, b: CounterDrs) -> dict[str, Any]:
-        r = solve(a, b, self.time_limit)
-        return {"alignment": [[a.names[i], b.names[j]] for i, j in r.mapping], "status": r.status}
+        _, _, mapping, status = self.solve(a, b)
+        return {"alignment": [[a.names[i], b.names[j]] for i, j in mapping], "status": status}
 
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
         s = np.asarray(stats, dtype=np.float64)

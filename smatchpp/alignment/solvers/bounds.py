@@ -112,10 +112,12 @@ def star_bound(problem: Problem, assignment: bool | None = None,
         value = sparse_assignment(problem.n_a, problem.n_b, problem.pair_a, problem.pair_b, v)
     else:
         from scipy.optimize import linear_sum_assignment  # slow import: only when needed
+        # negated and minimized: scipy's ``maximize=True`` negates a copy of the matrix
+        # (107 MB more at the peak on a 150-sentence Bio pair); the same float values
         dense = np.zeros((problem.n_a, problem.n_b))
-        dense[problem.pair_a, problem.pair_b] = v
-        r, c = linear_sum_assignment(dense, maximize=True)
-        value = dense[r, c].sum()
+        dense[problem.pair_a, problem.pair_b] = -v
+        r, c = linear_sum_assignment(dense)
+        value = -dense[r, c].sum()
     value += problem.constant
     if integral:
         value = np.floor(value + 1e-6)
@@ -323,15 +325,17 @@ def lagrangian_star_bound(problem: Problem, limits: Limits | None = None, iterat
     width = max(problem.n_a, problem.n_b) + 1
     sides = [_Groups(owner, owner * width + side[other], n_pairs)
              for side in (problem.pair_a, problem.pair_b)]
+    del other
+    owner = _narrow(owner, n_pairs)
     share = np.concatenate([0.5 * w, 0.5 * w])  # slot e: p's share, slot n_edges + e: q's
     dense = np.zeros((problem.n_a, problem.n_b))
     best = float("inf")
     for iteration in range(iterations):
         (sum_a, max_a), (sum_b, max_b) = (g.evaluate(share) for g in sides)
         value = problem.unary + np.minimum(sum_a, sum_b)
-        dense[problem.pair_a, problem.pair_b] = value
-        rows, cols = linear_sum_assignment(dense, maximize=True)
-        total = float(dense[rows, cols].sum()) + problem.constant
+        dense[problem.pair_a, problem.pair_b] = -value  # negated: see star_bound
+        rows, cols = linear_sum_assignment(dense)
+        total = float(-dense[rows, cols].sum()) + problem.constant
         bound = float(np.floor(total + 1e-6)) if original.integral else total
         best = min(best, bound)
         if (lower is not None and certified(original, lower, best)) or iteration == iterations - 1 \
@@ -358,11 +362,15 @@ class _Groups:
     """The slots (one per end of a binary term) grouped by owner pair and other variable."""
 
     def __init__(self, owner: np.ndarray, key: np.ndarray, n_pairs: int) -> None:
-        self.order = np.argsort(key, kind="stable")
-        key = key[self.order]
-        self.starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else key
-        self.owner = owner[self.order[self.starts]]
-        self.size = np.diff(np.r_[self.starts, len(key)])
+        # the index arrays in 32 bits where they fit: 4 arrays of up to 3.6 M entries
+        # a side on a 150-sentence Bio pair, which the bound holds through all its iterations
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else key
+        self.owner = _narrow(owner[order[starts]], n_pairs)
+        self.size = _narrow(np.diff(np.r_[starts, len(key)]), len(key))
+        self.order = _narrow(order, len(key))
+        self.starts = _narrow(starts, len(key))
         self.n_pairs = n_pairs
 
     def evaluate(self, share: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -378,3 +386,12 @@ class _Groups:
         mask = np.zeros(len(values), dtype=bool)
         mask[self.order[first]] = True
         return sums, mask
+
+
+def _narrow(index: np.ndarray, bound: int) -> np.ndarray:
+    """``index`` (values in ``[0, bound]``) as 32-bit integers where they fit.
+
+    >>> _narrow(np.array([0, 5]), 5).dtype, _narrow(np.array([0, 5]), 2 ** 31).dtype
+    (dtype('int32'), dtype('int64'))
+    """
+    return index.astype(np.int32) if bound < 2 ** 31 - 1 else index

@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+
 import numpy as np
 
 from ..problem import Alignment, Problem
@@ -43,7 +46,12 @@ class CbcSolver(MipSolver):
                                 warmStart=warm_start is not None, threads=1,
                                 maxNodes=solver_count(budget.left()))
         budget.spend(budget.left() or 0)  # PuLP does not report CBC's node count: assume all used
-        status = lp.solve(cmd)
+        before = _children()
+        try:
+            status = lp.solve(cmd)
+        except BaseException:
+            _end_cbc(_children() - before)
+            raise
         alignment = empty_alignment(problem)
         if lp.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
             values = np.array([v.value() or 0.0 for v in cols[: model.n_x]])
@@ -52,3 +60,34 @@ class CbcSolver(MipSolver):
         # PuLP does not expose CBC's dual bound: without a proof fall back to the star bound
         return alignment, problem.objective(alignment) if proven else star_bound(problem)
 
+
+def _children() -> set[int]:
+    """The processes this process has started (Linux's /proc; none found elsewhere)."""
+    found: set[int] = set()
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as handle:
+                found.update(int(pid) for pid in handle.read().split())
+    except OSError:
+        pass
+    return found
+
+
+def _end_cbc(started: set[int]) -> None:
+    """End the CBC processes among ``started``: PuLP waits for its CBC process, and an
+    interrupt of that wait (Ctrl-C, the commands' SIGTERM) left CBC running on its own, at
+    full CPU, after the command had ended (issue 33: every metric that solves honours
+    signals)."""
+    for pid in started:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                program = handle.read().split(b"\0", 1)[0]
+        except OSError:
+            continue
+        if b"cbc" not in os.path.basename(program).lower():
+            continue
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ChildProcessError, ProcessLookupError):
+            pass

@@ -168,7 +168,7 @@ def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> n
 
 def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
               budget: Budget | None = None, max_rounds: int = MAX_ROUNDS,
-              lower: float | None = None) -> PricedLp | None:
+              lower: float | None = None, settle: bool = False) -> PricedLp | None:
     """The LP bound of ``problem`` by pricing from the pairs of mask ``start`` (module doc).
 
     Rounds run while ``limits`` hold, and stop once a bound certifies
@@ -177,6 +177,13 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
     The restricted LPs are solved for central duals (interior point, no
     crossover): on a 70-sentence Bio pair, vertex duals left 28,561 pairs
     pricing out positive after 25 rounds, central ones none after 20.
+
+    ``settle`` (integral problems only): stop as soon as a bound, floored, is
+    the floor of the restricted LP's primal value.  That value belongs to a
+    solution of the whole LP (the pairs outside at zero), so no later round
+    can floor lower: the rounds after it only sharpen the reduced costs.  On
+    lp-doc100's first pair the floored bound 1597 was reached in round 25 of 33,
+    the last 8 rounds adding 1 to 14 pairs each at 0.65 s of interior point.
     """
     if problem.n_ternary:
         # the dual extension below covers binary terms only: the portfolio solves the
@@ -204,7 +211,9 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
         # bound is below it (up to the restricted LP's float error)
         best.exact = best.exact or not enter.any()
         if (not enter.any() or (limits is not None and limits.expired())
-                or (lower is not None and certified(problem, lower, _floored(problem, bound)))):
+                or (lower is not None and certified(problem, lower, _floored(problem, bound)))
+                or (settle and problem.integral
+                    and _floored(problem, best.bound) <= _floored(problem, lp.primal))):
             break
         keep |= enter
     return best
