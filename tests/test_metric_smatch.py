@@ -91,11 +91,22 @@ def test_the_metric_is_the_registered_smatch():
     assert AlignmentMetric.params() == []  # its settings are the Config's, declared there only
 
 
-@pytest.mark.parametrize("field, value", [("total_time_limit", 10.0), ("aspects", "separate"),
-                                          ("bootstrap", 100), ("bootstrap_seed", 7), ("ar_trials", 100)])
+@pytest.mark.parametrize("field, value", [("bootstrap", 100), ("bootstrap_seed", 7), ("ar_trials", 100)])
 def test_settings_of_a_run_are_refused(field, value):
     with pytest.raises(ValueError, match=f"{field} is"):
         AlignmentMetric(Config(**{field: value}))
+
+
+@pytest.mark.parametrize("field, value", [("total_time_limit", 10.0), ("aspects", "separate")])
+def test_settings_of_a_corpus_run_are_refused_for_one_pair(field, value):
+    """The metric carries a corpus budget and the aspects (the command line's road honours
+    them: each pair of a run carries its aspect counts), but a pair scored by itself cannot:
+    its per-pair methods refuse them, in one place (AlignmentMetric.one_pair)."""
+    metric = AlignmentMetric(Config(**{field: value}))
+    a, b = (metric.features(g) for g in _graphs(*PAIRS[:2]))
+    for method in (metric.stats, metric.explain, metric.upper_stats, metric.pair):
+        with pytest.raises(ValueError, match=f"{field} is"):
+            method(a, b)
 
 
 def test_a_config_is_required():

@@ -82,6 +82,11 @@ class PairScore:
     coref: tuple[float, float, float] | None = None
 
     @property
+    def skipped(self) -> bool:
+        """Whether the pair was skipped (an unreadable graph, ``--on-error skip``)."""
+        return self.status == "skipped"
+
+    @property
     def test_weight(self) -> float:
         """Precision's denominator."""
         return self.test_triples if self.test_total is None else self.test_total

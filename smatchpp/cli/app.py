@@ -39,14 +39,16 @@ import signal
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import IO, Any, Callable, Iterable, Sequence
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
 from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, interrupts, progress_bar
+from ..metrics.alignment import AlignmentMetric
 from ..graphs.read import Entry
+from ..running.runs import auto_workers, metric_pairs, metric_rows
 from .common import (EXIT_OK, check_outputs, dask_client, pairs_output, plural, read_inputs,
-                     report_unreadable, warn_unreadable)
+                     report_unreadable, warn_unreadable, workers_from_args)
 
-__all__ = ["Inputs", "Run", "read_pairs", "collect", "conclude", "summary_stream", "interrupted_message",
+__all__ = ["Inputs", "Run", "read_pairs", "collect", "score_pairs", "score_rows", "workers_for", "conclude", "summary_stream", "interrupted_message",
            "HeldSignals", "system_names"]
 
 
@@ -126,6 +128,71 @@ def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], worker
         finally:
             bar.close()
     return Run(found, interrupted, total, pairs_out, unit)
+
+
+def score_pairs(metric, entries_a: Sequence[Entry], entries_b: Sequence[Entry], on_error: str = "raise",
+                workers: int = 1, client: Any = None, details: bool = False) -> Iterator:
+    """The road of every metric: each pair's result, in index order, on this process, a pool
+    of ``workers`` or the Dask ``client``.
+
+    The alignment family's pairs are :class:`~smatchpp.alignment.score.PairScore` (certificates, bounds,
+    the aspect counts of ``--aspects``), solved by :class:`smatchpp.api.Scorer` under the
+    run's Config (its corpus budget, its soft matcher's table made once); every other
+    metric's are :class:`~smatchpp.metrics.MetricPair` (:func:`smatchpp.running.runs.metric_pairs`),
+    with the metric's explanation when ``details`` asks for it.  Either way
+    :meth:`Metric.pair_json` writes the pair, :meth:`Metric.corpus` sums them."""
+    if isinstance(metric, AlignmentMetric):  # the Scorer, imported here: another metric never loads it
+        from ..api import Scorer
+
+        return Scorer(metric.run_config(on_error)).iter_scores(entries_a, entries_b, workers=workers,
+                                                               dask=client)
+    return _explained(metric_pairs(metric, entries_a, entries_b, on_error, workers, client,
+                                   explain=details and metric.explains()))
+
+
+def score_rows(jobs: Sequence[tuple[Any, Sequence[Entry], Sequence[Entry]]], on_error: str = "raise",
+               workers: int = 1, client: Any = None) -> Iterator[tuple]:
+    """:func:`score_pairs` of several jobs ``(metric, test entries, gold entries)`` at once, row by
+    row: row ``k`` is every job's result of its ``k``-th pair, so that an interrupt keeps whole
+    rows (``compare``: one metric, every system against one gold; ``gap``: the exact and the
+    heuristic solver of the alignment family on one pair of files).  The jobs are of the
+    alignment family (each metric's Scorer, one per metric), or of one other metric and one
+    gold (:func:`smatchpp.running.runs.metric_rows`: the gold's features once a row)."""
+    metrics = [metric for metric, _, _ in jobs]
+    if all(isinstance(metric, AlignmentMetric) for metric in metrics):
+        from ..api import Scorer, iter_score_rows
+
+        scorers: dict[int, Any] = {}
+        for metric in metrics:
+            scorers.setdefault(id(metric), Scorer(metric.run_config(on_error)))
+        return iter_score_rows([(scorers[id(metric)], a, b) for metric, a, b in jobs], workers, False, client)
+    gold = jobs[0][2]
+    if any(metric is not metrics[0] for metric in metrics) or any(b is not gold for _, _, b in jobs):
+        raise ValueError("rows of a metric without an alignment are of one metric against one gold")
+    return _pairs_of(metric_rows(metrics[0], [a for _, a, _ in jobs], gold, on_error, workers, client))
+
+
+def _pairs_of(rows: Iterable) -> Iterator[tuple]:
+    """The rows of :func:`~smatchpp.running.runs.metric_rows` without their (absent) explanations."""
+    for row in rows:
+        yield tuple(pair for pair, _ in row)
+
+
+def _explained(found: Iterable) -> Iterator:
+    """The pairs of :func:`~smatchpp.running.runs.metric_pairs` with their explanations in them."""
+    for pair, explanation in found:
+        pair.explanation = explanation
+        yield pair
+
+
+def workers_for(args: argparse.Namespace, metric, pairs: int) -> int:
+    """``--workers`` as given (capped at the cores unless ``--force-workers``); without it, all
+    cores for a metric whose pair is a solve, else one worker per
+    :data:`smatchpp.running.runs.PAIRS_PER_WORKER` pairs, at most the cores (a pool costs more than it
+    saves on a few thousand pairs of a metric without an alignment)."""
+    if not metric.cheap_pairs or getattr(args, "dask", None) is not None or getattr(args, "workers", None) is not None:
+        return workers_from_args(args)
+    return auto_workers(pairs, workers_from_args(args))
 
 
 def _output(pairs_out: str | None, to: str | None, signature: str):

@@ -13,14 +13,15 @@ import argparse
 import sys
 
 from ..reporting import present
-from ..api import Scorer, iter_score_rows
+from ..metrics.alignment import AlignmentMetric
 from ..audit import (GapReport, check_plotting, check_smatch_python, measure_gaps, plot_histogram,
                      run_smatch104)
 from ..core.exceptions import SmatchppError, UsageError
 from ..graphs.read import STDIN
-from .app import collect, read_pairs
+from .app import collect, read_pairs, score_rows
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_scoring_options, check_outputs,
                      config_from_args, emit, pairs_output, plural, warn_unreadable, workers_from_args)
+from .metric import alignment_run
 from .score import warn_nothing_scored
 
 __all__ = ["add_parser", "run", "format_gap"]
@@ -75,6 +76,8 @@ def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = 
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args, solver="exact")
+    exact, settings = alignment_run(config)
+    climber = AlignmentMetric(exact.config.replace(solver="hillclimber", compression="none"))
     check_outputs({"--pairs-out": args.pairs_out, "--plot": args.plot}, [args.test, args.gold])
     if args.smatch_python and STDIN in (args.test, args.gold):
         raise UsageError("--smatch-python runs smatch 1.0.4 on the files themselves: give both "
@@ -89,15 +92,14 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     entries_a, entries_b = inputs.entries
     errors = inputs.errors
-    exact_scorer = Scorer(config)
-    climber = Scorer(config.replace(solver="hillclimber", compression="none"))
     # the exact and the heuristic score of a pair come together: an interrupt keeps whole pairs
-    run = collect(args, lambda client: iter_score_rows([(exact_scorer, entries_a, entries_b),
-                                                        (climber, entries_a, entries_b)], workers, False),
+    run = collect(args, lambda client: score_rows([(exact, entries_a, entries_b), (climber, entries_a, entries_b)],
+                                                  settings.on_error, workers),
                   workers, inputs.total, progress=True)
     rows, interrupted = run.results, run.interrupted
     total = len(entries_a)
-    exact = exact_scorer.corpus([e for e, _ in rows])
+    signature = settings.signature(exact)
+    exact = exact.corpus([e for e, _ in rows], settings.on_error, settings.bootstrap, settings.bootstrap_seed)
     by_index = {h.index: h.matched for _, h in rows}
     heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in exact.scored]}
     labels = {HILLCLIMBER: f"hillclimber (ours, {plural(config.restarts, 'restart')}, seed {config.seed})"}
@@ -118,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
               + "; the report covers those only", file=sys.stderr)
     report = measure_gaps(exact, heuristic, labels)
     if args.pairs_out:
-        with pairs_output(args.pairs_out, exact_scorer.signature) as out:
+        with pairs_output(args.pairs_out, signature) as out:
             for k, p in enumerate(exact.scored):
                 row = {"index": p.index, "id": p.id, "exact": p.matched, "upper": p.upper,
                        "status": p.status, "test_triples": p.test_triples,

@@ -41,6 +41,7 @@ from ..presets import standardize
 from ..graphs.triples import EMPTY
 from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, check_outputs, dask_client,
                      config_from_args, interrupts, one_stdin, open_output, plural, warn, workers_from_args)
+from ..metrics.alignment import AlignmentMetric
 from .metric import add_metric_options, metric_from_args, run_matrix as run_metric_matrix
 from .common import report_unreadable
 
@@ -106,7 +107,7 @@ def aspect_features(entries, config) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     metric = metric_from_args(args)
-    if metric is not None:
+    if not isinstance(metric, AlignmentMetric):  # still a road of its own for the alignment family below
         return run_metric_matrix(args, metric)
     config = config_from_args(args)
     out = args.output

@@ -5,7 +5,10 @@ files as ``score`` does, compute each graph's features once, and each pair's
 sufficient statistics; the summary gives the micro score (of the summed
 statistics) and the macro score (the mean of the pairs' scores).  Each metric's
 parameters are options ``--NAME-PARAM`` generated from its declaration, and
-part of the signature.  Options of the alignment family (``--solver``,
+part of the signature.  :func:`metric_from_args` gives a metric for every
+``--metric``, Smatch's family included (its Config), and :func:`run_from_args` the
+run's settings beside it: ``score`` and ``compare`` then take one road for every
+metric (:mod:`smatchpp.cli.app`).  Options of the alignment family (``--solver``,
 ``--match``, ...) are refused with another metric, and a metric's options with
 another metric: a setting that would do nothing is an error, never ignored.
 
@@ -23,31 +26,32 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..reporting import present
 from ..alignment.config import BOOTSTRAP_SEED, Config
-from ..metrics import METRICS, Metric, MetricCorpus, bootstrap_metric, get_metric, metric_names
+from ..metrics import METRICS, Metric, MetricCorpus, get_metric, metric_names
+from ..metrics.alignment import AlignmentMetric, without_run
 from ..metrics.base import MetricIntervals
-from ..core.bulk import no_cycle_collection
 from ..graphs.read import RawGraph
 from ..core.signature import Signature, SignatureError, read_value
-from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
-from ..running.runs import EMPTY_GRAPH, auto_workers, metric_matrix, metric_pairs, metric_rows
+from ..running.runs import EMPTY_GRAPH, metric_matrix
 from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS
-from .app import collect, conclude, interrupted_message, read_pairs, summary_stream, system_names
-from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, dask_client, emit, one_stdin, plural, read_input,
+from .app import workers_for
+from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, config_from_args, dask_client, one_stdin, plural,
+                     read_input,
                      report_unreadable,
-                     warn, warn_unreadable, workers_from_args)
+                     warn, warn_unreadable)
 
-__all__ = ["add_metric_options", "metric_from_args", "run_score", "run_compare", "run_matrix", "run_search",
+__all__ = ["add_metric_options", "metric_from_args", "run_from_args", "alignment_run", "RunSettings", "run_matrix",
            "format_metric_text", "ALIGNMENT"]
 
-#: the alignment family (Smatch, S2Match, WSMATCH, ...: ``--match`` picks among them); it is
-#: the registered metric of that name too, but its options are the Config's and the commands
-#: keep their own path for it (``cli/score.py``)
+#: the alignment family (Smatch, S2Match, WSMATCH, ...: ``--match`` picks among them), the
+#: registered metric of that name (:class:`~smatchpp.metrics.alignment.AlignmentMetric`); its
+#: options are the Config's, and :func:`metric_from_args` gives it carrying that Config
 ALIGNMENT = "smatch"
 #: options every metric takes (inputs, reading, errors, output, workers, resampling)
 _SHARED = {"test", "gold", "sys1", "sys2", "more", "input_format", "on_error", "quiet",
@@ -171,8 +175,35 @@ def _from_signature(args: argparse.Namespace, defaults: dict[str, Any]) -> Metri
 _CONFIG_FILES = ("vectors", "propbank_frames", "role_weights")
 
 
-def metric_from_args(args: argparse.Namespace):
-    """The metric ``--metric`` names with its options; refuses options that would do nothing."""
+@dataclass(frozen=True)
+class RunSettings:
+    """The settings of a run that are not the metric's: error handling and resampling (the
+    signature names them beside the metric's; :meth:`Metric.signature`'s arguments)."""
+
+    on_error: str = "raise"
+    bootstrap: int | None = None
+    bootstrap_seed: int = BOOTSTRAP_SEED
+    ar_trials: int | None = None
+
+    def signature(self, metric: Metric) -> str:
+        return metric.signature(self.on_error, self.bootstrap, self.bootstrap_seed, self.ar_trials)
+
+
+def alignment_run(config: Config) -> tuple[AlignmentMetric, RunSettings]:
+    """The alignment family's metric of ``config`` and the run's settings in it."""
+    return AlignmentMetric(without_run(config)), RunSettings(
+        config.on_error, config.bootstrap, config.bootstrap_seed, config.ar_trials)
+
+
+def metric_from_args(args: argparse.Namespace, **overrides: Any) -> Metric:
+    """The metric ``--metric`` names with its options (the alignment family's: the Config of
+    the options, ``overrides`` the settings the command fixes); refuses options that would do
+    nothing."""
+    return run_from_args(args, **overrides)[0]
+
+
+def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, RunSettings]:
+    """The metric of the options (:func:`metric_from_args`) and the run's settings."""
     defaults: dict[str, Any] = getattr(args, "option_defaults", {})
     replayed = None
     if getattr(args, "signature", None) and "|metric:" in args.signature:
@@ -204,22 +235,24 @@ def metric_from_args(args: argparse.Namespace):
         raise UsageError(f"{shown} {'does' if len(stray) == 1 else 'do'} nothing under --metric "
                          f"{args.metric}: remove {'it' if len(stray) == 1 else 'them'}, or choose "
                          "the metric that uses it")
-    if args.metric == ALIGNMENT:
-        return None
+    if args.metric == ALIGNMENT:  # its settings, the run's too, are the Config's
+        return alignment_run(config_from_args(args, **overrides))
     # the shared options default to None (so that the alignment family can tell what was given)
     if args.on_error is None:
         args.on_error = "raise"
     if getattr(args, "bootstrap_seed", BOOTSTRAP_SEED) is None:
         args.bootstrap_seed = BOOTSTRAP_SEED
+    run = RunSettings(args.on_error, getattr(args, "bootstrap", None), getattr(args, "bootstrap_seed", BOOTSTRAP_SEED),
+                      getattr(args, "ar_trials", None))
     if replayed is not None:
-        return replayed
+        return replayed, run
     params = {f: getattr(args, _dest(args.metric, f)) for f, _, _ in _others()[args.metric].params()
               if getattr(args, _dest(args.metric, f)) is not None}
     params.update(solving)
     if args.metric == "aspect" and limit is not None:
         params["config"] = Config(aspects="separate", time_limit=limit)
     try:
-        return get_metric(args.metric, **params)
+        return get_metric(args.metric, **params), run
     except (ValueError, OSError) as exc:
         raise UsageError(f"--metric {args.metric}: {exc}") from None
 
@@ -234,55 +267,15 @@ def _flag(args: argparse.Namespace, dest: str) -> str:
 
 def format_metric_text(corpus: MetricCorpus, total: int | None = None, fmt: str = "text",
                        intervals: MetricIntervals | None = None) -> str:
-    """The summary of a metric's corpus score in ``fmt`` (:func:`smatchpp.reporting.present.metric_report`)."""
-    return present.metric_report(corpus.summary(), fmt, total=total, bootstrap=intervals,
-                                 mean_only=corpus.metric.micro_is_macro)
+    """The summary of a metric's corpus score in ``fmt`` (:func:`smatchpp.reporting.present.corpus_report`,
+    the one report of ``score``)."""
+    return present.corpus_report(corpus.summary(), fmt, total=total, bootstrap=intervals,
+                                 note=corpus.metric.note(), mean_only=corpus.metric.micro_is_macro)
 
 
-def run_score(args: argparse.Namespace, metric) -> int:
-    """``score --metric NAME``: every pair's statistics, the corpus summary, optional bootstrap.
-    The graphs, features and statistics make no reference cycles: the cycle collector, which
-    would walk them again and again, is paused for the run (:mod:`smatchpp.core.bulk`)."""
-    with no_cycle_collection():
-        return _score_pairs(args, metric)
-
-
-def _score_pairs(args: argparse.Namespace, metric) -> int:
-    inputs = read_pairs(args, ("test", "gold"), args.on_error, {"--pairs-out": args.pairs_out})
-    if inputs is None:
-        return EXIT_USAGE
-    entries_a, entries_b = inputs.entries
-    workers = _workers(args, inputs.total)
-    explain = bool(getattr(args, "alignments", False))
-
-    def line(result) -> dict:
-        pair, explanation = result
-        out = pair.to_json(metric)
-        if explanation:
-            out.update(explanation)
-        return out
-
-    run = collect(args, lambda client: metric_pairs(metric, entries_a, entries_b, args.on_error, workers,
-                                                    client, explain=explain),
-                  workers, inputs.total, line, progress=True,
-                  signature=metric.signature(args.on_error, args.bootstrap, args.bootstrap_seed))
-    corpus = MetricCorpus(metric, [pair for pair, _ in run.results], args.on_error, args.bootstrap,
-                          args.bootstrap_seed)
-    intervals = None
-    if args.bootstrap:
-        intervals = bootstrap_metric(metric, corpus.stats, args.bootstrap, args.bootstrap_seed)
-    emit(format_metric_text(corpus, inputs.total if run.interrupted else None, args.format, intervals),
-         summary_stream(args))
-    return conclude(run, inputs)
-
-
-def _workers(args: argparse.Namespace, pairs: int) -> int:
-    """``--workers`` as given (capped at the cores unless ``--force-workers``); without it,
-    one worker per :data:`smatchpp.running.runs.PAIRS_PER_WORKER` pairs, at most the cores (a pool
-    costs more than it saves on a few thousand pairs of a metric without an alignment)."""
-    if getattr(args, "dask", None) is not None or getattr(args, "workers", None) is not None:
-        return workers_from_args(args)
-    return auto_workers(pairs, workers_from_args(args))
+def _workers(args: argparse.Namespace, metric: Metric, pairs: int) -> int:
+    """:func:`~.app.workers_for` (the backend options of a metric's run)."""
+    return workers_for(args, metric, pairs)
 
 
 def _read_errors(on_error: str, *files) -> list | None:
@@ -293,87 +286,6 @@ def _read_errors(on_error: str, *files) -> list | None:
 
 def _graphs(entries) -> list[RawGraph]:
     return [e.graph if e.graph is not None else _EMPTY for e in entries]
-
-
-def _headline(metric):
-    """The corpus headline score of summed statistics given as separate columns."""
-    def score(*sums):
-        return metric.scores(np.stack(np.broadcast_arrays(*sums), axis=-1))[metric.headline]
-    return score
-
-
-def run_compare(args: argparse.Namespace, metric) -> int:
-    """``compare --metric NAME``: paired bootstrap and approximate randomization on the
-    difference of two systems' micro scores (:func:`smatchpp.statistics.significance.compare_columns`);
-    with more systems, each against sys1 (the same pairs, resamples and trials for all).
-    The systems' statistics of a pair come together and each row is written as it is done,
-    so that an interrupted run keeps (and compares) every finished pair."""
-    names = system_names(args)
-    inputs = read_pairs(args, (*names, "gold"), args.on_error, {"--pairs-out": args.pairs_out})
-    if inputs is None:
-        return EXIT_USAGE
-    *systems, entries_gold = inputs.entries
-    workers = _workers(args, len(systems) * inputs.total)
-    many = len(names) > 2
-
-    def line(row) -> dict | None:
-        pairs = [p for p, _ in row]
-        if any(p.stats is None for p in pairs):
-            return None
-        k = pairs[0].index
-        scores = [metric.pair_scores(p.stats)[metric.headline] for p in pairs]
-        out = {"index": k, "id": entries_gold[k].id or systems[0][k].id}
-        out.update(zip(names, scores))
-        if many:
-            out.update((f"difference_{name}", scores[0] - s) for name, s in zip(names[1:], scores[1:]))
-        else:
-            out["difference"] = scores[0] - scores[1]
-        return out
-
-    resamples = args.bootstrap or DEFAULT_RESAMPLES
-    trials = args.ar_trials or DEFAULT_TRIALS
-    signature = metric.signature(args.on_error, resamples, args.bootstrap_seed, trials)
-    run = collect(args, lambda client: metric_rows(metric, systems, entries_gold, args.on_error, workers, client),
-                  workers, inputs.total, line, progress=True, signature=signature)
-    rows = [tuple(p for p, _ in row) for row in run.results]
-    kept = [row for row in rows if all(p.stats is not None for p in row)]
-    bad = sorted(row[0].index for row in rows if any(p.stats is None for p in row))
-    stats = [np.array([row[j].stats for row in kept], dtype=float).reshape(len(kept), len(metric.stat_names))
-             for j in range(len(names))]
-    if run.interrupted:
-        interrupted_message(run, "; comparing those")
-        if not rows:
-            return EXIT_INTERRUPTED
-    try:
-        # every comparison draws the same resamples and trials (one seed): sacreBLEU's paired tests
-        found = [compare_columns(_headline(metric), stats[0].T, other.T, resamples, trials,
-                                 args.bootstrap_seed, name=metric.name) for other in stats[1:]]
-    except INTERRUPTS:
-        print("smatchpp: interrupted again: no comparison", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    c = found[0]
-    summary: dict = {"signature": signature}
-    if many:
-        summary["baseline"] = "sys1"
-    summary.update((name, getattr(args, name)) for name in names)
-    summary.update({"gold": args.gold, "pairs": c.pairs, "left_out": bad,
-                    "comparisons": [{"system": name, **x.to_json()} for name, x in zip(names[1:], found)]
-                    if many else [c.to_json()]})
-    header = [signature, "  ".join(f"{name}: {getattr(args, name)}" for name in names) + f"  gold: {args.gold}"]
-    if run.interrupted:
-        summary["interrupted"] = {"finished": len(rows), "total": inputs.total}
-        header.append(f"interrupted: {len(rows)} of {plural(inputs.total, 'pair')} finished; "
-                      "the comparison below covers those only")
-    header.append(f"pairs: {c.pairs} compared" + (", each system against sys1" if many else "")
-                  + (f", {len(bad)} left out (unreadable)" if bad else ""))
-    if many:
-        text = present.systems_report(summary, [(name, [x]) for name, x in zip(names[1:], found)], args.format,
-                                      header=header, score=metric.headline)
-    else:
-        text = present.compare_report(summary, [c], args.format, header=header, score=metric.headline)
-    emit(text, summary_stream(args))
-    warn_unreadable(inputs.errors, args.on_error)
-    return EXIT_INTERRUPTED if run.interrupted else EXIT_OK
 
 
 def run_matrix(args: argparse.Namespace, metric) -> int:
@@ -402,7 +314,7 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     fb = [metric.features(g) for g in cols] if args.gold else fa
     # NaN until scored: interrupted, the finished pairs are written and the rest stay NaN
     stats = np.full((len(fa), len(fb), len(metric.stat_names)), np.nan)
-    workers = _workers(args, len(fa) * len(fb))
+    workers = _workers(args, metric, len(fa) * len(fb))
     cells, done_all = present.matrix_cells(len(fa), len(fb), False), len(fa) * len(fb)
     try:
         with dask_client(args, workers) as client:  # pair by pair metrics on the backends (runs.metric_matrix)
@@ -465,45 +377,3 @@ def _write_parquet(path: str, arrays: dict, signature: str) -> None:
     columns.update((k, a.ravel()) for k, a in arrays.items() if k not in ("signature", "ids_a", "ids_b"))
     table = pa.table(columns).replace_schema_metadata({"signature": signature})
     pq.write_table(table, path)
-
-
-def run_search(args: argparse.Namespace, metric) -> int:
-    """``search --metric NAME``: each query's ``--top`` corpus graphs of highest score (ties: the
-    lower corpus index first), from the statistics of every pair (:meth:`Metric.stats_matrix`)."""
-    if args.top < 1:
-        raise UsageError(f"--top must be at least 1, got {args.top}")
-    check_outputs({"--output": args.out}, [args.test, args.gold])
-    one_stdin(args.test, args.gold)
-    entries = [read_input(path, args.input_format) for path in (args.test, args.gold)]
-    for path, got in zip((args.test, args.gold), entries):
-        if not got:
-            warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
-    errors = _read_errors(args.on_error, *entries)
-    if errors is None:
-        return EXIT_USAGE
-    queries, corpus = _graphs(entries[0]), _graphs(entries[1])
-    metric.prepare(queries + corpus)
-    fc = [metric.features(g) for g in corpus]
-    signature = metric.signature(args.on_error)
-
-    def hits(client):
-        for q, graph in enumerate(queries):
-            order, scores, _pruned = metric.top_k(metric.features(graph), fc, args.top,
-                                                 prune=metric.prune_search)
-            yield q, scores, order
-
-    def line(found) -> dict:
-        q, scores, order = found
-        return {"query": q, "id": _id(entries[0][q]), "hits": [
-            {"index": int(j), "id": _id(entries[1][j]), "score": float(s)} for j, s in zip(order, scores)],
-            "signature": signature}
-
-    run = collect(args, hits, 1, len(queries), line, progress=True, unit="query", to=args.out or "-")
-    print(f"{signature}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}",
-          file=sys.stderr)
-    if run.interrupted:
-        warn_unreadable(errors, args.on_error)
-        interrupted_message(run, written=False)
-        return EXIT_INTERRUPTED
-    warn_unreadable(errors, args.on_error)
-    return EXIT_OK

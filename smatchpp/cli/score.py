@@ -22,19 +22,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 
 from typing import TYPE_CHECKING
 
 from ..reporting import present
 from ..alignment.config import ASPECT_MODES  # noqa: F401 (the modes --aspects-mode offers, and none)
 from ..alignment.score import CorpusScore
-from .app import collect, conclude, read_pairs, summary_stream
+from ..core.bulk import no_cycle_collection
+from ..metrics import Metric
+from .app import collect, conclude, read_pairs, score_pairs, summary_stream, workers_for
 from .common import (EXIT_USAGE, INTERRUPTS, add_aspect_options, add_bootstrap_options, add_dask_option,
-                     add_scoring_options, add_setting, config_from_args, emit, plural, warn,
-                     workers_from_args)
-from .metric import add_metric_options, metric_from_args, run_score
+                     add_scoring_options, add_setting, emit, plural, warn)
+from .metric import RunSettings, add_metric_options, run_from_args
 
 if TYPE_CHECKING:
+    from ..metrics.base import MetricIntervals
     from ..statistics.significance import BootstrapCI
 
 __all__ = ["add_parser", "run", "format_text", "format_stats", "warn_nothing_scored"]
@@ -73,55 +76,39 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def aspect_bootstrap(corpus: CorpusScore, config) -> dict:
     """Each aspect's bootstrap intervals of F1 (:func:`smatchpp.aspects.core.aspect_intervals`),
-    from the pairs the main score's intervals resample."""
-    from ..aspects.core import aspect_intervals
-
-    scored = [p.aspects for p in corpus.scored if p.aspects is not None]
-    if not scored:
-        return {}
-    found = aspect_intervals(scored, config.bootstrap, config.bootstrap_seed)
-    return {"resamples": config.bootstrap, "seed": config.bootstrap_seed, "level": 0.95,
-            "method": "percentile", "f1": found}
-
-
-def _preset_note(config) -> str:
-    """The warning of the Config's preset (presets that are not Smatch have one)."""
-    from ..presets import get_preset
-
-    return get_preset(config.preset).note
+    from the pairs the main score's intervals resample (:meth:`AlignmentMetric.intervals`'s
+    ``aspects`` part)."""
+    return _alignment(config).intervals(corpus, config.bootstrap, config.bootstrap_seed)[1].get("aspects", {})
 
 
 def coref_bootstrap(corpus: CorpusScore, config) -> dict:
     """The bootstrap intervals of the coreference subscores (``--coref-subscore``): the pairs the
-    main score's intervals resample (same seed), Total Coref and Non-Coref counts of each."""
-    from ..statistics.significance import PairStats, bootstrap
-
-    scored = [p for p in corpus.scored if p.coref is not None]
-    if not scored:
-        return {}
-    out = {}
-    for name, part in (("Total Coref", lambda p: p.coref),
-                       ("Non-Coref", lambda p: (p.matched - p.coref[0], p.test_weight - p.coref[1],
-                                                p.gold_weight - p.coref[2]))):
-        rows = [part(p) for p in scored]
-        stats = PairStats.from_counts([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
-        out[name] = bootstrap(stats, config.bootstrap, config.bootstrap_seed).to_json()
-    return out
+    main score's intervals resample (same seed) (:meth:`AlignmentMetric.intervals`'s ``coref``
+    part)."""
+    return _alignment(config).intervals(corpus, config.bootstrap, config.bootstrap_seed)[1].get("coref", {})
 
 
-def format_text(corpus: CorpusScore, total: int | None = None, fmt: str = "text",
-                intervals: BootstrapCI | None = None, aspect_intervals: dict | None = None,
-                coref_intervals: dict | None = None) -> str:
-    """The corpus summary in ``fmt`` (``total``: pairs in the input, if interrupted;
-    ``aspect_intervals``: :func:`aspect_bootstrap`'s, with ``--bootstrap`` and ``--aspects``;
-    ``coref_intervals``: :func:`coref_bootstrap`'s, with ``--coref-subscore``)."""
+def format_text(corpus, total: int | None = None, fmt: str = "text",
+                intervals: BootstrapCI | MetricIntervals | None = None, aspect_intervals: dict | None = None,
+                coref_intervals: dict | None = None, metric: Metric | None = None) -> str:
+    """The corpus summary in ``fmt`` (:func:`smatchpp.reporting.present.corpus_report`), of any metric's
+    corpus (``metric``: its metric, default the corpus's own or the alignment family of its
+    Config; ``total``: pairs in the input, if interrupted; ``aspect_intervals`` and
+    ``coref_intervals``: the parts of :meth:`Metric.intervals`, with ``--bootstrap``)."""
+    if metric is None:
+        metric = getattr(corpus, "metric", None) or _alignment(corpus.config)
     summary = corpus.summary()
-    if aspect_intervals:
-        summary["aspects"]["bootstrap"] = aspect_intervals
-    if coref_intervals:
-        summary["coref"]["bootstrap"] = coref_intervals
-    return present.score_report(summary, fmt, total=total, bootstrap=intervals,
-                                preset_note=_preset_note(corpus.config))
+    for key, part in (("aspects", aspect_intervals), ("coref", coref_intervals)):
+        if part:
+            summary[key]["bootstrap"] = part
+    return present.corpus_report(summary, fmt, total=total, bootstrap=intervals, note=metric.note(),
+                                 mean_only=metric.micro_is_macro)
+
+
+def _alignment(config) -> Metric:
+    from ..metrics.alignment import AlignmentMetric, without_run
+
+    return AlignmentMetric(without_run(config))
 
 
 def _without_intervals(text: str, fmt: str) -> str:
@@ -167,42 +154,42 @@ def warn_nothing_scored(corpus: CorpusScore) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    metric = metric_from_args(args)
-    if metric is not None:
-        return run_score(args, metric)
-    # imported here: a --metric run never loads the Smatch API (solvers, HiGHS, numba)
-    from ..api import Scorer
-    from ..statistics.significance import PairStats, bootstrap
+    """One road for every metric: read and pair the inputs, score each pair on the chosen
+    backend (written to ``--pairs-out`` as it finishes), the corpus result, its bootstrap
+    intervals, one summary (:func:`format_text`), the exit code."""
+    metric, settings = run_from_args(args)
+    # a cheap metric's graphs, features and statistics make no reference cycles: the cycle
+    # collector, which would walk them again and again, is paused for the run (smatchpp.core.bulk)
+    with no_cycle_collection() if metric.cheap_pairs else nullcontext():
+        return _score(args, metric, settings)
 
-    config = config_from_args(args)
-    workers = workers_from_args(args)
-    inputs = read_pairs(args, ("test", "gold"), config.on_error, {"--pairs-out": args.pairs_out})
+
+def _score(args: argparse.Namespace, metric: Metric, settings: RunSettings) -> int:
+    inputs = read_pairs(args, ("test", "gold"), settings.on_error, {"--pairs-out": args.pairs_out})
     if inputs is None:
         return EXIT_USAGE
-    scorer = Scorer(config)
     entries_a, entries_b = inputs.entries
-    run = collect(args, lambda client: scorer.iter_scores(entries_a, entries_b, workers=workers, dask=client),
-                  workers, inputs.total, lambda pair: pair.to_json(args.alignments), progress=True,
-                  signature=scorer.signature)
-    corpus = scorer.corpus(run.results)
-    if args.stats:
+    workers = workers_for(args, metric, inputs.total)
+    details = bool(getattr(args, "alignments", False))
+    run = collect(args, lambda client: score_pairs(metric, entries_a, entries_b, settings.on_error, workers,
+                                                   client, details),
+                  workers, inputs.total, lambda pair: metric.pair_json(pair, details), progress=True,
+                  signature=settings.signature(metric))
+    corpus = metric.corpus(run.results, settings.on_error, settings.bootstrap, settings.bootstrap_seed)
+    if args.stats:  # the alignment family's option (refused under another metric)
         print(format_stats(corpus), file=sys.stderr)
     intervals = None
-    aspect_intervals: dict = {}
-    coref_intervals: dict = {}
+    parts: dict = {}
     # an interrupt, during the scoring or during the bootstrap: the summary goes out without
     # intervals (resampling after an interrupt could take long: the user asked to stop)
-    bootstrap_cut = bool(config.bootstrap) and run.interrupted
-    if config.bootstrap and not run.interrupted:
+    bootstrap_cut = bool(settings.bootstrap) and run.interrupted
+    if settings.bootstrap and not run.interrupted:
         try:
-            intervals = bootstrap(PairStats.from_pairs(corpus.scored), config.bootstrap,
-                                  config.bootstrap_seed)
-            aspect_intervals = aspect_bootstrap(corpus, config)
-            coref_intervals = coref_bootstrap(corpus, config)
+            intervals, parts = metric.intervals(corpus, settings.bootstrap, settings.bootstrap_seed)
         except INTERRUPTS:
-            intervals, aspect_intervals, bootstrap_cut = None, {}, True
+            intervals, parts, bootstrap_cut = None, {}, True
     text = format_text(corpus, inputs.total if run.interrupted or bootstrap_cut else None, args.format,
-                       intervals, aspect_intervals, coref_intervals)
+                       intervals, parts.get("aspects"), parts.get("coref"), metric)
     if bootstrap_cut:
         text = _without_intervals(text, args.format)
     emit(text, summary_stream(args))

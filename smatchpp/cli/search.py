@@ -18,11 +18,14 @@ import time
 
 from ..core.exceptions import UsageError
 from ..matrix import search
+from ..metrics.alignment import AlignmentMetric
+from ..running.runs import metric_graphs
 from .app import collect, interrupted_message
-from .common import (EXIT_INTERRUPTED, EXIT_OK, add_dask_option, add_scoring_options, check_outputs,
-                     config_from_args, name_inputs, one_stdin, plural, workers_from_args)
-from .matrix import read_graphs
-from .metric import add_metric_options, metric_from_args, run_search as run_metric_search
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, add_dask_option, add_scoring_options, check_outputs,
+                     name_inputs, one_stdin, plural, read_input, report_unreadable, warn, warn_unreadable,
+                     workers_from_args)
+from .matrix import graph_ids, read_graphs
+from .metric import add_metric_options, run_from_args
 
 __all__ = ["add_parser", "run", "uses_stdout"]
 
@@ -46,38 +49,63 @@ def uses_stdout(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    metric = metric_from_args(args)
-    if metric is not None:
-        return run_metric_search(args, metric)
-    config = config_from_args(args)
+    """One template for every metric: the inputs read, each query's hits found and written (a
+    line a query, as it and every query before it are done), one summary on standard error.
+    The reading and the search itself are the family's (:func:`_read`, :func:`_hits`): the
+    alignment family standardizes the graphs once and prunes exact solves by bounds
+    (:func:`smatchpp.matrix.search`), another metric computes each graph's features once and
+    ranks by :meth:`Metric.top_k`."""
+    metric, settings = run_from_args(args)
     if args.top < 1:
         raise UsageError(f"--top must be at least 1, got {args.top}")
     check_outputs({"--output": args.out}, [args.test, args.gold])
     one_stdin(args.test, args.gold)
-    queries, query_ids = read_graphs(args.test, args, config)
-    corpus, corpus_ids = read_graphs(args.gold, args, config)
-    signature = config.signature()
+    found = _read(metric, args, settings.on_error)
+    if found is None:
+        return EXIT_USAGE
+    queries, corpus, ids, errors = found
+    signature = settings.signature(metric)
     began = time.perf_counter()
     workers = workers_from_args(args)
-
-    def line(r) -> dict:
-        return {"query": r.query, "id": query_ids[r.query], "solved": r.solved, "bounded": r.bounded,
-                "pruned": r.pruned, "certified": r.certified,
-                "hits": [{"index": h.index, "id": corpus_ids[h.index], "f1": h.f1, "matched": h.matched,
-                          "upper": h.upper, "status": h.status} for h in r.hits],
-                "signature": signature}
-
     # each query's line is written as soon as it and every query before it are done
-    run = collect(args, lambda client: search(queries, corpus, args.top, config, workers, client), workers,
-                  len(queries), line, progress=True, unit="query", to=args.out or "-")
-    counts = {key: sum(getattr(r, key) for r in run.results) for key in ("solved", "bounded", "pruned", "certified")}
-    seconds = time.perf_counter() - began
-    solved, bounded, pruned = counts["solved"], counts["bounded"], counts["pruned"]
-    print(f"{signature}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}: "
-          f"{solved} pairs solved ({counts['certified']} certified), {bounded + pruned} pruned by bounds "
-          f"({pruned} by label counts, {bounded} by the star bound); {seconds:.2f} s", file=sys.stderr)
+    run = collect(args, lambda client: _hits(metric, queries, corpus, args.top, workers, client), workers,
+                  len(queries), lambda r: metric.search_line(r, ids, signature), progress=True, unit="query",
+                  to=args.out or "-")
+    print(f"{signature}\n{plural(len(queries), 'query', 'queries')} x {plural(len(corpus), 'graph')}"
+          + metric.search_summary(run.results, time.perf_counter() - began), file=sys.stderr)
+    warn_unreadable(errors, settings.on_error)
     if run.interrupted:
         interrupted_message(run, written=False)
         return EXIT_INTERRUPTED
     return EXIT_OK
 
+
+def _read(metric, args: argparse.Namespace, on_error: str):
+    """``(queries, corpus, (query ids, corpus ids), read errors to recall)``, the graphs as the
+    metric compares them; ``None`` when unreadable graphs stop the run (printed)."""
+    if isinstance(metric, AlignmentMetric):  # standardized once; an unreadable graph is reported here
+        config = metric.run_config(on_error)
+        queries, query_ids = read_graphs(args.test, args, config)
+        corpus, corpus_ids = read_graphs(args.gold, args, config)
+        return queries, corpus, (query_ids, corpus_ids), []
+    entries = [read_input(path, args.input_format) for path in (args.test, args.gold)]
+    for path, got in zip((args.test, args.gold), entries):
+        if not got:
+            warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
+    errors = [e.error for got in entries for e in got if e.error is not None]
+    if report_unreadable(errors, on_error):
+        return None
+    queries, corpus = metric_graphs(entries[0]), metric_graphs(entries[1])
+    metric.prepare(queries + corpus)
+    return [metric.features(g) for g in queries], [metric.features(g) for g in corpus], \
+        (graph_ids(entries[0]), graph_ids(entries[1])), errors
+
+
+def _hits(metric, queries, corpus, top: int, workers: int, client):
+    """Each query's result, in query order."""
+    if isinstance(metric, AlignmentMetric):
+        yield from search(queries, corpus, top, metric.run_config(), workers, client)
+        return
+    for q, query in enumerate(queries):
+        order, scores, _pruned = metric.top_k(query, corpus, top, prune=metric.prune_search)
+        yield q, scores, order

@@ -57,7 +57,7 @@ from __future__ import annotations
 import math
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 import numpy as np
@@ -69,7 +69,8 @@ from ..graphs.read import RawGraph
 from ..core.plugins import GROUPS, load
 from ..core.settings import declared, setting, signed
 from ..core.signature import RUN_KEYS, Setting, Signature, SignatureError
-from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, bootstrap_scores, sum_in_order
+from ..statistics.significance import (DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, LEVEL, BootstrapCI, Comparison,
+                                       Intervals, bootstrap_scores, compare_columns, sum_in_order)
 
 __all__ = ["Metric", "PairMean", "param", "load_plugins", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric",
            "run_tokens"]
@@ -143,6 +144,13 @@ class Metric(ABC):
     #: whether ``search`` prunes with :meth:`upper_stats` (:meth:`top_k`); a metric whose
     #: statistics cost about as little as its bound turns it off (docs/benchmarks.md section 21)
     prune_search: ClassVar[bool] = True
+    #: the headline score's name in ``compare``'s summaries (``None``: its key)
+    headline_title: ClassVar[str | None] = None
+    #: whether a pair costs microseconds and its features and statistics make no reference
+    #: cycles: a run then starts one worker per ``runs.PAIRS_PER_WORKER`` pairs unless told
+    #: (``--workers``), and pauses the cycle collector.  The alignment family, whose pair is a
+    #: solve, sets it off: every core from the first pair, the collector left alone
+    cheap_pairs: ClassVar[bool] = True
 
     # --- what a metric implements ---------------------------------------------
 
@@ -188,6 +196,88 @@ class Metric(ABC):
     def note(self) -> str | None:
         """A line the output should carry (e.g. that an optional resource was not given)."""
         return None
+
+    # --- the road of a run (every command, every metric) -------------------------
+
+    def pair_json(self, pair: Any, details: bool = False) -> dict[str, Any]:
+        """The ``--pairs-out`` line of one pair result of a run (:class:`MetricPair` here; the
+        alignment family's :class:`~smatchpp.alignment.score.PairScore`); ``details``: with the pair's
+        explanation (``--alignments``), when it has one."""
+        out = pair.to_json(self)
+        if details and pair.explanation:
+            out.update(pair.explanation)
+        return out
+
+    def corpus(self, pairs: Sequence[Any], on_error: str = "raise", bootstrap: int | None = None,
+               bootstrap_seed: int = DEFAULT_SEED) -> "MetricCorpus":
+        """The corpus result of a run's pair results, under the run's settings (which its
+        signature names)."""
+        return MetricCorpus(self, list(pairs), on_error, bootstrap, bootstrap_seed)
+
+    def intervals(self, corpus: Any, resamples: int = DEFAULT_RESAMPLES,
+                  seed: int = DEFAULT_SEED) -> tuple[Any, dict[str, Any]]:
+        """The corpus's bootstrap intervals, and the intervals of the parts of its summary
+        (name -> intervals, filed under ``summary[name]["bootstrap"]``: the alignment family's
+        aspects and coreference subscores; none here)."""
+        return bootstrap_metric(self, corpus.stats, resamples, seed), {}
+
+    # compare: several systems against one gold, each against the first (sacreBLEU's paired tests)
+
+    def compare_line(self, row: Sequence[Any], names: Sequence[str], gold_id: str | None = None
+                     ) -> dict[str, Any] | None:
+        """``compare``'s ``--pairs-out`` line of one row (every system's pair result against one
+        gold graph, ``names`` the systems'); ``None`` (no line) for a row a system skipped."""
+        if any(p.stats is None for p in row):
+            return None
+        k = row[0].index
+        scores = [self.pair_scores(p.stats)[self.headline] for p in row]
+        out: dict[str, Any] = {"index": k, "id": gold_id or row[0].id}
+        out.update(zip(names, scores))
+        if len(names) > 2:
+            out.update((f"difference_{name}", scores[0] - x) for name, x in zip(names[1:], scores[1:]))
+        else:
+            out["difference"] = scores[0] - scores[1]
+        return out
+
+    def compare_systems(self, rows: Sequence[Sequence[Any]], resamples: int = DEFAULT_RESAMPLES,
+                        trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED) -> list[list[Comparison]]:
+        """Each system but the first against the first, on ``rows`` (no system skipped any):
+        paired bootstrap and approximate randomization on the difference of the micro headline
+        scores (:func:`smatchpp.statistics.significance.compare_columns`, the one paired test), the same
+        resamples and trials for every system.  A list of comparisons per system: the headline
+        first, then the parts a metric compares too (the alignment family's aspects)."""
+        systems = len(rows[0]) if rows else 2
+        stats = [np.array([row[j].stats for row in rows], dtype=float).reshape(len(rows), len(self.stat_names))
+                 for j in range(systems)]
+
+        def headline(*sums):
+            return self.scores(np.stack(np.broadcast_arrays(*sums), axis=-1))[self.headline]
+
+        return [[compare_columns(headline, stats[0].T, other.T, resamples, trials, seed, name=self.name)]
+                for other in stats[1:]]
+
+    def compare_notes(self, rows: Sequence[Sequence[Any]], kept: Sequence[Sequence[Any]],
+                      dropped: Sequence[int], names: Sequence[str], pairs: int) -> dict[str, Any]:
+        """What ``compare``'s summary says beside the comparisons: ``line``, the pair counts;
+        ``summary``, its keys before the comparisons; ``mode``, the aspects' alignment mode of
+        the parts compared; ``warning``, a line for standard error (or ``None``)."""
+        line = (f"pairs: {pairs} compared" + (", each system against sys1" if len(names) > 2 else "")
+                + (f", {len(dropped)} left out (unreadable)" if dropped else ""))
+        return {"line": line, "summary": {}, "mode": None, "warning": None}
+
+    # search: each query's top corpus graphs
+
+    def search_line(self, found: Any, ids: tuple[Sequence[str], Sequence[str]], signature: str) -> dict[str, Any]:
+        """``search``'s line of one query's result ``(query, scores, corpus indices)`` (:meth:`top_k`);
+        ``ids``: the queries' and the corpus graphs' names."""
+        q, scores, order = found
+        return {"query": q, "id": ids[0][q], "hits": [
+            {"index": int(j), "id": ids[1][j], "score": float(x)} for j, x in zip(order, scores)],
+            "signature": signature}
+
+    def search_summary(self, found: Sequence[Any], seconds: float) -> str:
+        """What ``search``'s summary line adds after ``Q queries x N graphs`` (nothing here)."""
+        return ""
 
     # --- derived ----------------------------------------------------------------
 
@@ -380,6 +470,13 @@ class MetricPair:
     id: str | None
     stats: tuple[float, ...] | None
     error: str | None = None
+    #: the metric's explanation of the pair (:meth:`Metric.explain`), when a run asked for it
+    explanation: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def skipped(self) -> bool:
+        """Whether the pair was skipped (an unreadable graph, ``--on-error skip``)."""
+        return self.stats is None
 
     def to_json(self, metric: Metric) -> dict[str, Any]:
         out: dict[str, Any] = {"index": self.index, "id": self.id}
@@ -522,22 +619,9 @@ def _mean(values: np.ndarray) -> float:
     return float(sum_in_order(values)) / len(values)
 
 
-@dataclass(frozen=True)
-class MetricIntervals:
-    """Percentile bootstrap intervals of every micro and macro score of a metric."""
-
-    resamples: int
-    seed: int
-    level: float
-    pairs: int
-    micro: dict[str, tuple[float, float]]
-    macro: dict[str, tuple[float, float]]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"resamples": self.resamples, "seed": self.seed, "level": self.level,
-                "method": "percentile", "pairs": self.pairs,
-                "micro": {k: list(v) for k, v in self.micro.items()},
-                "macro": {k: list(v) for k, v in self.macro.items()}}
+#: a metric's bootstrap intervals: the one interval type, :class:`~smatchpp.statistics.significance.BootstrapCI`
+#: (``lower`` the statistics' intervals, ``micro`` and ``macro`` its; no ``upper``)
+MetricIntervals = BootstrapCI
 
 
 def bootstrap_metric(metric: Metric, stats: np.ndarray, resamples: int = DEFAULT_RESAMPLES,
@@ -563,6 +647,6 @@ def bootstrap_metric(metric: Metric, stats: np.ndarray, resamples: int = DEFAULT
     keys = list(metric.scores(np.ones(len(metric.stat_names))))
     if n == 0:
         zero = {k: (0.0, 0.0) for k in keys}
-        return MetricIntervals(resamples, seed, level, 0, dict(zero), dict(zero))
+        return BootstrapCI(resamples, seed, level, 0, Intervals(dict(zero), dict(zero)))
     micro, macro = bootstrap_scores(metric.scores, stats, resamples, seed, level)
-    return MetricIntervals(resamples, seed, level, n, micro, macro)
+    return BootstrapCI(resamples, seed, level, n, Intervals(micro, macro))

@@ -7,8 +7,9 @@ value is ``n/a`` everywhere.  The renderers take the summaries' own data (the
 :class:`~smatchpp.statistics.significance.BootstrapCI`, :class:`~smatchpp.metrics.base.MetricIntervals`)
 and return the whole output as one string:
 
-- :func:`score_report` (``score``), :func:`metric_report` (``score --metric``),
-  :func:`aspects_block` (``--aspects``), :func:`bootstrap_block` (``--bootstrap``),
+- :func:`corpus_report` (``score``, every metric: the alignment family's certificates,
+  aspects and coreference parts when its summary holds them; :func:`score_report` and
+  :func:`metric_report` are its old names), :func:`aspects_block` (``--aspects``), :func:`bootstrap_block` (``--bootstrap``),
   :func:`compare_report` (``compare``, with aspect rows), :func:`gap_report` (``gap``).
 - ``text`` is what a terminal shows; ``json`` the summary dictionary; ``markdown``
   and ``latex`` put the numbers in tables that a paper or a README can take as
@@ -47,7 +48,7 @@ from ..metrics.base import MetricIntervals
 from ..statistics.significance import BootstrapCI, Comparison
 
 __all__ = ["FORMATS", "pct", "signed", "points", "count", "interval", "pvalue", "plural",
-           "markdown_table", "latex_table", "score_report", "metric_report", "aspects_block",
+           "markdown_table", "latex_table", "corpus_report", "score_report", "metric_report", "aspects_block",
            "bootstrap_block", "compare_report", "systems_report", "gap_report", "emit_json", "json_safe",
            "json_line"]
 
@@ -268,45 +269,61 @@ def _json_report(summary: Mapping[str, Any], total: int | None, bootstrap) -> st
     return emit_json(out)
 
 
-def score_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | None = None,
-                 bootstrap: BootstrapCI | None = None, preset_note: str = "") -> str:
-    """The summary of ``score`` (``summary``: :meth:`CorpusScore.summary`; ``total``: pairs in the
-    input when the run was interrupted; ``preset_note``: the preset's warning, if any)."""
+def corpus_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | None = None,
+                  bootstrap: BootstrapCI | MetricIntervals | None = None, note: str | None = None,
+                  mean_only: bool = False) -> str:
+    """The summary of ``score``, for every metric (``summary``: the corpus's ``summary()``,
+    :meth:`CorpusScore.summary` of the alignment family or :meth:`MetricCorpus.summary`;
+    ``total``: pairs in the input when the run was interrupted; ``note``: the metric's note,
+    e.g. a preset's warning, when the summary carries none; ``mean_only``: the metric's micro
+    score is by definition its macro score, one row ``mean``).
+
+    What the summary holds decides what is shown: the alignment family's certificates
+    (``optimal``: the pairs certified; the matched counts and the F1 interval; the stages that
+    certified), its ``aspects`` and ``coref`` parts, the bootstrap intervals."""
     if fmt == "json":
         return _json_report(summary, total, bootstrap)
     s = summary
-    notes = _score_notes(s, total, preset_note)
-    uncertified = s["scored"] - s["optimal"]
+    certified = "optimal" in s  # the alignment family: certificates and bounds per pair
+    notes = _report_notes(s, total, s.get("note") or note or "")
+    lower = " (lower bounds)" if certified and s["scored"] - s["optimal"] else ""
+    keys = list(s["micro"])
+    tail = _score_tail(s) if certified else []
     if fmt == "text":
-        lines = notes[:-1]
-        for name in ("micro", "macro"):
-            m = s[name]
-            lines.append(f"{name:5s}  P {pct(m['precision'])}  R {pct(m['recall'])}  F1 {pct(m['f1'])}"
-                         + ("  (lower bounds)" if uncertified else ""))
-        lines += notes[-1:] + _score_tail(s)
+        lines = notes[:-1] if certified else list(notes)
+        for name, key in _averages(mean_only):
+            cells = "  ".join(f"{SHORT.get(k, k)} {pct(s[key][k])}" for k in keys)
+            lines.append(f"{name:5s}  {cells}" + ("  " + lower.strip() if lower else ""))
+        lines += (notes[-1:] if certified else []) + tail
         if "aspects" in s:
             lines.append(aspects_block(s["aspects"], "text"))
         if bootstrap is not None:
-            lines.append(bootstrap_block(bootstrap, "text"))
+            lines.append(bootstrap_block(bootstrap, "text", mean_only=mean_only))
         if "aspects" in s and s["aspects"].get("bootstrap"):
             lines += aspect_interval_lines(s["aspects"]["bootstrap"])
         if "coref" in s:
             lines += coref_lines(s["coref"])
         return "\n".join(lines)
-    lower = " (lower bounds)" if uncertified else ""
-    tables = [("", ["", "P" + lower, "R" + lower, "F1" + lower],
-               [[name, *(pct(s[name][k]) for k in SHORT)] for name in ("micro", "macro")])]
+    tables = [("", [""] + [SHORT.get(k, k) + lower for k in keys],
+               [[name, *(pct(s[key][k]) for k in keys)] for name, key in _averages(mean_only)])]
     if "aspects" in s:
         tables.append(_aspects_table(s["aspects"]))
     if bootstrap is not None:
-        tables.append(_bootstrap_table(bootstrap))
+        tables.append(_bootstrap_table(bootstrap, mean_only))
     if "aspects" in s and s["aspects"].get("bootstrap"):
         tables.append(_aspect_intervals_table(s["aspects"]["bootstrap"]))
     if "coref" in s:
         tables.append(("coreference (docSmatch's --coref-subscore)", ["", "P", "R", "F1"],
                        [[name, *(pct(s["coref"][name][k]) for k in SHORT)] for name in COREF_PARTS]))
-    after = _score_tail(s) + ([f"note: {n}" for n in _aspect_note_list(s["aspects"])] if "aspects" in s else [])
+    after = tail + ([f"note: {n}" for n in _aspect_note_list(s["aspects"])] if "aspects" in s else [])
     return _document(fmt, notes, tables, after=after)
+
+
+def score_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | None = None,
+                 bootstrap: BootstrapCI | None = None, preset_note: str = "") -> str:
+    """:func:`corpus_report` of the alignment family's summary (``preset_note``: the preset's
+    warning, if any); kept for the callers of its old name."""
+    return corpus_report(summary, fmt, total=total, bootstrap=bootstrap, note=preset_note)
 
 
 #: docSmatch's two coreference subscores, in its order
@@ -334,18 +351,22 @@ def coref_lines(coref: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _score_notes(s: Mapping[str, Any], total: int | None, preset_note: str) -> list[str]:
-    """Signature, notes, the pair counts; last, the matched triples and the F1 interval."""
+def _report_notes(s: Mapping[str, Any], total: int | None, note: str) -> list[str]:
+    """Signature, note, interruption, the pair counts; with certificates (the alignment family),
+    last, the matched triples and the F1 interval."""
     lines = [s["signature"]]
-    if preset_note:
-        lines.append(f"note: {preset_note}")
+    if note:
+        lines.append(f"note: {note}")
     if total is not None and total != s["pairs"]:
         lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
                      "the scores below cover those only")
-    skipped = s["status_counts"].get("skipped", 0)
+    skipped = s["pairs"] - s["scored"]
+    certified = "optimal" in s
     lines.append(f"pairs: {s['pairs']} scored: {s['scored']}"
                  + (f" skipped: {skipped}" if skipped else "")
-                 + f" certified optimal: {s['optimal']}")
+                 + (f" certified optimal: {s['optimal']}" if certified else ""))
+    if not certified:
+        return lines
     lo, hi = s["f1_interval"]
     if s["test_total"] == s["test_triples"] and s["gold_total"] == s["gold_triples"]:
         of = f"of test {s['test_triples']} / gold {s['gold_triples']} triples"
@@ -491,8 +512,6 @@ def _bootstrap_title(ci) -> str:
 
 
 def _bootstrap_blocks(ci) -> list:
-    if isinstance(ci, MetricIntervals):
-        return [("", ci)]
     return [("", ci.lower)] if ci.upper is None else [("lower bounds ", ci.lower), ("upper bounds ", ci.upper)]
 
 
@@ -509,32 +528,8 @@ def _bootstrap_table(ci, mean_only: bool = False):
 
 def metric_report(summary: Mapping[str, Any], fmt: str = "text", *, total: int | None = None,
                   bootstrap: MetricIntervals | None = None, mean_only: bool = False) -> str:
-    """The summary of ``score --metric NAME`` (``summary``: :meth:`MetricCorpus.summary`;
-    ``mean_only``: the metric's micro score is by definition its macro score, one row ``mean``)."""
-    if fmt == "json":
-        return _json_report(summary, total, bootstrap)
-    s = summary
-    lines = [s["signature"]]
-    if s.get("note"):
-        lines.append(f"note: {s['note']}")
-    if total is not None and total != s["pairs"]:
-        lines.append(f"interrupted: {s['pairs']} of {plural(total, 'pair')} finished; "
-                     "the scores below cover those only")
-    skipped = s["pairs"] - s["scored"]
-    lines.append(f"pairs: {s['pairs']} scored: {s['scored']}" + (f" skipped: {skipped}" if skipped else ""))
-    if fmt == "text":
-        for name, key in _averages(mean_only):
-            cells = "  ".join(f"{SHORT.get(k, k)} {pct(v)}" for k, v in s[key].items())
-            lines.append(f"{name:5s}  {cells}")
-        if bootstrap is not None:
-            lines.append(bootstrap_block(bootstrap, "text", mean_only=mean_only))
-        return "\n".join(lines)
-    keys = list(s["micro"])
-    tables = [("", [""] + [SHORT.get(k, k) for k in keys],
-               [[name, *(pct(s[key][k]) for k in keys)] for name, key in _averages(mean_only)])]
-    if bootstrap is not None:
-        tables.append(_bootstrap_table(bootstrap, mean_only))
-    return _document(fmt, lines, tables)
+    """:func:`corpus_report` of a :meth:`MetricCorpus.summary`; kept for the callers of its old name."""
+    return corpus_report(summary, fmt, total=total, bootstrap=bootstrap, mean_only=mean_only)
 
 
 # ---------------------------------------------------------------------------

@@ -251,10 +251,12 @@ class Intervals:
 
 @dataclass(frozen=True)
 class BootstrapCI:
-    """Bootstrap intervals of a corpus score.
+    """Bootstrap intervals of a corpus score, of every metric (the one interval type:
+    :class:`smatchpp.metrics.MetricIntervals` is this class).
 
-    ``lower`` resamples the reported scores (``matched``); ``upper`` is set only
-    when some pair is uncertified and resamples the upper bounds instead.
+    ``lower`` resamples the reported scores (a metric's statistics; the alignment family's
+    ``matched``); ``upper`` is set only when some pair of the alignment family is uncertified
+    and resamples the upper bounds instead.
     """
 
     resamples: int
@@ -263,6 +265,16 @@ class BootstrapCI:
     pairs: int
     lower: Intervals
     upper: Intervals | None = None
+
+    @property
+    def micro(self) -> dict[str, tuple[float, float]]:
+        """The intervals of the micro scores (of the reported scores: :attr:`lower`'s)."""
+        return self.lower.micro
+
+    @property
+    def macro(self) -> dict[str, tuple[float, float]]:
+        """The intervals of the macro scores (:attr:`lower`'s)."""
+        return self.lower.macro
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"resamples": self.resamples, "seed": self.seed, "level": self.level,

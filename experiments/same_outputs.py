@@ -1,0 +1,108 @@
+"""The whole output of many command lines of two source trees, identical but for reported seconds.
+
+    python3 experiments/same_outputs.py TREE_OLD TREE_NEW [--data ../shared/data/bamboo] [--pairs 60]
+
+Writes, in a scratch folder, the first ``--pairs`` pairs of BAMBOO STS main test (``a.amr``
+the test side, ``b.amr`` the gold, ``c.amr`` the test side shifted by one graph: another
+system, ``bad.amr`` the test side with two unreadable graphs), then runs every command line
+of :data:`LINES` (``score``, ``compare`` with 2 and 4 systems, ``gap``, ``search``, in every
+format, with resampling, aspects, coreference, skipped pairs, ``--pairs-out -`` and several
+metrics) with each tree's ``smatchpp`` (one worker) and compares standard output, standard
+error and the exit code, the seconds that outputs report masked.  Prints a table: command
+line, identical.  A refactoring that must not move an output passes when every row says yes.
+(A tree: ``git archive COMMIT | tar -x -C DIR``.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from experiment import BAMBOO  # noqa: E402
+
+LINES = [
+    "score a.amr b.amr", "score a.amr b.amr --format json", "score a.amr b.amr --format markdown",
+    "score a.amr b.amr --format latex", "score a.amr b.amr --bootstrap 200",
+    "score a.amr b.amr --format json --bootstrap 200", "score a.amr b.amr --aspects damonte --bootstrap 100",
+    "score a.amr b.amr --coref-subscore --bootstrap 100", "score a.amr b.amr --match s2match",
+    "score a.amr b.amr --preset smatch-legacy", "score a.amr b.amr --total-time-limit 60 --format json",
+    "score a.amr b.amr --stats", "score a.amr b.amr --on-error skip", "score bad.amr b.amr --on-error skip",
+    "score a.amr b.amr --pairs-out - --alignments",
+    "score a.amr b.amr --metric wlk --format json --bootstrap 200",
+    "score a.amr b.amr --metric jaccard --format markdown --bootstrap 100",
+    "score a.amr b.amr --metric sembleu --format latex", "score a.amr b.amr --metric rematch --bootstrap 100",
+    "score a.amr b.amr --metric aspect", "score a.amr b.amr --metric wwlk --pairs-out - --alignments",
+    "score bad.amr b.amr --metric jaccard --on-error skip",
+    "compare a.amr c.amr b.amr", "compare a.amr c.amr b.amr --format json",
+    "compare a.amr c.amr b.amr --format markdown --bootstrap 200",
+    "compare a.amr c.amr b.amr --aspects damonte --bootstrap 200",
+    "compare a.amr c.amr b.amr --coref-subscore --bootstrap 200",
+    "compare a.amr c.amr b.amr a.amr b.amr --format json --bootstrap 200 --aspects damonte",
+    "compare a.amr c.amr b.amr --metric wlk --format json",
+    "compare a.amr c.amr b.amr a.amr b.amr --metric jaccard --format markdown",
+    "compare a.amr c.amr b.amr --pairs-out - --bootstrap 100",
+    "compare a.amr c.amr b.amr a.amr b.amr --metric wlk --pairs-out - --bootstrap 100",
+    "compare bad.amr c.amr b.amr a.amr b.amr --on-error skip --bootstrap 100",
+    "compare bad.amr c.amr b.amr --on-error skip --bootstrap 100 --metric jaccard",
+    "gap a.amr b.amr", "gap a.amr b.amr --format json --pairs-out -", "gap bad.amr b.amr --on-error skip",
+    "search a.amr b.amr --top 3", "search a.amr b.amr --top 3 --metric wlk",
+    "search bad.amr b.amr --top 2 --on-error empty", "search bad.amr b.amr --top 2 --metric sembleu",
+    "search a.amr b.amr --top 0",
+]
+#: reported seconds: JSON keys, --stats' column, search's summary
+TIMING = [re.compile(r'"(?:compile_|aspects_)?seconds": [0-9.e+-]+'), re.compile(r"\b\d+\.\d{3}(?= \w+$)", re.M),
+          re.compile(r"\d+\.\d{2} s$", re.M), re.compile(r"(?<=\s)\d+\.\d{3}$", re.M)]
+
+
+def inputs(folder: Path, data: Path, pairs: int) -> None:
+    blocks = (data / "sts" / "main" / "src.test.amr").read_text().split("\n\n")
+    gold = (data / "sts" / "main" / "tgt.test.amr").read_text().split("\n\n")
+    (folder / "a.amr").write_text("\n\n".join(blocks[:pairs]) + "\n")
+    (folder / "b.amr").write_text("\n\n".join(gold[:pairs]) + "\n")
+    (folder / "c.amr").write_text("\n\n".join(blocks[1:pairs + 1]) + "\n")
+    bad = blocks[:pairs]
+    bad[3], bad[10] = "(x / broken :ARG0 (y", "(((("
+    (folder / "bad.amr").write_text("\n\n".join(bad) + "\n")
+
+
+def output(tree: Path, line: str, folder: Path) -> tuple[str, str, int]:
+    env = dict(os.environ, PYTHONPATH=str(tree.resolve()))
+    done = subprocess.run([sys.executable, "-m", "smatchpp", *line.split(), "--quiet", "--workers", "1"],
+                          cwd=folder, env=env, capture_output=True, text=True)
+    masked = []
+    for text in (done.stdout, done.stderr):
+        for pattern in TIMING:
+            text = pattern.sub("<seconds>", text)
+        masked.append(text)
+    return masked[0], masked[1], done.returncode
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("old", type=Path)
+    ap.add_argument("new", type=Path)
+    ap.add_argument("--data", type=Path, default=BAMBOO)
+    ap.add_argument("--pairs", type=int, default=60)
+    args = ap.parse_args()
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        inputs(folder, args.data, args.pairs)
+        print("| command line | identical |\n|---|---|")
+        for line in LINES:
+            same = output(args.old, line, folder) == output(args.new, line, folder)
+            bad += not same
+            print(f"| `smatchpp {line}` | {'yes' if same else 'NO'} |", flush=True)
+    print(f"\n{len(LINES) - bad} of {len(LINES)} identical")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
