@@ -65,7 +65,7 @@ sys.path.insert(0, str(HERE.parent))
 from smatchpp.api import Config, Scorer, default_workers  # noqa: E402
 from smatchpp.metrics import Metric, get_metric  # noqa: E402
 from smatchpp.metrics.alignment import AlignmentMetric  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 
 from experiment import add_data, add_json, add_workers, BAMBOO as DATA  # noqa: E402
 #: the registered metric of the alignment family

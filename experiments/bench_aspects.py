@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from smatchpp.api import Config, Scorer  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 
 from experiment import add_data, add_repeats, BAMBOO as DATA  # noqa: E402
 MODES = ("none", "separate", "joint")

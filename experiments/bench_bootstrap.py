@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from smatchpp.api import Config, Scorer  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
-from smatchpp.significance import PairStats, bootstrap, compare  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
+from smatchpp.statistics.significance import PairStats, bootstrap, compare  # noqa: E402
 
 from experiment import BAMBOO as DATA, add_repeats, add_workers  # noqa: E402
 SETS = ("sts", "sick", "para")

@@ -36,9 +36,9 @@ from smatchpp.api import Config, Scorer  # noqa: E402
 # the solvers import scipy.optimize lazily (only for problems of 500+ pairs); load it
 # here so that its 0.4 s are not charged to whichever mode meets such a problem first
 import scipy.optimize  # noqa: E402,F401
-from smatchpp.compile import compile_pair  # noqa: E402
-from smatchpp.compression.exact import compress  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.alignment.compile import compile_pair  # noqa: E402
+from smatchpp.alignment.compression.exact import compress  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 from smatchpp.presets import standardize  # noqa: E402
 
 

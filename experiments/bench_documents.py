@@ -37,7 +37,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import peers  # noqa: E402
 
-from smatchpp.score import prf  # noqa: E402
+from smatchpp.alignment.score import prf  # noqa: E402
 
 from experiment import DATA as SHARED  # noqa: E402
 BIO = HERE / "data"

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from smatchpp.api import Config, Scorer  # noqa: E402
 from smatchpp.explain import explain_entries  # noqa: E402
 from smatchpp.explain.html import write_report  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 
 from experiment import SHARED, add_workers  # noqa: E402
 

@@ -5,7 +5,7 @@ The first N graphs of The Little Prince, every pair ``i < j``:
 * ours: ``smatchpp matrix FIRST_N.amr`` with 1 worker, 2 workers (process pool), 2 Dask
   workers of a LocalCluster that the command starts and stops, and 2 Dask workers of a
   running scheduler (``--dask ADDRESS``: a scheduler and two single-threaded workers with
-  ``--preload smatchpp.distributed``, started before the timed command and stopped after it,
+  ``--preload smatchpp.running.distributed``, started before the timed command and stopped after it,
   as on a cluster), each a measured subprocess (wall time, peak RSS of the client and of the
   workers it started; a running scheduler's workers are not the client's, so not counted);
 * the start-up of each of our rows: the same command on the first 2 graphs (1 pair), so that
@@ -100,7 +100,7 @@ class RunningCluster:
         self.procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
                                             "--nworkers", str(self.workers), "--nthreads", "1", "--host",
                                             "127.0.0.1", "--dashboard-address", ":0", "--preload",
-                                            "smatchpp.distributed"], **quiet))
+                                            "smatchpp.running.distributed"], **quiet))
         wait = ("import distributed, sys\n"
                 "with distributed.Client(sys.argv[1], timeout=120) as c:\n"
                 "    c.wait_for_workers(int(sys.argv[2]), timeout=120)\n")

@@ -34,7 +34,7 @@ BANK = ROOT.parent / "shared" / "data" / "little-prince" / "amr-bank-struct-v3.0
 
 def build(folder: Path, pairs: int, bank: Path) -> tuple[Path, Path]:
     sys.path.insert(0, str(ROOT))
-    from smatchpp.read import read_text
+    from smatchpp.graphs.read import read_text
 
     blocks = [b.strip() for b in bank.read_text(encoding="utf-8").split("\n\n")]
     blocks = [b for b in blocks if "(" in b and len(got := read_text(b)) == 1 and got[0].graph is not None]
@@ -58,7 +58,7 @@ def measured(argv: list[str]) -> tuple[float, float]:
 
 def phases(a: Path, b: Path, metric: str) -> tuple[float, float]:
     from smatchpp.metrics import get_metric
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
 
     began = time.process_time()
     ea, eb = read_file(a), read_file(b)

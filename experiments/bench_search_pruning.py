@@ -29,7 +29,7 @@ def main() -> None:
         raise SystemExit(f"missing {args.data}: the shared data is needed (--data FILE)")
     sys.path.insert(0, str(ROOT))
     from smatchpp.metrics import get_metric
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
 
     graphs = [e.graph for e in read_file(str(args.data), "penman") if e.graph is not None]
     queries, corpus = graphs[:args.queries], graphs[:args.corpus]

@@ -80,9 +80,9 @@ def breakdown(data: Path, env: dict[str, str]) -> dict[str, float]:
                    env={**env, "PYTHONPATH": str(ROOT)})
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     out["python + import smatchpp.cli"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    from smatchpp.bulk import no_cycle_collection
+    from smatchpp.core.bulk import no_cycle_collection
     from smatchpp.metrics import get_metric
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
     with tempfile.TemporaryDirectory() as tmp:
         tgt, src = concat(Path(tmp), data)
         t = time.process_time()

@@ -65,9 +65,9 @@ def measure(argv: list[str], cwd: str | None = None, env: dict | None = None) ->
 def ours_pairs(metric_name: str, a: str, b: str) -> None:
     t0 = time.process_time()
     sys.path.insert(0, str(HERE.parent))
-    from smatchpp.bulk import no_cycle_collection
+    from smatchpp.core.bulk import no_cycle_collection
     from smatchpp.metrics import get_metric
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
     t1 = time.process_time()
     ga = [e.graph for e in read_file(a)]
     gb = [e.graph for e in read_file(b)]
@@ -87,7 +87,7 @@ def ours_all_pairs(metric_name: str, path: str) -> None:
     t0 = time.process_time()
     sys.path.insert(0, str(HERE.parent))
     from smatchpp.metrics import get_metric
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
     graphs = [e.graph for e in read_file(path)]
     t1 = time.process_time()
     m = get_metric(metric_name)

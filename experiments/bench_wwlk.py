@@ -112,7 +112,7 @@ def solvers(limit: int) -> dict:
 
 def full_vectors() -> Path:
     """The whole packaged GloVe 6B 50d as a text file (float64 repr of each float32 value)."""
-    from smatchpp.matchers.embeddings import load_vectors
+    from smatchpp.alignment.matchers.embeddings import load_vectors
 
     path = WORK / "glove50-full.txt"
     if not path.exists():
@@ -132,7 +132,7 @@ def full_vectors() -> Path:
 def ours_pairs(vectors: str, a: str, b: str) -> None:
     t0 = time.process_time()
     from smatchpp.metrics import get_metric
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
     ga = [e.graph for e in read_file(a)]
     gb = [e.graph for e in read_file(b)]
     t1 = time.process_time()
@@ -149,7 +149,7 @@ def ours_pairs(vectors: str, a: str, b: str) -> None:
 
 def ours_all_pairs(path: str, n: int) -> None:
     from smatchpp.metrics import get_metric
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
     t0 = time.process_time()
     graphs = [e.graph for e in read_file(path)][:n]
     m = get_metric("wwlk")
@@ -192,7 +192,7 @@ def main(argv=None) -> int:
           f"pyemd {s['pyemd_us']:.0f} (max diff {s['pyemd_max_diff']:.1e})", flush=True)
     vectors = full_vectors()
     t = time.perf_counter()
-    from smatchpp.matchers.embeddings import load_vectors
+    from smatchpp.alignment.matchers.embeddings import load_vectors
     load_vectors(str(vectors)).dim  # converted once (cached)
     result["conversion_s"] = time.perf_counter() - t
     with tempfile.TemporaryDirectory() as tmp:

@@ -32,12 +32,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from smatchpp.aspects import ASPECTS, AspectScorer, corpus_aspects, solver_function  # noqa: E402
-from smatchpp.matchers import ExactMatcher  # noqa: E402
-from smatchpp.matching import triple_keys  # noqa: E402
+from smatchpp.aspects.core import ASPECTS, AspectScorer, corpus_aspects, solver_function  # noqa: E402
+from smatchpp.alignment.matchers import ExactMatcher  # noqa: E402
+from smatchpp.alignment.matching import triple_keys  # noqa: E402
 from smatchpp.presets import standardize  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
-from smatchpp.score import prf  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
+from smatchpp.alignment.score import prf  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peer_registry import PEERS  # noqa: E402

@@ -28,8 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from smatchpp.api import Scorer  # noqa: E402
-from smatchpp.config import Config  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.alignment.config import Config  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 
 
 def pct2(f1: float | None) -> float:

@@ -11,9 +11,9 @@ peak RSS from ``wait4``, as ``/usr/bin/time -v`` reports it).  Ours runs as
 Per set it prints one row per run (F1, certified pairs, wall seconds, peak MB) and the checks:
 
 * ``totals``: pairs whose test and gold triple counts equal docSmatch's;
-* ``buckets``: graphs whose sentence buckets (:func:`smatchpp.sentences.sentence_buckets`) equal
+* ``buckets``: graphs whose sentence buckets (:func:`smatchpp.alignment.sentences.sentence_buckets`) equal
   docSmatch's ``nodes_by_sentence`` variable by variable;
-* ``coref items``: graphs whose coreference nodes and edges (:func:`smatchpp.sentences.coreference`)
+* ``coref items``: graphs whose coreference nodes and edges (:func:`smatchpp.alignment.sentences.coreference`)
   equal docSmatch's ``coref_nodes``/``coref_edges``;
 * ``coref on its alignment``: pairs where our Total Coref counts on docSmatch's own node mapping
   equal the counts docSmatch printed;
@@ -44,9 +44,9 @@ sys.path.insert(0, str(HERE.parent))
 
 import peers  # noqa: E402
 
-from smatchpp.read import read_file  # noqa: E402
-from smatchpp.score import prf  # noqa: E402
-from smatchpp.sentences import coref_counts, coreference, sentence_buckets  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
+from smatchpp.alignment.score import prf  # noqa: E402
+from smatchpp.alignment.sentences import coref_counts, coreference, sentence_buckets  # noqa: E402
 
 # the shared data beside the checkout (../shared/data), or beside a worktree's parent
 SHARED = next((p / "shared" / "data" for p in HERE.parents[1:3] if (p / "shared" / "data").exists()),

@@ -26,7 +26,7 @@ from experiment import add_workers  # noqa: E402
 from peer_registry import PEERS  # noqa: E402
 
 from smatchpp.api import Config, Scorer  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 
 
 def main() -> None:

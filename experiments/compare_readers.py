@@ -45,7 +45,7 @@ sys.path.insert(0, str(HERE))
 from experiment import DATA, TASKS_BY_DATASET, add_data, add_json, task_files  # noqa: E402
 from peer_registry import PEERS, READERS_HOME as ROOT  # noqa: E402,F401 (ROOT: tests/test_reference_readers.py)
 
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 from smatchpp.presets import standardize  # noqa: E402
 
 #: name -> (strips "_" when comparing, presets to check); the reader itself is the

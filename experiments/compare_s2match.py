@@ -55,7 +55,7 @@ from experiment import BAMBOO, DATASETS as TASKS, add_json, add_workers  # noqa:
 from peer_registry import PEERS  # noqa: E402
 from peers import run_ours  # noqa: E402
 
-from smatchpp.triples import TripleGraph  # noqa: E402
+from smatchpp.graphs.triples import TripleGraph  # noqa: E402
 
 
 
@@ -161,7 +161,7 @@ def cells_main(args) -> None:
     import numpy as np
 
     from smatchpp.api import Config, Scorer
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
 
     glove = write_glove_text(args.glove_text)
     with tempfile.TemporaryDirectory(prefix="s2match-cells-") as tmp:

@@ -28,7 +28,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import peers  # noqa: E402
 
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 from smatchpp.presets import standardize  # noqa: E402
 
 from experiment import BAMBOO as SHARED, DATASETS, add_workers  # noqa: E402

@@ -11,7 +11,7 @@ the patch is documented there) and run as a peer by
 1. the reference on the pair's files: per pair its matched weight, both total
    weights and its own weighted triples;
 2. ours on **the reference's own triples** (:func:`reference_graph`, weights
-   left out): our WSMATCH weights (:func:`smatchpp.matchers.levels.level_weights`)
+   left out): our WSMATCH weights (:func:`smatchpp.alignment.matchers.levels.level_weights`)
    must equal the reference's on every triple, every pair must be certified, and
    our matched weight must be at least the reference's;
 3. ours from PENMAN with ``Config(preset=PRESET, match="wsmatch")``, per pair
@@ -44,9 +44,9 @@ from experiment import add_data, add_json, add_workers, task_files  # noqa: E402
 from peer_registry import PEERS  # noqa: E402
 
 from smatchpp.api import Config, Scorer  # noqa: E402
-from smatchpp.matchers.levels import level_weights  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
-from smatchpp.triples import TripleGraph  # noqa: E402
+from smatchpp.alignment.matchers.levels import level_weights  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
+from smatchpp.graphs.triples import TripleGraph  # noqa: E402
 
 ROWS = ("WSMATCH reference (jcyk/AMR-parser, hill-climber)",
         "WSMATCH ours on the reference's triples",

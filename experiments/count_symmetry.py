@@ -1,7 +1,7 @@
 """How often do interchangeable variables occur (the symmetry-breaking candidate of issue 4)?
 
 Two variables of A are interchangeable in a compiled problem when swapping them
-maps the problem onto itself (:mod:`smatchpp.solvers.symmetry`).  The MIP
+maps the problem onto itself (:mod:`smatchpp.alignment.solvers.symmetry`).  The MIP
 orders them, which prunes symmetric solutions.  This script counts them, per
 set, on every compiled pair (A side and B side).
 
@@ -20,9 +20,9 @@ sys.path.insert(0, str(HERE))
 
 from bench_speed import SETS  # noqa: E402
 
-from smatchpp.compile import compile_pair  # noqa: E402
-from smatchpp.solvers.symmetry import interchangeable  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.alignment.compile import compile_pair  # noqa: E402
+from smatchpp.alignment.solvers.symmetry import interchangeable  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 from smatchpp.presets import standardize  # noqa: E402
 
 

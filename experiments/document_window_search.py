@@ -7,7 +7,7 @@ cheap proof certifies it) or a proof of 1595 is needed.  This script searches fo
 former, by a large-neighbourhood search that solves windows of the document exactly:
 
 1. compile the pair; the LP-rounded hill-climb start (as the portfolio does) after the
-   priced LP (:func:`smatchpp.solvers.pricing.priced_lp`, no time limit);
+   priced LP (:func:`smatchpp.alignment.solvers.pricing.priced_lp`, no time limit);
 2. keep only the pairs whose reduced-cost reach is at least ``--target`` (every
    alignment worth ``target`` or more uses only those: compression rule 5);
 3. windows of ``--window`` consecutive sentences of A, with the B sentences their
@@ -34,16 +34,16 @@ from pathlib import Path
 
 import numpy as np
 
-from smatchpp.aligner import PairAligner
-from smatchpp.config import Config
+from smatchpp.alignment.aligner import PairAligner
+from smatchpp.alignment.config import Config
 from smatchpp.presets import standardize
-from smatchpp.problem import Problem
-from smatchpp.read import read_file
-from smatchpp.solvers.base import Limits
-from smatchpp.solvers.highs import HighsSolver
-from smatchpp.solvers.hillclimber import climb
-from smatchpp.solvers.portfolio import Portfolio
-from smatchpp.solvers.pricing import priced_lp, restrict
+from smatchpp.alignment.problem import Problem
+from smatchpp.graphs.read import read_file
+from smatchpp.alignment.solvers.base import Limits
+from smatchpp.alignment.solvers.highs import HighsSolver
+from smatchpp.alignment.solvers.hillclimber import climb
+from smatchpp.alignment.solvers.portfolio import Portfolio
+from smatchpp.alignment.solvers.pricing import priced_lp, restrict
 
 DOCS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "docs"
 

@@ -55,7 +55,7 @@ def tasks_arg(value: str, tasks: Sequence[str] = TASKS_BY_DATASET) -> Iterable[s
 
 def read_graphs(path: Path) -> list:
     """Our reader's graphs of ``path``; an unreadable graph stops with its file, line and reason."""
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
 
     graphs = []
     for entry in read_file(path):

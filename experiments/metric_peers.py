@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE))
 from peer_registry import PEERS  # noqa: E402
 
 from smatchpp.metrics import Metric  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 
 DRIVER = PEERS["sembleu"].driver
 

@@ -43,7 +43,7 @@ from bamboo import metric_pair_scores, parse_metric_set, parse_set  # noqa: E402
 from smatchpp.api import Config, Scorer, default_workers  # noqa: E402
 from smatchpp.metrics import Metric, get_metric  # noqa: E402
 from smatchpp.presets import PRESETS  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 
 from experiment import PARSEVAL as DATA, add_data, add_workers  # noqa: E402
 #: pairwise accuracy of Smatch reported for this data (Opitz's thesis)

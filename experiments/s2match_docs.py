@@ -15,7 +15,7 @@ import resource  # noqa: E402
 import time  # noqa: E402
 
 from smatchpp.api import Config, Scorer  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
 
 from experiment import DATA  # noqa: E402
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 COMMANDS = ("", "score", "compare", "gap", "explain", "matrix", "search", "tune")
 SIGNATURES = r"""
-from smatchpp.config import Config
+from smatchpp.config import Config  # the old path: it runs against trees from before the folders too
 from smatchpp.metrics import get_metric, metric_names
 for c in [dict(), dict(match="s2match", cutoff=0.2), dict(match="wsmatch"),
           dict(match="concept-focus", focus_weight=2), dict(preset="amr", keep_wiki=True),

@@ -44,7 +44,7 @@ def peer(paths: list[str]) -> None:
 def ours(paths: list[str]) -> list:
     sys.path.insert(0, str(HERE.parent.parent))
     from smatchpp import smatch
-    from smatchpp.exceptions import ReadError
+    from smatchpp.core.exceptions import ReadError
 
     out = []
     for path in paths:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import sys
 
-from smatchpp.aspects import ASPECTS
-from smatchpp.read import read_file
+from smatchpp.aspects.core import ASPECTS
+from smatchpp.graphs.read import read_file
 from smatchpp.presets import standardize
 
 from experiment import DATA

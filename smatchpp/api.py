@@ -17,19 +17,19 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence
 
-from .aligner import PairAligner
+from .alignment.aligner import PairAligner
 from .presets import Options, standardize
-from .compile import compile_pair
-from .matchers import TripleMatcher
-from .config import Config
-from .executor import Work, default_workers, progress_bar, stream  # noqa: F401 (default_workers: part of the API)
-from .exceptions import InputMismatchError, ReadError
-from .pairing import check_pairing
-from .problem import Problem
-from .read import Entry, Format, RawGraph, from_penman, read_file, read_text
-from .schedule import Schedule
-from .score import CorpusScore, PairScore
-from .triples import EMPTY, PresetName, TripleGraph
+from .alignment.compile import compile_pair
+from .alignment.matchers import TripleMatcher
+from .alignment.config import Config
+from .running.executor import Work, default_workers, progress_bar, stream  # noqa: F401 (default_workers: part of the API)
+from .core.exceptions import InputMismatchError, ReadError
+from .graphs.pairing import check_pairing
+from .alignment.problem import Problem
+from .graphs.read import Entry, Format, RawGraph, from_penman, read_file, read_text
+from .core.schedule import Schedule
+from .alignment.score import CorpusScore, PairScore
+from .graphs.triples import EMPTY, PresetName, TripleGraph
 
 if TYPE_CHECKING:
     import penman
@@ -90,7 +90,7 @@ class Scorer:
         self.schedule: Schedule | None = None
         self.aspects = None
         if self.config.aspects != "none":
-            from .aspects import AspectScorer
+            from .aspects.core import AspectScorer
             self.aspects = AspectScorer.for_scorer(self)
 
     @property
@@ -126,7 +126,7 @@ class Scorer:
         pairs = list(pairs)
         aspects = None
         if any(p.aspects is not None for p in pairs):
-            from .aspects import aspect_summary
+            from .aspects.core import aspect_summary
 
             aspects = aspect_summary(pairs, self.config)
         return CorpusScore(pairs, self.config, self._match, aspects)
@@ -141,7 +141,7 @@ class Scorer:
         """Align ``a`` (test) to ``b`` (gold) and score the pair.
 
         ``a`` and ``b`` are PENMAN strings, :class:`penman.Graph` objects (read as
-        written: see :func:`smatchpp.read.from_penman`) or standardized
+        written: see :func:`smatchpp.graphs.read.from_penman`) or standardized
         :class:`TripleGraph` objects.  With ``config.aspects``, strings and penman
         graphs also get their aspect scores (:class:`TripleGraph` inputs cannot: the
         aspects read the graph as written).
@@ -290,7 +290,7 @@ def _map_jobs(scorers: Sequence[Scorer], items: Sequence[list[tuple]], workers: 
 
 
 def _init_worker(scorers: list[tuple]) -> list[Scorer]:
-    """A worker's scorers (its state, :class:`~smatchpp.executor.Work`): from
+    """A worker's scorers (its state, :class:`~smatchpp.running.executor.Work`): from
     ``(config, matcher, schedule)`` of every job."""
     made = []
     for config, matcher, schedule in scorers:

@@ -2,7 +2,7 @@
 
 Every graph is read and standardized once; pairs are scored in chunks (by a
 process pool when ``workers > 1``, or on Dask, the graphs shipped once per
-worker: :func:`smatchpp.executor.stream`) and streamed back in a fixed order,
+worker: :func:`smatchpp.running.executor.stream`) and streamed back in a fixed order,
 so results never depend on the worker count.
 
 Cheap bounds for whole collections: the label-count bound of every pair at
@@ -32,14 +32,14 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from .api import Scorer
-from .matchers import build_matcher
-from .matchers.exact import label_multiset
-from .config import Config
-from .executor import Work, stream
+from .alignment.matchers import build_matcher
+from .alignment.matchers.exact import label_multiset
+from .alignment.config import Config
+from .running.executor import Work, stream
 from .presets import get_preset
-from .solvers.bounds import star_bound
-from .solvers.portfolio import BIG_PAIRS
-from .triples import TripleGraph
+from .alignment.solvers.bounds import star_bound
+from .alignment.solvers.portfolio import BIG_PAIRS
+from .graphs.triples import TripleGraph
 
 __all__ = ["LabelIndex", "label_bound_matrix", "f1_bound", "PairResult", "PairChunk", "score_pairs", "chunk_sizes",
            "pair_chunks", "Hit", "QueryResult", "top_k", "iter_top_k",
@@ -131,7 +131,7 @@ class PairChunk:
     list of one object per pair as each task's result, 2 Dask workers took
     11.3 s instead of 7.4 s to score 124,750 pairs (measured before
     the Dask backend scattered its shared objects as one future each,
-    :mod:`smatchpp.executor`).  Iterating gives the :class:`PairResult` of each pair,
+    :mod:`smatchpp.running.executor`).  Iterating gives the :class:`PairResult` of each pair,
     in chunk order.
     """
 
@@ -175,7 +175,7 @@ class PairChunk:
 
 
 def _init(config: Config, graphs_a, graphs_b, matcher=None) -> tuple:
-    """A worker's state (:class:`~smatchpp.executor.Work`): its scorer and the two collections."""
+    """A worker's state (:class:`~smatchpp.running.executor.Work`): its scorer and the two collections."""
     return Scorer(config, matcher), graphs_a, graphs_b
 
 
@@ -252,7 +252,7 @@ def _stream(func, tasks: Iterable, config: Config, graphs_a, graphs_b, workers: 
             client) -> Iterator:
     """``func(state, task)`` for every task, results in task order, by workers that hold the
     graphs and a :class:`Scorer` (:func:`_init`; shipped once per worker): in this process,
-    by a pool of ``workers`` or on a Dask ``client`` (:func:`smatchpp.executor.stream`).
+    by a pool of ``workers`` or on a Dask ``client`` (:func:`smatchpp.running.executor.stream`).
     A soft matcher goes to the workers with the similarity table the collections need."""
     if workers <= 1 and client is None:
         matcher = None  # this process computes what it needs as it goes
@@ -294,7 +294,7 @@ def top_k(queries: Sequence[TripleGraph], corpus: Sequence[TripleGraph], k: int,
     stops as soon as no unsolved pair's bound can beat the current ``k``-th hit
     (``f1 > kth`` or ``f1 == kth`` with a lower index).  Once there are ``k``
     hits, a pair is compiled and its star bound (an assignment bound,
-    :func:`~smatchpp.solvers.bounds.star_bound`) tried before it is solved; a
+    :func:`~smatchpp.alignment.solvers.bounds.star_bound`) tried before it is solved; a
     pair it keeps out is counted as ``bounded``.  Under soft or weighted
     matchers (no label bound) the star bound is the only one.  Both bounds are upper bounds
     on the optimum, and a pair's score never exceeds its optimum, so the hits are

@@ -42,7 +42,7 @@ and ``print_alignment``.  :data:`verbose` prints the pair, its triples (as compa
 lower-cased, variables numbered ``a0``/``b0`` like 1.0.4's) and the best match to
 :data:`DEBUG_LOG`; :data:`veryVerbose` adds nothing to that (there is no hill-climbing to
 trace) but the F-score line 1.0.4's :func:`compute_f` prints.  A graph 1.0.4 would read
-leniently but that is not PENMAN raises :class:`~smatchpp.exceptions.ReadError` naming the
+leniently but that is not PENMAN raises :class:`~smatchpp.core.exceptions.ReadError` naming the
 pair and the graph (1.0.4 prints an error and fails with an unrelated ``ValueError``).
 
 >>> import io
@@ -64,11 +64,11 @@ import sys
 from typing import Iterator
 
 from .api import Scorer
-from .config import Config
-from .exceptions import ReadError
+from .alignment.config import Config
+from .core.exceptions import ReadError
 from .presets import standardize
-from .read import read_text
-from .triples import TripleGraph
+from .graphs.read import read_text
+from .graphs.triples import TripleGraph
 
 __all__ = ["score_amr_pairs", "get_amr_match", "compute_f", "generate_amr_lines", "get_amr_line",
            "normalize", "main", "signature", "read_amr", "iteration_num", "verbose", "veryVerbose",
@@ -241,7 +241,7 @@ def _graph(text: str, which: int, sent_num: int) -> TripleGraph:
 
 def read_amr(cur_amr: str) -> TripleGraph:
     """1.0.4's triples of one one-line AMR (what :func:`get_amr_match` compares), as a
-    :class:`~smatchpp.triples.TripleGraph`; raises :class:`ReadError` if it is not PENMAN.
+    :class:`~smatchpp.graphs.triples.TripleGraph`; raises :class:`ReadError` if it is not PENMAN.
 
     >>> g = read_amr("(a / Dog :mod (b / big))")
     >>> g.concepts, g.attributes, g.relations

@@ -1,7 +1,7 @@
 """Brute-force Smatch oracle for tiny graphs (test helper, not a test module).
 
-It works directly on :class:`smatchpp.triples.TripleGraph` objects and uses
-nothing from ``smatchpp.compile`` or ``smatchpp.solvers``: every injective
+It works directly on :class:`smatchpp.graphs.triples.TripleGraph` objects and uses
+nothing from ``smatchpp.alignment.compile`` or ``smatchpp.alignment.solvers``: every injective
 partial map from A's variables to B's is enumerated, A's triples are rewritten
 through the map (an unmapped variable becomes a placeholder that matches
 nothing) and the multiset intersection with B's triples is counted with
@@ -15,7 +15,7 @@ import itertools
 from collections import Counter
 from typing import Iterable, Iterator, Sequence
 
-from smatchpp.triples import TripleGraph
+from smatchpp.graphs.triples import TripleGraph
 
 __all__ = ["MAX_VARS", "triple_multiset", "mapped_multiset", "matched_count", "partial_maps",
            "brute_force", "rescore"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from smatchpp.triples import TripleGraph
+from smatchpp.graphs.triples import TripleGraph
 
 __all__ = ["CONCEPTS", "triple_graphs", "graph_pairs", "permute_graph", "equivalent_graphs",
            "PenmanSpec", "penman_specs", "render_penman", "renamings", "penman_strings", "NAME_POOL",

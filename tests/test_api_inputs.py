@@ -12,7 +12,7 @@ import pytest
 
 import smatchpp
 from clirun import GOLD, PRED
-from smatchpp.read import read_file
+from smatchpp.graphs.read import read_file
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

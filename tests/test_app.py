@@ -1,5 +1,5 @@
 """The application layer (:mod:`smatchpp.cli.app`) and the metrics on every backend
-(:mod:`smatchpp.runs`), in this process: the command template's steps, ``--workers`` and
+(:mod:`smatchpp.running.runs`), in this process: the command template's steps, ``--workers`` and
 ``--dask`` for every metric (ordered, identical results), and ``compare`` with several
 systems against one baseline."""
 
@@ -14,8 +14,8 @@ import pytest
 from smatchpp import cli
 from smatchpp.cli.app import Inputs, collect, conclude
 from smatchpp.metrics import METRICS, get_metric
-from smatchpp.read import read_file
-from smatchpp.runs import auto_workers, metric_pairs, metric_rows
+from smatchpp.graphs.read import read_file
+from smatchpp.running.runs import auto_workers, metric_pairs, metric_rows
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PRED, GOLD = EXAMPLES / "pred.amr", EXAMPLES / "gold.amr"

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from smatchpp.aspects import ASPECTS, AspectCount, AspectScorer, damonte_triples, score_aspects
-from smatchpp.read import read_file, read_text
+from smatchpp.aspects.core import ASPECTS, AspectCount, AspectScorer, damonte_triples, score_aspects
+from smatchpp.graphs.read import read_file, read_text
 from strategies import penman_strings
 
 

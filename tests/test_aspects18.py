@@ -1,4 +1,4 @@
-"""smatchpp 1.8's aspects (:mod:`smatchpp.aspects18`) and its ``amr`` triples (preset
+"""smatchpp 1.8's aspects (:mod:`smatchpp.aspects.smatchpp18`) and its ``amr`` triples (preset
 ``smatchpp18-amr``): every subgraph below is worked out by hand from the rules in the
 module docstring (1.8's numbers on BAMBOO STS and parseval-lp are in ``docs/aspects.md``)."""
 
@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from smatchpp.aspects import AspectScorer, aspect_list, solver_function
-from smatchpp.aspects18 import NAMES, Extractor, FramesError, frame_roles, read_frames
+from smatchpp.aspects.core import AspectScorer, aspect_list, solver_function
+from smatchpp.aspects.smatchpp18 import NAMES, Extractor, FramesError, frame_roles, read_frames
 from smatchpp.presets import standardize
 from smatchpp.presets.smatchpp18amr import amr18_triples
-from smatchpp.read import read_text
+from smatchpp.graphs.read import read_text
 
 
 def raw(text):

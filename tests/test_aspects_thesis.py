@@ -29,9 +29,9 @@ import json
 import pytest
 
 from clirun import run
-from smatchpp.aspects import AspectScorer, damonte_triples
-from smatchpp.aspects_thesis import NAMES, StatAspect, best_node
-from smatchpp.read import read_text
+from smatchpp.aspects.core import AspectScorer, damonte_triples
+from smatchpp.aspects.thesis import NAMES, StatAspect, best_node
+from smatchpp.graphs.read import read_text
 from tinyvectors import vectors_file
 
 VECTORS = "boy 1 0\ngirl 0.6 0.8\nwant 0 1\ndesire 0.8 0.6\ncat -1 0\n"

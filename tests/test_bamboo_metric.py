@@ -10,7 +10,7 @@ import pytest
 from scipy.stats import pearsonr, spearmanr
 
 from smatchpp.metrics import get_metric
-from smatchpp.read import read_text
+from smatchpp.graphs.read import read_text
 from test_benchmarks import HUMAN, RATED, ROLE, bamboo, make_bamboo, run
 
 

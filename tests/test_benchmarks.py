@@ -273,7 +273,7 @@ def test_bamboo_pair_scores_have_a_row_per_aspect(tmp_path):
     """``--set aspects=...``: every aspect's pair F1 beside the main one.  Pair 0's AGENT is
     {hit-01, boy, h arg0 b} against {hit-01, girl, h arg0 g}: 2 of 3 / 3; pair 1 has no
     :ARG0, and CAUSE is empty everywhere: 1 (vacuous agreement)."""
-    from smatchpp.aspects18 import NAMES
+    from smatchpp.aspects.smatchpp18 import NAMES
 
     a, b = tmp_path / "a.amr", tmp_path / "b.amr"
     a.write_text("(h / hit-01 :ARG0 (b / boy) :ARG2 (s / stick))\n\n(c / city :name (n / name :op1 \"X\"))\n")
@@ -291,7 +291,7 @@ def test_bamboo_pair_scores_have_a_row_per_thesis_aspect(tmp_path, monkeypatch):
     {hit-01, girl, stick}: 2 of 3 / 3; rootSim hit vs hit 1; maxIndegreeSim boy (the first
     of the nodes with one parent) against girl: cos 0.6.  Negation: pair 0 has none on either
     side, 1 (vacuous agreement); pair 1 only in A, 0."""
-    from smatchpp.aspects_thesis import NAMES
+    from smatchpp.aspects.thesis import NAMES
 
     monkeypatch.setenv("SMATCHPP_CACHE", str(tmp_path / "cache"))
     (tmp_path / "v.txt").write_text("boy 1 0\ngirl 0.6 0.8\n")

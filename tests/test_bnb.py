@@ -1,5 +1,5 @@
-"""The compiled small-pair path: branch and bound (smatchpp/solvers/bnb.py) and the exact
-matcher's compile kernel (smatchpp/compile.py ``_compile_exact``).
+"""The compiled small-pair path: branch and bound (smatchpp/alignment/solvers/bnb.py) and the exact
+matcher's compile kernel (smatchpp/alignment/compile.py ``_compile_exact``).
 
 * branch and bound against the brute-force oracle on tiny graph pairs, and against an
   enumeration of every matching on random problems with fractional coefficients;
@@ -22,13 +22,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import smatchpp.compile as compile_module
+import smatchpp.alignment.compile as compile_module
 from oracle import brute_force, rescore_array
 from smatchpp.api import parse_graph
-from smatchpp.compile import compile_pair
-from smatchpp.problem import Problem
-from smatchpp.solvers import Portfolio
-from smatchpp.solvers.bnb import branch_and_bound
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.problem import Problem
+from smatchpp.alignment.solvers import Portfolio
+from smatchpp.alignment.solvers.bnb import branch_and_bound
 from strategies import graph_pairs, triple_graphs
 
 TINY = settings(max_examples=150, deadline=None, derandomize=True)
@@ -131,7 +131,7 @@ def test_bnb_deterministic_and_in_the_portfolio():
 
 def test_portfolio_takes_over_after_the_node_limit(monkeypatch):
     """A search cut short hands its alignment on: the portfolio still certifies the optimum."""
-    import smatchpp.solvers.portfolio as portfolio_module
+    import smatchpp.alignment.solvers.portfolio as portfolio_module
 
     a = parse_graph("(a / and :op1 (x / dog :mod (r / red)) :op2 (y / dog :mod (s / big)) :op3 (z / cat))")
     b = parse_graph("(a / and :op1 (x / dog :mod (s / big)) :op2 (y / cat :mod (r / red)) :op3 (z / dog))")

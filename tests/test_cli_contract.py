@@ -90,7 +90,7 @@ def test_unreadable_graph_exit_2_names_file_line_and_graph(tmp_path):
 
 INTERNAL = """
 import sys
-import smatchpp.solvers.portfolio as portfolio
+import smatchpp.alignment.solvers.portfolio as portfolio
 from smatchpp import cli
 def boom(self, *args, **kwargs):
     raise ZeroDivisionError("planted by the test")

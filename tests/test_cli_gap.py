@@ -138,8 +138,8 @@ def test_rounding_noise_of_fractional_scores_is_no_gap():
     hill-climber is never blamed on smatch 1.0.4's duplicate bug."""
     from smatchpp.audit import measure_gaps
     from smatchpp.cli.gap import HILLCLIMBER, format_gap
-    from smatchpp.config import Config
-    from smatchpp.score import CorpusScore, PairScore
+    from smatchpp.alignment.config import Config
+    from smatchpp.alignment.score import CorpusScore, PairScore
 
     optimum = [2.7, 3.1000000000000005, 1.5, 4.2]
     pairs = [PairScore(k, None, m, m, 4, 4, "optimal", "exact", tolerance=1e-6)

@@ -327,7 +327,7 @@ def test_interrupt_writes_the_finished_pairs_as_a_table(slow_input, tmp_path):
     """``--pairs-out FILE.parquet`` is written when the run ends: an interrupt still writes the
     pairs that finished, with the signature."""
     pytest.importorskip("pyarrow")
-    from smatchpp import tables
+    from smatchpp.core import tables
 
     folder, total = slow_input
     table = tmp_path / "pairs.parquet"
@@ -350,7 +350,7 @@ def _joined(path) -> str:
     """The two documents of ``path`` as one graph (the second one's variables renamed)."""
     import penman
 
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
 
     first, second = (penman.decode(penman.encode(penman.Graph(list(e.graph.triples), top=e.graph.top)))
                      for e in read_file(str(path)))

@@ -108,7 +108,7 @@ def test_unreadable_graph_names_file_and_line_and_skip_keeps_the_rest(files):
 
 
 def _features(text):
-    from smatchpp.read import read_text
+    from smatchpp.graphs.read import read_text
 
     m = get_metric("jaccard")
     return [m.features(e.graph) for e in read_text(text)]
@@ -116,7 +116,7 @@ def _features(text):
 
 def test_compare_is_the_paired_test_of_the_metric_statistics(files):
     import numpy as np
-    from smatchpp.significance import compare_columns
+    from smatchpp.statistics.significance import compare_columns
 
     r = run("compare", "a.amr", "b.amr", "b.amr", "--metric", "jaccard", "--format", "json",
             "--bootstrap", "300", "--ar-trials", "300", cwd=files)

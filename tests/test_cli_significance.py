@@ -11,8 +11,8 @@ import pytest
 from clirun import run as clirun
 
 from smatchpp.api import Config, Scorer
-from smatchpp.read import read_file
-from smatchpp.significance import PairStats, bootstrap, compare, paired_stats
+from smatchpp.graphs.read import read_file
+from smatchpp.statistics.significance import PairStats, bootstrap, compare, paired_stats
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 ROOT = Path(__file__).resolve().parents[1]
@@ -178,7 +178,7 @@ def test_score_bootstrap_with_uncertified_pairs_resamples_both_bounds():
 
 
 def test_compare_aspects(files):
-    from smatchpp.aspects import ASPECTS
+    from smatchpp.aspects.core import ASPECTS
 
     args = [str(files["better"]), str(files["worse"]), str(files["gold"]), "--bootstrap", "300",
             "--ar-trials", "500", "--aspects", "joint"]

@@ -12,7 +12,7 @@ import pytest
 
 from clirun import run
 from smatchpp.metrics import get_metric
-from smatchpp.read import read_text
+from smatchpp.graphs.read import read_text
 
 A = "(x / a :r (y / b))\n\n(x / a)\n\n(x / give-01 :ARG0 (y / boy))\n"
 B = "(x / a :r (y / c))\n\n(x / a)\n\n(x / hand-01 :ARG0 (y / boy))\n"

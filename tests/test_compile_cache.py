@@ -1,4 +1,4 @@
-"""Per-graph memoized compile tables (smatchpp/matchers/exact.py ``per_graph``): a graph met again,
+"""Per-graph memoized compile tables (smatchpp/alignment/matchers/exact.py ``per_graph``): a graph met again,
 or pickled to a worker with its tables, compiles to exactly the problem a fresh copy gives."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from smatchpp.compile import compile_pair
-from smatchpp.matchers.exact import ExactMatcher, label_multiset
-from smatchpp.triples import TripleGraph
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.matchers.exact import ExactMatcher, label_multiset
+from smatchpp.graphs.triples import TripleGraph
 
 from strategies import triple_graphs
 

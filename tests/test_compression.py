@@ -8,12 +8,12 @@ import numpy as np
 from hypothesis import given, settings
 
 from oracle import brute_force, matched_count, partial_maps
-from smatchpp.compile import compile_pair
-from smatchpp.compression.exact import compress
-from smatchpp.problem import Problem
-from smatchpp.solvers import HighsSolver, HillClimber, Portfolio
-from smatchpp.solvers.highs import solve_lp
-from smatchpp.solvers.base import Limits
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.compression.exact import compress
+from smatchpp.alignment.problem import Problem
+from smatchpp.alignment.solvers import HighsSolver, HillClimber, Portfolio
+from smatchpp.alignment.solvers.highs import solve_lp
+from smatchpp.alignment.solvers.base import Limits
 from strategies import graph_pairs
 
 TINY = settings(max_examples=40, deadline=None, derandomize=True)

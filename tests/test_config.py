@@ -12,7 +12,7 @@ import pytest
 from clirun import run
 from smatchpp import __version__
 from smatchpp.api import Scorer, score_corpus
-from smatchpp.config import Config, SignatureError
+from smatchpp.alignment.config import Config, SignatureError
 
 #: a value other than the default for every signed field (extend when a field is added)
 OTHER = {"preset": None, "match": None, "solver": "highs", "compression": "none", "time_limit": 2.5,
@@ -174,8 +174,8 @@ def test_work_limit_is_deterministic_and_bounded():
 
 def test_work_limit_budget_is_shared_by_the_stages():
     from smatchpp.api import compile_strings
-    from smatchpp.solvers.base import Budget
-    from smatchpp.solvers.highs import solve_lp
+    from smatchpp.alignment.solvers.base import Budget
+    from smatchpp.alignment.solvers.highs import solve_lp
 
     p = compile_strings(PAIRS[0][0], PAIRS[1][0])
     budget = Budget(10_000)
@@ -218,7 +218,7 @@ _DEFAULT_IN_WORDS = {"keep_wiki", "on_error", "aspects", "aspect_set"}
 def test_every_signed_field_has_exactly_one_option_with_its_default_in_help(tmp_path):
     from smatchpp.cli.common import option_flag, setting_help
     from smatchpp.cli.options import OPTIONS
-    from smatchpp.config import format_value
+    from smatchpp.alignment.config import format_value
 
     commands = _subparsers()
     # without white space: argparse wraps lines, also after a hyphen
@@ -251,8 +251,9 @@ def test_every_signed_field_has_exactly_one_option_with_its_default_in_help(tmp_
 
 def test_setting_defaults_are_declared_once():
     """Config's defaults are the constants of the modules that use them."""
-    from smatchpp import matchers, problem, significance
-    from smatchpp.matchers import s2match
+    from smatchpp.alignment import matchers, problem
+    from smatchpp.statistics import significance
+    from smatchpp.alignment.matchers import s2match
 
     c = Config()
     assert (c.cutoff, c.diffsense) == (s2match.DEFAULT_CUTOFF, s2match.DEFAULT_DIFFSENSE)
@@ -270,7 +271,7 @@ def test_setting_defaults_are_declared_once():
 
 def test_corpus_score_carries_its_config(tmp_path):
     """summary() reads the aspect mode from the Config, not from the signature string."""
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
 
     path = tmp_path / "g.amr"
     path.write_text("(w / want-01 :ARG0 (b / boy))\n")
@@ -283,7 +284,7 @@ def test_corpus_score_carries_its_config(tmp_path):
 
 def test_a_scorers_own_matcher_is_named_by_the_signature_not_patched_in():
     from smatchpp.api import Scorer
-    from smatchpp.matchers import ExactMatcher
+    from smatchpp.alignment.matchers import ExactMatcher
 
     class Mine(ExactMatcher):
         name = "mine"

@@ -11,11 +11,11 @@ import pytest
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 
 from smatchpp.api import Scorer  # noqa: E402
-from smatchpp.config import Config  # noqa: E402
-from smatchpp.distributed import connect  # noqa: E402
-from smatchpp.executor import Work, stream  # noqa: E402
+from smatchpp.alignment.config import Config  # noqa: E402
+from smatchpp.running.distributed import connect  # noqa: E402
+from smatchpp.running.executor import Work, stream  # noqa: E402
 from smatchpp.matrix import pair_chunks, score_pairs, search, top_k  # noqa: E402
-from smatchpp.read import read_text  # noqa: E402
+from smatchpp.graphs.read import read_text  # noqa: E402
 from test_matrix import GRAPHS, TEXTS  # noqa: E402
 
 
@@ -95,7 +95,7 @@ def test_dask_streams_in_task_order_with_the_executor_s_batches(client):
 
 
 def _held_runs() -> int:
-    from smatchpp import executor
+    from smatchpp.running import executor
     return len(executor._STATES)
 
 
@@ -153,8 +153,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-KERNELS_LOADED = ("from smatchpp.compile import _compile_exact\n"
-                  "from smatchpp.solvers.bnb import _search\n"
+KERNELS_LOADED = ("from smatchpp.alignment.compile import _compile_exact\n"
+                  "from smatchpp.alignment.solvers.bnb import _search\n"
                   "loaded = (bool(_compile_exact.compiled), bool(_search.compiled))\n")
 
 
@@ -169,7 +169,7 @@ def test_local_cluster_workers_run_without_the_statistical_profiler(client):
 
 def test_warm_up_loads_both_kernels_in_a_fresh_process():
     code = (KERNELS_LOADED + "before = loaded\n"
-            "from smatchpp.distributed import dask_setup\n"
+            "from smatchpp.running.distributed import dask_setup\n"
             "dask_setup(None)\n" + KERNELS_LOADED + "print(before, loaded)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
@@ -185,7 +185,7 @@ def test_separate_scheduler_and_worker_processes():
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
                                "--nworkers", "1", "--nthreads", "2", "--host", "127.0.0.1",
-                               "--dashboard-address", ":0", "--preload", "smatchpp.distributed"],
+                               "--dashboard-address", ":0", "--preload", "smatchpp.running.distributed"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         with distributed.Client(address, timeout=60) as c:

@@ -65,7 +65,7 @@ def test_the_readme_shows_the_real_output_of_its_score_run(tmp_path):
 
 
 def test_the_readme_tables_name_every_registered_preset_matcher_and_metric():
-    from smatchpp.matchers import MATCHERS
+    from smatchpp.alignment.matchers import MATCHERS
     from smatchpp.metrics import METRICS
     from smatchpp.presets import PRESETS
 

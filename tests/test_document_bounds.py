@@ -20,15 +20,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import smatchpp.solvers.portfolio as portfolio_module
+import smatchpp.alignment.solvers.portfolio as portfolio_module
 from oracle import brute_force, rescore_array
-from smatchpp.compile import compile_pair
-from smatchpp.solvers import Portfolio
-from smatchpp.solvers.base import Limits
-from smatchpp.solvers.bounds import (dense_assignment, group_max_sum, lagrangian_star_bound,
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.solvers import Portfolio
+from smatchpp.alignment.solvers.base import Limits
+from smatchpp.alignment.solvers.bounds import (dense_assignment, group_max_sum, lagrangian_star_bound,
                                      pair_potential, sparse_assignment, star_bound)
-from smatchpp.solvers.highs import HighsSolver
-from smatchpp.triples import TripleGraph
+from smatchpp.alignment.solvers.highs import HighsSolver
+from smatchpp.graphs.triples import TripleGraph
 from strategies import graph_pairs
 from test_limits import Ticking, document
 
@@ -106,7 +106,7 @@ def test_lagrangian_star_bound_improves_on_the_star_bound():
 
 
 def test_lagrangian_star_bound_refuses_what_is_not_dense(monkeypatch):
-    import smatchpp.solvers.bounds as bounds
+    import smatchpp.alignment.solvers.bounds as bounds
     from smatchpp.api import compile_strings
     problem = compile_strings("(a / dog :ARG0-of (b / bark-01))", "(x / bark-01 :ARG0 (y / dog))")
     monkeypatch.setattr(bounds, "_DENSE_LIMIT", 0)

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 from oracle import mapped_multiset, partial_maps, triple_multiset
-from smatchpp.aligner import PairAligner
+from smatchpp.alignment.aligner import PairAligner
 from smatchpp.api import parse_graph
 from smatchpp.cli import main as cli_main
-from smatchpp.compile import compile_pair
-from smatchpp.config import Config
-from smatchpp.read import read_text
-from smatchpp.sentences import (coref_counts, coreference, is_document, sentence_buckets,
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.config import Config
+from smatchpp.graphs.read import read_text
+from smatchpp.alignment.sentences import (coref_counts, coreference, is_document, sentence_buckets,
                                 variable_buckets)
 
 

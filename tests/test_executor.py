@@ -1,4 +1,4 @@
-"""The executor (``smatchpp.executor``): results in order, in this process or a pool, and
+"""The executor (``smatchpp.running.executor``): results in order, in this process or a pool, and
 pools that start and stop cleanly however early they are stopped (issue 22, item 11).
 
 The races are about processes starting while the parent acts on them, so the tests repeat
@@ -11,7 +11,7 @@ from __future__ import annotations
 import subprocess
 
 from clirun import run_python
-from smatchpp.executor import Work, stream
+from smatchpp.running.executor import Work, stream
 
 REPEAT = 40
 #: a functional hang check for all the repetitions (each takes well under a second)
@@ -85,7 +85,7 @@ def test_a_pool_stopped_while_its_workers_start_ends_quietly(tmp_path):
     terminates it.  It must die quietly, and the parent must not hang."""
     code = """if True:
         import sys
-        from smatchpp.executor import Work, interrupts, stream
+        from smatchpp.running.executor import Work, interrupts, stream
         def absolute(state, x):
             return abs(x)
         work = Work(run=absolute)

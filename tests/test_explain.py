@@ -1,6 +1,6 @@
 """The alignment explorer: its counts are the scorer's, and its views show them.
 
-* :func:`smatchpp.matching.triple_match` against the brute-force oracle's
+* :func:`smatchpp.alignment.matching.triple_match` against the brute-force oracle's
   count for random alignments;
 * every :class:`Explanation` (random graphs, and real BAMBOO pairs when
   ``../shared`` is present): matched triples = the scorer's ``matched``, triples
@@ -26,15 +26,15 @@ from hypothesis import strategies as st
 
 from oracle import rescore_array
 from smatchpp.api import Config, Scorer
-from smatchpp.compile import compile_pair
-from smatchpp.matchers import ExactMatcher
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.matchers import ExactMatcher
 from smatchpp.explain import explain_entries, explain_pair
 from smatchpp.explain.drawing import draw
 from smatchpp.explain.html import render_report
 from smatchpp.explain.terminal import render
-from smatchpp.matching import triple_match
-from smatchpp.read import read_file
-from smatchpp.solvers import HillClimber
+from smatchpp.alignment.matching import triple_match
+from smatchpp.graphs.read import read_file
+from smatchpp.alignment.solvers import HillClimber
 from strategies import graph_pairs, penman_strings
 
 #: ``../shared`` beside the repository; SMATCHPP_SHARED overrides it (e.g. in a git worktree)
@@ -220,7 +220,7 @@ def test_soft_concept_matches_are_shown():
 @given(penman_strings())
 def test_penman_branches_find_their_compared_triples(text):
     from smatchpp.explain.penman_view import branch_triples, penman_lines
-    from smatchpp.read import read_text
+    from smatchpp.graphs.read import read_text
     from smatchpp.presets import standardize
 
     raw = read_text(text)[0].graph
@@ -250,7 +250,7 @@ def test_report_lists_what_the_hill_climber_lost(para_explanations):
 
 
 def test_disconnected_tsv_graph_is_shown_part_by_part():
-    from smatchpp.read import read_text
+    from smatchpp.graphs.read import read_text
 
     raw = read_text("a\t:instance\tdog\na\t:ARG0\tb\nb\t:instance\tcat\nc\t:instance\tmouse\n", fmt="tsv")[0].graph
     e = explain_pair(raw, "(d / dog :ARG0 (c / cat))")
@@ -278,7 +278,7 @@ def test_deflated_sections_hold_the_same_html():
                                             ("(a / x :ARG0-of (b / y))", False)])
 def test_arrows_point_in_the_compared_direction(text, downward):
     from smatchpp.explain.penman_view import layout_tree
-    from smatchpp.read import read_text
+    from smatchpp.graphs.read import read_text
     from smatchpp.presets import standardize
 
     raw = read_text(text)[0].graph
@@ -290,8 +290,8 @@ def test_arrows_point_in_the_compared_direction(text, downward):
 
 
 def test_unreadable_graphs_follow_on_error():
-    from smatchpp.exceptions import ReadError
-    from smatchpp.read import read_text
+    from smatchpp.core.exceptions import ReadError
+    from smatchpp.graphs.read import read_text
 
     a = read_text("(d / dog)\n\n(c / cat")
     b = read_text("(d / dog)\n\n(c / cat)")
@@ -356,7 +356,7 @@ def test_drawing_labels_never_overlap(pair):
 @given(penman_strings(max_vars=6))
 def test_drawing_labels_never_overlap_with_the_penman_tree(text):
     from smatchpp.explain.penman_view import layout_tree
-    from smatchpp.read import read_text
+    from smatchpp.graphs.read import read_text
     from smatchpp.presets import standardize
 
     raw = read_text(text)[0].graph
@@ -428,7 +428,7 @@ def test_triple_lists_show_concepts():
 
 
 def test_index_summarizes_the_explained_pairs():
-    from smatchpp.score import CorpusScore
+    from smatchpp.alignment.score import CorpusScore
 
     pairs = [("(d / dog)", "(d / dog)"), ("(d / dog :mod (b / big))", "(c / cat)"),
              ("(w / want-01 :ARG0 (b / boy))", "(w / want-01 :ARG0 (g / girl) :ARG1 (b / boy))")]

@@ -20,7 +20,7 @@ import pytest
 from smatchpp.api import Config, Scorer
 from smatchpp.explain import explain_entries
 from smatchpp.explain.html import write_report
-from smatchpp.read import read_file
+from smatchpp.graphs.read import read_file
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -12,7 +12,7 @@ import pytest
 from clirun import run as clirun
 
 from smatchpp.api import Config, Scorer
-from smatchpp.read import read_file
+from smatchpp.graphs.read import read_file
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PRED, GOLD = str(EXAMPLES / "pred.amr"), str(EXAMPLES / "gold.amr")

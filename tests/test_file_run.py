@@ -1,5 +1,5 @@
-"""Workers that read their own part of the files (:class:`smatchpp.runs.FileRun`): the scan of
-the bytes (:func:`smatchpp.read.graph_offsets`), the parts read as the whole file reads, the
+"""Workers that read their own part of the files (:class:`smatchpp.running.runs.FileRun`): the scan of
+the bytes (:func:`smatchpp.graphs.read.graph_offsets`), the parts read as the whole file reads, the
 same pairs, summary and errors with 1, 2 or 3 workers, and interrupts.  In this process."""
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from clirun import run as cli_run
 from smatchpp.cli.app import collect
-from smatchpp.executor import Team
+from smatchpp.running.executor import Team
 from smatchpp.metrics import Metric, get_metric
-from smatchpp.read import graph_offsets, read_bytes
-from smatchpp.runs import FileRun, metric_pairs
+from smatchpp.graphs.read import graph_offsets, read_bytes
+from smatchpp.running.runs import FileRun, metric_pairs
 
 # --- files made of pieces that the reader treats in every way it can ---------------------
 

@@ -17,10 +17,10 @@ from unittest import mock
 import numpy as np
 from hypothesis import given, settings
 
-from smatchpp.compile import compile_pair
-from smatchpp.solvers import HighsSolver, Portfolio, portfolio
-from smatchpp.solvers.base import Limits, SolveResult, empty_alignment
-from smatchpp.solvers.highs import solve_lp
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.solvers import HighsSolver, Portfolio, portfolio
+from smatchpp.alignment.solvers.base import Limits, SolveResult, empty_alignment
+from smatchpp.alignment.solvers.highs import solve_lp
 from hypothesis import strategies as st
 from test_matchers import SMALL, _prepare, matchers, oracle
 from strategies import graph_pairs

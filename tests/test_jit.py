@@ -1,4 +1,4 @@
-"""The compiled kernels (smatchpp.jit): the module built ahead of time equals numba's JIT and
+"""The compiled kernels (smatchpp.alignment.jit): the module built ahead of time equals numba's JIT and
 the kernels' Python source, which runs while the module is built in the background."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from smatchpp import jit
+from smatchpp.alignment import jit
 from smatchpp.api import Scorer, parse_graph
-from smatchpp.compile import _encoding, compile_pair
-from smatchpp.solvers.bnb import NODE_LIMIT
+from smatchpp.alignment.compile import _encoding, compile_pair
+from smatchpp.alignment.solvers.bnb import NODE_LIMIT
 
 from strategies import graph_pairs
 from test_bnb import fractional_problems

@@ -15,7 +15,7 @@ import smatchpp
 from clirun import GOLD, PRED, run, run_python
 
 #: modules that only the alignment family needs
-HEAVY = ("smatchpp.api", "smatchpp.compile", "smatchpp.solvers.", "smatchpp.jit", "smatchpp.aspects",
+HEAVY = ("smatchpp.api", "smatchpp.alignment.compile", "smatchpp.alignment.solvers.", "smatchpp.alignment.jit", "smatchpp.aspects.core",
          "smatchpp.cli.compare", "smatchpp.cli.explain", "smatchpp.explain", "numba", "scipy", "highspy",
          "pulp")
 
@@ -39,14 +39,14 @@ def _loaded(*args, cwd) -> tuple[str, list[str]]:
 @pytest.mark.parametrize("metric", ["rematch", "wlk", "jaccard"])
 def test_metric_run_does_not_load_the_smatch_api(tmp_path, metric):
     out, modules = _loaded("score", PRED, GOLD, "--metric", metric, cwd=tmp_path)
-    assert [m for m in modules if m.startswith(HEAVY) or m in ("smatchpp.solvers.base",)] == []
+    assert [m for m in modules if m.startswith(HEAVY) or m in ("smatchpp.alignment.solvers.base",)] == []
     # and it prints what the command line prints
     assert out + "\n" == run("score", PRED, GOLD, "--metric", metric, cwd=tmp_path).stdout
 
 
 def test_smatch_run_still_loads_what_it_needs(tmp_path):
     out, modules = _loaded("score", PRED, GOLD, cwd=tmp_path)
-    assert "smatchpp.api" in modules and "smatchpp.solvers.portfolio" in modules
+    assert "smatchpp.api" in modules and "smatchpp.alignment.solvers.portfolio" in modules
     assert out + "\n" == run("score", PRED, GOLD, cwd=tmp_path).stdout
 
 
@@ -57,7 +57,7 @@ def test_import_smatchpp_is_light_and_every_public_name_works(tmp_path):
                       "print(json.dumps([before, names, sorted(dir(smatchpp))]))\n", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     before, names, listed = json.loads(proc.stdout)
-    assert "smatchpp.api" not in before and "smatchpp.problem" not in before
+    assert "smatchpp.api" not in before and "smatchpp.alignment.problem" not in before
     assert set(names) == set(smatchpp.__all__) and set(smatchpp.__all__) <= set(listed)
     assert names["standardize"] == "function" and names["Scorer"] == "type" and names["__version__"] == "str"
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
@@ -67,15 +67,15 @@ def test_import_smatchpp_is_light_and_every_public_name_works(tmp_path):
 def test_standardize_stays_the_function_after_its_module_is_imported():
     import smatchpp.standardize  # noqa: F401 - the submodule's old name, imported by name
     from smatchpp.standardize import TripleGraph
-    from smatchpp.triples import TripleGraph as Triples
+    from smatchpp.graphs.triples import TripleGraph as Triples
 
     assert callable(smatchpp.standardize) and smatchpp.standardize.__name__ == "standardize"
-    assert TripleGraph is Triples  # the old import path finds the module, now smatchpp.triples
+    assert TripleGraph is Triples  # the old import path finds the module, now smatchpp.graphs.triples
 
 
 def test_solvers_package_resolves_its_classes_on_use():
-    from smatchpp import solvers
-    from smatchpp.solvers.portfolio import Portfolio
+    from smatchpp.alignment import solvers
+    from smatchpp.alignment.solvers.portfolio import Portfolio
 
     assert solvers.Portfolio is Portfolio and isinstance(solvers.get_solver("exact"), Portfolio)
     assert set(solvers.__all__) <= set(dir(solvers)) | set(solvers._LAZY)
@@ -84,7 +84,7 @@ def test_solvers_package_resolves_its_classes_on_use():
 
 
 def test_aspect_modes_of_the_parser_are_the_aspects_modes():
-    from smatchpp.aspects import MODES
+    from smatchpp.aspects.core import MODES
     from smatchpp.cli.score import ASPECT_MODES
 
     assert ASPECT_MODES == ("none",) + MODES

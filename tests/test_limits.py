@@ -16,15 +16,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-import smatchpp.solvers.portfolio as portfolio_module
+import smatchpp.alignment.solvers.portfolio as portfolio_module
 from oracle import brute_force, rescore_array
-from smatchpp.sentences import sentence_drop, sentence_of
-from smatchpp.compile import compile_pair
-from smatchpp.solvers import Portfolio
-from smatchpp.solvers.base import Limits
-from smatchpp.solvers.bounds import sparse_assignment, star_bound
-from smatchpp.solvers.hillclimber import MOVE_PASSES, climb
-from smatchpp.triples import TripleGraph
+from smatchpp.alignment.sentences import sentence_drop, sentence_of
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.solvers import Portfolio
+from smatchpp.alignment.solvers.base import Limits
+from smatchpp.alignment.solvers.bounds import sparse_assignment, star_bound
+from smatchpp.alignment.solvers.hillclimber import MOVE_PASSES, climb
+from smatchpp.graphs.triples import TripleGraph
 from strategies import graph_pairs, triple_graphs
 
 TINY = settings(max_examples=80, deadline=None, derandomize=True)
@@ -219,7 +219,7 @@ def test_sparse_assignment_equals_dense(n_a, n_b, data):
 @TINY
 @given(graph_pairs())
 def test_sparse_star_bound_equals_dense_and_bounds_optimum(pair):
-    import smatchpp.solvers.bounds as bounds
+    import smatchpp.alignment.solvers.bounds as bounds
     a, b = pair
     problem = compile_pair(a, b)
     dense = star_bound(problem, assignment=True)
@@ -261,7 +261,7 @@ def test_no_limit_changes_nothing():
 @TINY
 @given(graph_pairs())
 def test_branch_star_bound_bounds_the_optimum(pair):
-    from smatchpp.solvers.bounds import branch_star_bound
+    from smatchpp.alignment.solvers.bounds import branch_star_bound
     a, b = pair
     problem = compile_pair(a, b)
     assert branch_star_bound(problem) >= brute_force(a, b)
@@ -270,7 +270,7 @@ def test_branch_star_bound_bounds_the_optimum(pair):
 @TINY
 @given(document_pairs())
 def test_branch_star_bound_on_documents(pair):
-    from smatchpp.solvers.bounds import branch_star_bound, fix_pair
+    from smatchpp.alignment.solvers.bounds import branch_star_bound, fix_pair
     a, b = pair
     problem = compile_pair(a, b)
     optimum = brute_force(a, b)
@@ -286,7 +286,7 @@ def test_branch_star_bound_on_documents(pair):
 @given(graph_pairs(), st.integers(0, 3))
 def test_climber_with_sparse_pair_lookup_is_unchanged(pair, seed):
     """The sorted-key lookup (big problems) gives the same climb as the dense table."""
-    import smatchpp.solvers.hillclimber as hc
+    import smatchpp.alignment.solvers.hillclimber as hc
     a, b = pair
     problem = compile_pair(a, b)
     dense = climb(problem, seed, 2)
@@ -298,7 +298,7 @@ def test_climber_with_sparse_pair_lookup_is_unchanged(pair, seed):
 
 def test_lp_stops_early_enough_to_return_by_the_deadline(monkeypatch):
     """HiGHS is told to stop LP_STOP_PASSES before the deadline (it returns late by up to that)."""
-    import smatchpp.solvers.highs as highs_module
+    import smatchpp.alignment.solvers.highs as highs_module
     from smatchpp.api import compile_strings
     problem = compile_strings("(a / dog :ARG0-of (b / bark-01) :mod (c / big))",
                               "(x / bark-01 :ARG0 (y / dog :mod (z / big)))")

@@ -20,16 +20,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import brute_force, partial_maps, weighted_brute_force, weighted_value
-from smatchpp.compile import compile_pair
-from smatchpp.matchers import ExactMatcher
-from smatchpp.exceptions import SmatchppError
-from smatchpp.matchers import MATCHERS, WeightedMatcher, build_matcher
-from smatchpp.matchers.general import soft_top, unit_weights
-from smatchpp.matchers.levels import focus_weights, level_weights
-from smatchpp.score import prf
-from smatchpp.solvers import CbcSolver, HighsSolver, Portfolio
-from smatchpp.solvers.bounds import star_bound
-from smatchpp.triples import TripleGraph
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.matchers import ExactMatcher
+from smatchpp.core.exceptions import SmatchppError
+from smatchpp.alignment.matchers import MATCHERS, WeightedMatcher, build_matcher
+from smatchpp.alignment.matchers.general import soft_top, unit_weights
+from smatchpp.alignment.matchers.levels import focus_weights, level_weights
+from smatchpp.alignment.score import prf
+from smatchpp.alignment.solvers import CbcSolver, HighsSolver, Portfolio
+from smatchpp.alignment.solvers.bounds import star_bound
+from smatchpp.graphs.triples import TripleGraph
 from strategies import CONCEPTS, graph_pairs, triple_graphs
 
 PROPS = settings(max_examples=60, deadline=None, derandomize=True)

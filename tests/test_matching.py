@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from smatchpp.api import parse_graph
-from smatchpp.compile import compile_pair
-from smatchpp.matching import count_matched, invert_alignment, matched_triples, triple_keys
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.matching import count_matched, invert_alignment, matched_triples, triple_keys
 from strategies import graph_pairs, triple_graphs
 
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from smatchpp.api import Scorer, parse_graph
-from smatchpp.matchers import ExactMatcher
-from smatchpp.config import Config
+from smatchpp.alignment.matchers import ExactMatcher
+from smatchpp.alignment.config import Config
 from smatchpp.matrix import chunk_sizes, label_bound_matrix, pair_chunks, score_pairs, search, top_k
 from strategies import triple_graphs
 from clirun import run
@@ -325,7 +325,7 @@ def test_top_k_takes_the_linear_star_bound_on_big_problems(monkeypatch):
         seen.append(assignment)
         return star_bound(problem, assignment, limits)
 
-    from smatchpp.solvers.bounds import star_bound
+    from smatchpp.alignment.solvers.bounds import star_bound
     monkeypatch.setattr(matrix, "star_bound", recording)
     for big, expected in ((10**9, {True}), (0, {False})):
         seen.clear()
@@ -380,7 +380,7 @@ def test_search_bounds_count_the_triples_without_a_variable():
     match whatever the alignment (compile_pair's constant), so the label bound that prunes
     ``search`` must count them: without them the best graph here got a bound of 0 and was
     pruned behind a worse one."""
-    from smatchpp.triples import TripleGraph
+    from smatchpp.graphs.triples import TripleGraph
 
     free = (("a", "r", "b"), ("c", "r", "d"))
     query = TripleGraph(("x",), ("dog",), (), (), free)

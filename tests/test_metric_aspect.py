@@ -3,11 +3,11 @@
 For every aspect of each set (damonte, smatchpp18, thesis), on small hand-written graphs and
 on the first pairs of BAMBOO STS main test (skipped without ``../shared``):
 
-* the metric's per-pair statistics are :class:`~smatchpp.aspects.AspectScorer`'s counts;
+* the metric's per-pair statistics are :class:`~smatchpp.aspects.core.AspectScorer`'s counts;
 * micro and macro of :class:`~smatchpp.metrics.MetricCorpus` are what ``score --aspects SET
   --format json`` reports (its ``aspects`` block, through the API that writes it);
 * :func:`~smatchpp.metrics.bootstrap_metric` of an aspect's statistics gives the intervals
-  of :func:`~smatchpp.aspects.aspect_intervals` for the same seed and resamples.
+  of :func:`~smatchpp.aspects.core.aspect_intervals` for the same seed and resamples.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ import pytest
 
 from conftest import SHARED
 from smatchpp.api import Scorer
-from smatchpp.aspects import AspectCount, AspectScorer, aspect_intervals
-from smatchpp.config import Config
+from smatchpp.aspects.core import AspectCount, AspectScorer, aspect_intervals
+from smatchpp.alignment.config import Config
 from smatchpp.metrics import MetricCorpus, MetricPair, bootstrap_metric, get_metric
 from smatchpp.metrics.aspect import AspectMetric, aspect_metrics
-from smatchpp.read import read_file, read_text
+from smatchpp.graphs.read import read_file, read_text
 from tinyvectors import vectors_file
 
 SETS = ("damonte", "smatchpp18", "thesis")

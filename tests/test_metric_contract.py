@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from smatchpp.config import Config
+from smatchpp.alignment.config import Config
 from smatchpp.metrics import Metric, bootstrap_metric, get_metric, metric_names
-from smatchpp.read import read_text
-from smatchpp.significance import compare_columns
+from smatchpp.graphs.read import read_text
+from smatchpp.statistics.significance import compare_columns
 from strategies import penman_strings
 
 METRICS = ([pytest.param(get_metric(name), id=name) for name in metric_names()]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from smatchpp.metrics.layout import Branch, written_order
-from smatchpp.read import RawGraph, read_file, read_text
+from smatchpp.graphs.read import RawGraph, read_file, read_text
 from strategies import penman_specs, render_penman, renamings
 
 BAMBOO = Path(__file__).resolve().parents[2] / "shared" / "data" / "bamboo"

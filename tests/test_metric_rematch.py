@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from smatchpp.metrics import get_metric
 from smatchpp.metrics.rematch import REMATCH, rematch_motifs
-from smatchpp.read import RawGraph, read_text
+from smatchpp.graphs.read import RawGraph, read_text
 from strategies import penman_specs, render_penman, renamings
 
 EMPTY = RawGraph(None, (), ())

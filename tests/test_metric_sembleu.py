@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from clirun import run
 from smatchpp import __version__
 from smatchpp.metrics import get_metric
-from smatchpp.read import RawGraph, read_text
+from smatchpp.graphs.read import RawGraph, read_text
 from strategies import penman_specs, render_penman, renamings
 
 

@@ -17,12 +17,12 @@ import pytest
 from clirun import GOLD, PRED, run
 from conftest import SHARED
 from smatchpp.api import Scorer
-from smatchpp.config import Config
+from smatchpp.alignment.config import Config
 from smatchpp.matrix import label_bound_matrix
 from smatchpp.metrics import METRICS, MetricCorpus, bootstrap_metric, get_metric
 from smatchpp.metrics.alignment import AlignmentMetric
-from smatchpp.read import read_file, read_text
-from smatchpp.significance import PairStats, bootstrap
+from smatchpp.graphs.read import read_file, read_text
+from smatchpp.statistics.significance import PairStats, bootstrap
 
 STS = SHARED / "data" / "bamboo" / "sts" / "main"
 #: pairs of the slice (the first of STS main)

@@ -19,7 +19,7 @@ from smatchpp.api import Config, Scorer, parse_graph, score_pair
 from smatchpp.presets import PRESETS, Options, Preset, describe, get_preset, standardize
 from smatchpp.presets.amr import GUIDELINES_REIFICATIONS, MODEL
 from smatchpp.presets.smatchpp18 import concept_identity
-from smatchpp.read import read_text
+from smatchpp.graphs.read import read_text
 from clirun import run
 from strategies import penman_specs, render_penman, renamings
 
@@ -423,7 +423,7 @@ def test_top_k_under_the_lossy_preset_does_not_prune_by_label_counts():
     # A and G tie at 2/3, A has the lower index: A is the top hit (pruning by A's bound
     # 4/7 < 2/3 would return G).
     from smatchpp.matrix import top_k
-    from smatchpp.triples import TripleGraph
+    from smatchpp.graphs.triples import TripleGraph
 
     top = (0, "top", "top")
     query = TripleGraph(("q",), ("a",), (top,), ())
@@ -454,6 +454,6 @@ def test_matrix_cli_reads_the_preset_options(tmp_path):
 def test_one_name_per_preset_thing():
     """`Preset` is the class of `smatchpp.presets`; a preset's name is a `PresetName`."""
     import importlib
-    std = importlib.import_module("smatchpp.triples")
+    std = importlib.import_module("smatchpp.graphs.triples")
     assert std.PresetName is str and not hasattr(std, "Preset")
     assert Preset.__module__.startswith("smatchpp.presets")

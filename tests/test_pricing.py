@@ -1,4 +1,4 @@
-"""The priced LP bound (``smatchpp.solvers.pricing``): valid from any start, the LP's value when priced out.
+"""The priced LP bound (``smatchpp.alignment.solvers.pricing``): valid from any start, the LP's value when priced out.
 
 Brute force over every alignment of small compiled problems (integral and
 fractional) gives the optimum and, for every candidate pair, the best value of
@@ -19,11 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from smatchpp.compile import compile_pair
-from smatchpp.solvers.formulation import build
-from smatchpp.solvers import highs as highs_module
-from smatchpp.solvers.highs import lp_bound, solve_lp
-from smatchpp.solvers.pricing import priced_lp, restrict
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.solvers.formulation import build
+from smatchpp.alignment.solvers import highs as highs_module
+from smatchpp.alignment.solvers.highs import lp_bound, solve_lp
+from smatchpp.alignment.solvers.pricing import priced_lp, restrict
 from strategies import graph_pairs
 from test_matchers import SMALL, _prepare, matchers
 
@@ -159,7 +159,7 @@ def _bigger_problem():
 
 
 def test_expired_limits_give_no_round():
-    from smatchpp.solvers.base import Limits
+    from smatchpp.alignment.solvers.base import Limits
     problem = _bigger_problem()
     start = np.zeros(problem.n_pairs, dtype=bool)
     assert priced_lp(problem, start, Limits(deadline=0.0, clock=lambda: 1.0)) is None
@@ -167,8 +167,8 @@ def test_expired_limits_give_no_round():
 
 def test_a_deadline_during_a_round_ends_pricing_with_that_round(monkeypatch):
     """An injected clock passes the deadline while the first restricted LP runs."""
-    from smatchpp.solvers import pricing
-    from smatchpp.solvers.base import Limits
+    from smatchpp.alignment.solvers import pricing
+    from smatchpp.alignment.solvers.base import Limits
     problem = _bigger_problem()
     now = [0.0]
     real = pricing.solve_lp
@@ -193,8 +193,8 @@ def test_portfolio_with_priced_lps_stays_exact(pair):
     """Every component's LP priced (the size threshold lowered to 0): the HiGHS MIP's optimum."""
     from unittest import mock
 
-    from smatchpp.solvers import HighsSolver, Portfolio
-    from smatchpp.solvers import portfolio as portfolio_module
+    from smatchpp.alignment.solvers import HighsSolver, Portfolio
+    from smatchpp.alignment.solvers import portfolio as portfolio_module
     from oracle import rescore_array
 
     a, b = pair

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from smatchpp.api import Config, Scorer, read_errors, score_corpus, score_files, score_pair
-from smatchpp.exceptions import InputMismatchError, ReadError, SmatchppError
-from smatchpp.read import read_file, read_text
+from smatchpp.core.exceptions import InputMismatchError, ReadError, SmatchppError
+from smatchpp.graphs.read import read_file, read_text
 
 ERR = re.compile(r"^(?P<path>.+):(?P<line>\d+): graph (?P<index>\d+): (?P<message>.+)$")
 
@@ -415,7 +415,7 @@ def test_non_utf8_graph_on_error_empty_scores_the_rest(tmp_path):
 
 
 def test_non_utf8_comment_does_not_spoil_the_graph():
-    from smatchpp.read import read_bytes
+    from smatchpp.graphs.read import read_bytes
 
     entries = read_bytes(b"# ::id x1 ::snt caf\xe9 au lait\n(c / coffee)\n", "m.amr")
     assert entries[0].error is None and entries[0].id == "x1"
@@ -426,7 +426,7 @@ def test_non_utf8_comment_does_not_spoil_the_graph():
 @pytest.mark.parametrize("newline", [b"\n", b"\r\n"])
 def test_utf8_bom_is_ignored(tmp_path, newline):
     path = tmp_path / "bom.amr"
-    from smatchpp.read import read_bytes
+    from smatchpp.graphs.read import read_bytes
 
     path.write_bytes(b"\xef\xbb\xbf# ::id s1" + newline + "(a / café)".encode() + newline)
     entries = read_file(path)
@@ -438,7 +438,7 @@ def test_utf8_bom_is_ignored(tmp_path, newline):
 
 
 def test_bytes_and_text_number_lines_alike():
-    from smatchpp.read import read_bytes
+    from smatchpp.graphs.read import read_bytes
 
     text = "(a / b)\r\n\r\n(c / d\r\n :ARG0 (c / e))\n\n(f / g)"
     by_text = read_text(text, "x")
@@ -583,7 +583,7 @@ GOLD3 = "# ::id s1\n(x / dog)\n\n# ::id s2\n(y / cat)\n\n# ::id s3\n(z / bird)\n
 
 
 def _check(test_text: str, gold_text: str = GOLD3):
-    from smatchpp.pairing import check_pairing
+    from smatchpp.graphs.pairing import check_pairing
 
     return check_pairing(read_text(test_text, "t.amr"), read_text(gold_text, "g.amr"))
 
@@ -682,7 +682,7 @@ def test_penman_content_read_as_tsv_suggests_penman():
 # ---------------------------------------------------------------------------
 # the fast path (one regex over a well-formed graph) reads exactly what the careful parser reads
 
-from smatchpp import read as read_module  # noqa: E402
+from smatchpp.graphs import read as read_module  # noqa: E402
 
 
 def _careful_only(read):
@@ -795,7 +795,7 @@ def test_fast_path_equals_careful_parser_on_shared_data():
 def test_nul_character_spoils_only_its_graph():
     """A NUL (a binary or UTF-16 file) was read into a label; now its graph is unreadable,
     from bytes and from text alike, and a NUL in a comment only stays in the metadata."""
-    from smatchpp.read import read_bytes
+    from smatchpp.graphs.read import read_bytes
 
     text = "(a / dog)\n\n# ::id x\x00\n(b / ca\x00t)\n\n# ::snt a\x00b\n(d / bird)\n"
     for entries in (read_text(text, "n.amr"), read_bytes(text.encode(), "n.amr")):
@@ -812,7 +812,7 @@ def test_nul_character_spoils_only_its_graph():
 def test_byte_order_mark_inside_the_file_spoils_only_its_graph():
     """Files joined with cat leave a byte-order mark at a graph's start: penman's error named
     neither the mark nor its column; the file's own leading mark is still ignored."""
-    from smatchpp.read import read_bytes
+    from smatchpp.graphs.read import read_bytes
 
     data = b"\xef\xbb\xbf(a / dog)\n\n\xef\xbb\xbf# ::id x\n(b / cat)\n\n(d / bird :mod \"x\xef\xbb\xbf\")\n\n(e / eel)\n"
     for entries in (read_bytes(data, "j.amr"), read_text(data.decode(), "j.amr")):

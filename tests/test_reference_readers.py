@@ -19,12 +19,12 @@ from hypothesis import given, settings
 
 import oracle
 from smatchpp.api import Config, score_pair
-from smatchpp.compile import compile_pair
-from smatchpp.matchers import ExactMatcher
-from smatchpp.solvers import get_solver
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.matchers import ExactMatcher
+from smatchpp.alignment.solvers import get_solver
 from strategies import graph_pairs
 from smatchpp.presets import ALIASES, get_preset, standardize
-from smatchpp.read import read_text
+from smatchpp.graphs.read import read_text
 from clirun import run
 
 

@@ -14,16 +14,16 @@ import sys
 import pytest
 
 from smatchpp.api import Config, Scorer, parse_graph
-from smatchpp.compile import compile_pair
-from smatchpp.exceptions import SmatchppWarning
-from smatchpp.matchers import WeightedMatcher, build_matcher
-from smatchpp.matchers import embeddings
-from smatchpp.matchers.embeddings import MissingVectorsError, load_vectors
-from smatchpp.matchers.general import unit_weights
-from smatchpp.matchers.s2match import S2MatchSimilarity, is_predicate, lemma
-from smatchpp.read import read_text
-from smatchpp.solvers import Portfolio
-from smatchpp.triples import TripleGraph
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.core.exceptions import SmatchppWarning
+from smatchpp.alignment.matchers import WeightedMatcher, build_matcher
+from smatchpp.alignment.matchers import embeddings
+from smatchpp.alignment.matchers.embeddings import MissingVectorsError, load_vectors
+from smatchpp.alignment.matchers.general import unit_weights
+from smatchpp.alignment.matchers.s2match import S2MatchSimilarity, is_predicate, lemma
+from smatchpp.graphs.read import read_text
+from smatchpp.alignment.solvers import Portfolio
+from smatchpp.graphs.triples import TripleGraph
 
 VECTORS = """\
 dog 1 0 0
@@ -305,7 +305,7 @@ def test_matrix_and_search_under_soft_and_weighted_matchers(vectors_file, cache)
 def test_vectors_held_read_the_vocabulary_once(tmp_path):
     """Inside vectors_held() (tune's grid) every matcher's load of the same file gives one
     Vectors whose release waits for the hold's end: one vocabulary read, not one a cell."""
-    from smatchpp.matchers.embeddings import load_vectors, vectors_held
+    from smatchpp.alignment.matchers.embeddings import load_vectors, vectors_held
 
     path = tmp_path / "v.txt"
     path.write_text("dog 1 0\ncat 0.6 0.8\n")

@@ -13,8 +13,8 @@ from hypothesis import given, settings, strategies as st
 from clirun import GOLD, PRED, run
 from oracle import brute_force
 from smatchpp.api import Scorer, _entries as entries, parse_graph
-from smatchpp.config import Config
-from smatchpp.schedule import MIN_SHARE, Schedule
+from smatchpp.alignment.config import Config
+from smatchpp.core.schedule import MIN_SHARE, Schedule
 
 PAIRS = [("(a / dog :ARG0 (b / cat) :mod (c / big))", "(x / dog :ARG1 (y / cat :mod (z / big)))"),
          ("(a / want-01 :ARG0 (b / boy) :ARG1 (c / go-02 :ARG0 b))",

@@ -7,11 +7,11 @@ from dataclasses import fields
 
 import pytest
 
-from smatchpp import compile as compile_module
-from smatchpp.config import PARTS, SETTINGS, Config
-from smatchpp.matchers import MATCHER_SETTINGS, MATCHERS, S2MatchSettings, build_matcher, matcher_settings
-from smatchpp.policy import RunPolicy
-from smatchpp.settings import Settings, signed
+from smatchpp.alignment import compile as compile_module
+from smatchpp.alignment.config import PARTS, SETTINGS, Config
+from smatchpp.alignment.matchers import MATCHER_SETTINGS, MATCHERS, S2MatchSettings, build_matcher, matcher_settings
+from smatchpp.core.policy import RunPolicy
+from smatchpp.core.settings import Settings, signed
 
 
 def test_every_config_field_is_one_components_setting():
@@ -59,7 +59,7 @@ def test_a_matcher_receives_its_own_settings_not_the_config(name, monkeypatch):
     monkeypatch.setitem(MATCHERS, name, lambda settings: seen.append(settings) or real(settings))
     config = Config(match=name) if name != "s2match" else Config(match=name, cutoff=0.3)
     if name == "s2match":
-        pytest.importorskip("smatchpp.matchers.embeddings")
+        pytest.importorskip("smatchpp.alignment.matchers.embeddings")
         try:
             build_matcher(config)
         except Exception as exc:  # the packaged vectors may be absent: the settings still arrived

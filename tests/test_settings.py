@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 
 from clirun import GOLD, PRED, child_env, run
-from smatchpp.config import Config, SignatureError, highs_version
-from smatchpp.exceptions import SmatchppError
-from smatchpp.matchers.embeddings import load_vectors
-from smatchpp.matchers.levels import read_role_weights
-from smatchpp.matchers.s2match import S2MatchSimilarity
+from smatchpp.alignment.config import Config, SignatureError, highs_version
+from smatchpp.core.exceptions import SmatchppError
+from smatchpp.alignment.matchers.embeddings import load_vectors
+from smatchpp.alignment.matchers.levels import read_role_weights
+from smatchpp.alignment.matchers.s2match import S2MatchSimilarity
 
 #: HiGHS's and CBC's largest iteration or node limit (a C int)
 INT_MAX = 2 ** 31 - 1
@@ -361,8 +361,8 @@ def test_a_work_limit_beyond_a_solvers_counter(tmp_path):
 
 
 def test_solver_count_caps_only_what_the_solver_is_told():
-    from smatchpp.config import MAX_RESAMPLES as configured
-    from smatchpp.solvers.base import SOLVER_COUNT_MAX, solver_count
+    from smatchpp.alignment.config import MAX_RESAMPLES as configured
+    from smatchpp.alignment.solvers.base import SOLVER_COUNT_MAX, solver_count
 
     assert solver_count(None) is None and solver_count(7) == 7
     assert solver_count(2 ** 31) == solver_count(10 ** 40) == SOLVER_COUNT_MAX == INT_MAX
@@ -395,7 +395,7 @@ def test_a_device_as_input_is_refused(tmp_path):
 
 
 def test_standard_input_is_read_up_to_a_bound(tmp_path):
-    code = ("import sys; import smatchpp.read as r; r.MAX_STREAM_BYTES = 1 << 20; "
+    code = ("import sys; import smatchpp.graphs.read as r; r.MAX_STREAM_BYTES = 1 << 20; "
             "from smatchpp.cli import main; sys.exit(main())")
     with open("/dev/zero", "rb") as zero:
         done = subprocess.run([sys.executable, "-c", code, "score", "-", str(GOLD), "--quiet"],

@@ -15,9 +15,9 @@ import pytest
 
 from oracle import rescore, rescore_array
 from smatchpp.api import Config, Scorer
-from smatchpp.compile import compile_pair
-from smatchpp.read import read_file
-from smatchpp.solvers import CbcSolver, HighsSolver, HillClimber
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.graphs.read import read_file
+from smatchpp.alignment.solvers import CbcSolver, HighsSolver, HillClimber
 from smatchpp.presets import standardize
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

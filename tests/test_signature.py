@@ -1,4 +1,4 @@
-"""Every printed signature replays: one :class:`~smatchpp.signature.Signature` for every metric.
+"""Every printed signature replays: one :class:`~smatchpp.core.signature.Signature` for every metric.
 
 For every registered metric (``smatch`` with each ``--match`` and each preset, ``aspect``
 with each aspect of each set) a signature printed by the command line is given back with
@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from clirun import GOLD, PRED
 from smatchpp import __version__
 from smatchpp.cli import main
-from smatchpp.config import Config
-from smatchpp.matchers import MATCHERS
+from smatchpp.alignment.config import Config
+from smatchpp.alignment.matchers import MATCHERS
 from smatchpp.metrics import METRICS, Metric, get_metric
 from smatchpp.presets import get_preset, preset_names
-from smatchpp.signature import Signature, SignatureError, format_value, read_value
+from smatchpp.core.signature import Signature, SignatureError, format_value, read_value
 from tinyvectors import VECTORS
 
 WEIGHTS = ":ARG0\t2\n*\t0.5\n"
@@ -129,7 +129,7 @@ def test_an_aspect_signature_replays(capsys, files, aspect):
 
 
 def _aspect_names(aspect_set: str) -> list[str]:
-    from smatchpp.aspects import aspect_list
+    from smatchpp.aspects.core import aspect_list
 
     return [a.name for a in aspect_list(aspect_set, None, None, "v.txt" if aspect_set == "thesis" else None)]
 
@@ -161,7 +161,7 @@ def test_an_aspect_signature_with_frames_needs_the_file(capsys, files):
 
 
 def _graphs():
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
 
     return ([e.graph for e in read_file("t.amr")], [e.graph for e in read_file("g.amr")])
 

@@ -1,4 +1,4 @@
-"""Bootstrap intervals and paired significance tests (smatchpp.significance)."""
+"""Bootstrap intervals and paired significance tests (smatchpp.statistics.significance)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from smatchpp import significance
+from smatchpp.statistics import significance
 from smatchpp.api import Config, Scorer
-from smatchpp.read import read_file
-from smatchpp.score import CorpusScore, PairScore, prf
-from smatchpp.present import bootstrap_block
-from smatchpp.significance import PairStats, bootstrap, compare, paired_stats, prf_arrays
+from smatchpp.graphs.read import read_file
+from smatchpp.alignment.score import CorpusScore, PairScore, prf
+from smatchpp.reporting.present import bootstrap_block
+from smatchpp.statistics.significance import PairStats, bootstrap, compare, paired_stats, prf_arrays
 
 
 @st.composite

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from smatchpp import smatch
-from smatchpp.exceptions import ReadError
+from smatchpp.core.exceptions import ReadError
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER_PYTHON = Path.home() / ".cache" / "smatchpp-peers" / "venv" / "bin" / "python"

@@ -58,7 +58,7 @@ DEFAULTS = {"alignment": ("score", P, G), "metric": ("score", P, G, "--metric", 
 
 def fake_clock(monkeypatch) -> None:
     """A fake clock for the time-limit case: each reading is one second after the last."""
-    from smatchpp.solvers import base
+    from smatchpp.alignment.solvers import base
 
     after = base.Limits.after.__func__
     ticks = [0.0]

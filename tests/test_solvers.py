@@ -15,13 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import brute_force, matched_count, partial_maps, rescore_array
-from smatchpp.compile import compile_pair
-from smatchpp.compression.exact import compress
-from smatchpp.solvers import CbcSolver, HighsSolver, HillClimber, Portfolio, get_solver
-from smatchpp.solvers.bounds import star_bound
-from smatchpp.solvers.compressed import Compressing
-from smatchpp.solvers.highs import lp_bound
-from smatchpp.triples import TripleGraph
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.compression.exact import compress
+from smatchpp.alignment.solvers import CbcSolver, HighsSolver, HillClimber, Portfolio, get_solver
+from smatchpp.alignment.solvers.bounds import star_bound
+from smatchpp.alignment.solvers.compressed import Compressing
+from smatchpp.alignment.solvers.highs import lp_bound
+from smatchpp.graphs.triples import TripleGraph
 from strategies import equivalent_graphs, graph_pairs, triple_graphs
 
 TINY = settings(max_examples=120, deadline=None, derandomize=True)
@@ -346,7 +346,7 @@ def test_highs_options_are_never_ignored():
     # HiGHS 1.16 renamed a PDLP option and silently ignored the old name; ours raises instead
     import highspy
 
-    from smatchpp.solvers.highs import _set
+    from smatchpp.alignment.solvers.highs import _set
     h = highspy.Highs()
     _set(h, "output_flag", False)
     with pytest.raises(RuntimeError, match="no_such_option"):
@@ -355,7 +355,7 @@ def test_highs_options_are_never_ignored():
 
 def test_solvers_are_a_registry_of_factories():
     """SOLVERS maps each name to a factory (like MATCHERS); an unknown name lists the known ones."""
-    from smatchpp.solvers import SOLVERS, get_solver
+    from smatchpp.alignment.solvers import SOLVERS, get_solver
 
     assert list(SOLVERS) == ["exact", "highs", "cbc", "hillclimber"]
     assert all(callable(make) for make in SOLVERS.values())

@@ -20,9 +20,9 @@ from __future__ import annotations
 import pytest
 
 from smatchpp.api import Config, Scorer, parse_graph, score_pair
-from smatchpp.read import RawGraph, read_text
+from smatchpp.graphs.read import RawGraph, read_text
 from smatchpp.presets import standardize
-from smatchpp.triples import EMPTY, TripleGraph
+from smatchpp.graphs.triples import EMPTY, TripleGraph
 
 TOP = (0, "top", "top")
 

@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import brute_force, rescore_array
-from smatchpp.compile import compile_pair
-from smatchpp.solvers.symmetry import canonical, interchangeable, ordering_rows
-from smatchpp.problem import Problem
-from smatchpp.solvers import CbcSolver, HighsSolver, HillClimber, Portfolio
-from smatchpp.triples import TripleGraph
+from smatchpp.alignment.compile import compile_pair
+from smatchpp.alignment.solvers.symmetry import canonical, interchangeable, ordering_rows
+from smatchpp.alignment.problem import Problem
+from smatchpp.alignment.solvers import CbcSolver, HighsSolver, HillClimber, Portfolio
+from smatchpp.graphs.triples import TripleGraph
 from strategies import clone_variable, graphs_with_clones, triple_graphs
 
 TINY = settings(max_examples=60, deadline=None, derandomize=True)

@@ -12,15 +12,15 @@ pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")
 
 from clirun import GOLD, PRED, run  # noqa: E402
-from smatchpp import tables  # noqa: E402
+from smatchpp.core import tables  # noqa: E402
 from smatchpp.api import Scorer, score_files  # noqa: E402
 from smatchpp.cli.score import aspect_bootstrap  # noqa: E402
-from smatchpp.config import Config  # noqa: E402
+from smatchpp.alignment.config import Config  # noqa: E402
 from smatchpp.metrics import get_metric  # noqa: E402
 from smatchpp.metrics.base import MetricCorpus, MetricPair  # noqa: E402
-from smatchpp.read import read_file  # noqa: E402
-from smatchpp.score import CorpusScore  # noqa: E402
-from smatchpp.significance import PairStats, bootstrap  # noqa: E402
+from smatchpp.graphs.read import read_file  # noqa: E402
+from smatchpp.alignment.score import CorpusScore  # noqa: E402
+from smatchpp.statistics.significance import PairStats, bootstrap  # noqa: E402
 
 DROP = ("seconds", "compile_seconds", "aspects_seconds")  # timings: equal in the round trip, not across runs
 
@@ -51,7 +51,7 @@ def test_corpus_to_a_table_and_back_keeps_the_signature(corpus, kind, tmp_path):
         back = CorpusScore.from_pandas(table)
     elif kind == "arrow":
         table = corpus.to_arrow(intervals)
-        assert table.schema.metadata[b"smatchpp.signature"].decode() == corpus.signature
+        assert table.schema.metadata[b"smatchpp.core.signature"].decode() == corpus.signature
         back = CorpusScore.from_pandas(table)
     else:
         path = tmp_path / f"pairs.{kind}"

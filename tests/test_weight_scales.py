@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from clirun import EXAMPLES, run
 from smatchpp.api import Config, Scorer
-from smatchpp.exceptions import SmatchppError
-from smatchpp.matchers import WeightedMatcher
-from smatchpp.matchers.general import MAX_WEIGHT, unit_weights
-from smatchpp.matchers.levels import focus_weights, level_weights
+from smatchpp.core.exceptions import SmatchppError
+from smatchpp.alignment.matchers import WeightedMatcher
+from smatchpp.alignment.matchers.general import MAX_WEIGHT, unit_weights
+from smatchpp.alignment.matchers.levels import focus_weights, level_weights
 from strategies import graph_pairs, triple_graphs
 
 PROPS = settings(max_examples=60, deadline=None, derandomize=True)

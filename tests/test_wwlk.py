@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from smatchpp.exceptions import SmatchppError
+from smatchpp.core.exceptions import SmatchppError
 from smatchpp.metrics import get_metric
 from smatchpp.metrics.wwlk import WWLK, reference_relation_weights
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from smatchpp.read import read_text
+from smatchpp.graphs.read import read_text
 
 VECTORS = "dog 1 0\ncat 0 1\nbig 0.5 0.8660254037844386\n"
 

@@ -23,8 +23,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..exceptions import UsageError
-from ..score import CorpusScore, prf
+from ..core.exceptions import UsageError
+from ..alignment.score import CorpusScore, prf
 
 __all__ = ["ToolGap", "GapReport", "measure_gaps", "run_smatch104", "check_smatch_python",
            "check_plotting", "plot_histogram", "SMATCH104_DRIVER"]

@@ -23,11 +23,11 @@ import os
 import sys
 from typing import Sequence
 
-from ..version import __version__
+from ..core.version import __version__
 from .common import EXIT_PIPE, EXIT_USAGE, check_option_inputs, exit_code, interrupts, user_warnings
 from .usage import Parser, smatch_syntax
 from . import smatch_flags
-from ..text import printable
+from ..core.text import printable
 
 __all__ = ["main", "build_parser", "command", "COMMANDS"]
 

@@ -41,8 +41,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Iterable, Sequence
 
-from ..executor import EXIT_INTERRUPTED, INTERRUPTS, interrupts, progress_bar
-from ..read import Entry
+from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, interrupts, progress_bar
+from ..graphs.read import Entry
 from .common import (EXIT_OK, check_outputs, dask_client, pairs_output, plural, read_inputs,
                      report_unreadable, warn_unreadable)
 
@@ -141,9 +141,9 @@ def _output(pairs_out: str | None, to: str | None, signature: str):
 class HeldSignals:
     """SIGINT and SIGTERM held back while ``holding`` (a finished result being recorded) and
     acted on at :meth:`release`: the handlers in force (Ctrl-C's KeyboardInterrupt,
-    :func:`smatchpp.executor.interrupts`' SIGTERM) are wrapped for the duration, so that
+    :func:`smatchpp.running.executor.interrupts`' SIGTERM) are wrapped for the duration, so that
     recording a result costs two assignments, not two system calls
-    (:func:`smatchpp.executor.deferred_interrupts`).  A signal that is ignored or has its
+    (:func:`smatchpp.running.executor.deferred_interrupts`).  A signal that is ignored or has its
     default action is left alone."""
 
     def __init__(self) -> None:

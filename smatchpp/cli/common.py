@@ -27,15 +27,15 @@ from contextlib import contextmanager
 from dataclasses import fields
 from typing import IO, Any, Iterator, Sequence
 
-from ..config import CONDITIONAL_FIELDS, DEFAULT_RESAMPLES, MAX_RESAMPLES, Config, SignatureError, format_value
-from ..executor import EXIT_INTERRUPTED, INTERRUPTS, Interrupted, interrupts
-from ..exceptions import InputMismatchError, ReadError, SmatchppError, SmatchppWarning, UsageError
-from ..pairing import check_pairing
-from .. import present
+from ..alignment.config import CONDITIONAL_FIELDS, DEFAULT_RESAMPLES, MAX_RESAMPLES, Config, SignatureError, format_value
+from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, Interrupted, interrupts
+from ..core.exceptions import InputMismatchError, ReadError, SmatchppError, SmatchppWarning, UsageError
+from ..graphs.pairing import check_pairing
+from ..reporting import present
 from .options import OPTIONS
-from ..present import plural
-from ..read import STDIN, Entry, read_file
-from ..text import printable
+from ..reporting.present import plural
+from ..graphs.read import STDIN, Entry, read_file
+from ..core.text import printable
 
 __all__ = ["add_scoring_options", "add_setting_options", "add_setting", "setting_help", "option_flag", "add_bootstrap_options", "config_from_args",
            "resample_count",
@@ -52,7 +52,7 @@ REPORT_BUGS = ("this is a bug in smatchpp; please report it on the smatchpp issu
 
 
 def warn(message: str) -> None:
-    """A warning on stderr; text from the input in it is escaped (:func:`~smatchpp.text.printable`)."""
+    """A warning on stderr; text from the input in it is escaped (:func:`~smatchpp.core.text.printable`)."""
     print(printable(f"smatchpp: warning: {message}"), file=sys.stderr)
 
 
@@ -84,7 +84,7 @@ resample_count = _typed(int, "a whole number", lambda v: 1 <= v <= MAX_RESAMPLES
 
 
 def add_scoring_options(p: argparse.ArgumentParser) -> None:
-    """The inputs (``test``, ``gold``) and every setting of :class:`~smatchpp.config.Config`."""
+    """The inputs (``test``, ``gold``) and every setting of :class:`~smatchpp.alignment.config.Config`."""
     p.add_argument("test", help="graphs to evaluate (A: parser output / prediction); - for stdin")
     p.add_argument("gold", help="reference graphs (B: gold), same number and order; - for stdin")
     add_setting_options(p)
@@ -130,7 +130,7 @@ def add_setting(p: Any, name: str, **changes: Any) -> argparse.Action:
 
 
 def add_setting_options(p: argparse.ArgumentParser) -> None:
-    """Every scoring setting of :class:`~smatchpp.config.Config` (for commands with other inputs):
+    """Every scoring setting of :class:`~smatchpp.alignment.config.Config` (for commands with other inputs):
     the fields whose option is in the group ``setting`` or ``matching``."""
     p.add_argument("--input-format", choices=("auto", "penman", "tsv"), default="auto",
                    help="input format (auto: .tsv files are TSV, others PENMAN)")
@@ -166,7 +166,7 @@ def name_inputs(p: argparse.ArgumentParser, test: str, gold: str, gold_optional:
 
 def _dask_address(text: str) -> str:
     """An argparse type: a scheduler's address (checked before any file is read)."""
-    from ..distributed import scheduler_address
+    from ..running.distributed import scheduler_address
 
     if not text:  # --dask "": a local cluster, as --dask alone
         return text
@@ -181,7 +181,7 @@ def add_dask_option(p: argparse.ArgumentParser) -> None:
                    help="run on Dask: connect to the scheduler at ADDRESS (tcp://HOST:PORT, tls://, "
                         "ws://, wss://, or HOST:PORT), or without one start a local cluster of "
                         "--workers processes (needs the dask extra)")
-    from ..distributed import DEFAULT_TIMEOUT
+    from ..running.distributed import DEFAULT_TIMEOUT
 
     p.add_argument("--dask-timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help="how long to wait for the scheduler at --dask ADDRESS to answer "
@@ -324,7 +324,7 @@ def _given_option(name: str, value: Any) -> str:
 
 def workers_from_args(args: argparse.Namespace) -> int:
     """``--workers``, capped at the available cores unless ``--force-workers``."""
-    from ..executor import default_workers
+    from ..running.executor import default_workers
 
     cores = default_workers()
     if args.workers is None:
@@ -349,7 +349,7 @@ def read_inputs(args: argparse.Namespace,
 
     Different graph counts raise :class:`InputMismatchError` naming the graphs that look
     wrong; ids that disagree and inputs without graphs are warnings (see
-    :func:`smatchpp.pairing.check_pairing`), each given once.
+    :func:`smatchpp.graphs.pairing.check_pairing`), each given once.
     """
     paths = [getattr(args, name) for name in names]
     one_stdin(*paths)
@@ -472,7 +472,7 @@ def open_output(path: str) -> Iterator[IO[str]]:
 
 class _RowWriter:
     """``--pairs-out``'s rows: JSON lines written and flushed one by one, or (``.parquet``,
-    ``.csv``) kept and written as a table when the output is closed (:mod:`smatchpp.tables`)."""
+    ``.csv``) kept and written as a table when the output is closed (:mod:`smatchpp.core.tables`)."""
 
     def __init__(self, handle: IO[str] | None) -> None:
         self.handle, self.rows = handle, []
@@ -490,7 +490,7 @@ def pairs_output(path: str, signature: str, table: bool = True) -> Iterator[_Row
     """The writer of ``--pairs-out PATH``: a table by the name's ending (``.parquet``, ``.csv``,
     with the signature in it; ``table=False``: never), JSON lines otherwise (``-``: stdout).
     An interrupt still writes the rows that were finished."""
-    from .. import tables
+    from ..core import tables
 
     if not table or tables.table_format(path) is None:
         with open_output(path) as handle:
@@ -525,7 +525,7 @@ def dask_client(args: argparse.Namespace, workers: int) -> Iterator[Any]:
     if getattr(args, "dask", None) is None:
         yield None
         return
-    from ..distributed import connect
+    from ..running.distributed import connect
 
     with connect(args.dask or None, workers, timeout=args.dask_timeout) as client:
         yield client
@@ -533,7 +533,7 @@ def dask_client(args: argparse.Namespace, workers: int) -> Iterator[Any]:
 
 @contextmanager
 def user_warnings() -> Iterator[None]:
-    """Print a :class:`~smatchpp.exceptions.SmatchppWarning` raised below the command line
+    """Print a :class:`~smatchpp.core.exceptions.SmatchppWarning` raised below the command line
     as ``smatchpp: warning: ...`` (other warnings as Python prints them)."""
     previous = pywarnings.showwarning
 

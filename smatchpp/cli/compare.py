@@ -3,10 +3,10 @@
 Both systems are scored exactly against the same gold; then a paired
 bootstrap gives Delta F1 = F1(SYS1) - F1(SYS2) with its 95% interval and a
 p-value, and an approximate-randomization test another p-value
-(:func:`smatchpp.significance.compare` has the exact definitions).  Both are
+(:func:`smatchpp.statistics.significance.compare` has the exact definitions).  Both are
 seeded (``--bootstrap-seed``), so the numbers are the same on every run; the
 signature names the resamples, the trials and the seed.
-(The text of one comparison: :func:`smatchpp.present.comparison_text`.)
+(The text of one comparison: :func:`smatchpp.reporting.present.comparison_text`.)
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .. import present
+from ..reporting import present
 from ..api import Scorer, iter_score_rows
-from ..aspects import AspectCount, aspect_title
-from ..config import Config
-from ..score import CorpusScore
-from ..significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairStats, compare,
+from ..aspects.core import AspectCount, aspect_title
+from ..alignment.config import Config
+from ..alignment.score import CorpusScore
+from ..statistics.significance import (DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, PairStats, compare,
                             compare_columns, paired_stats, prf_arrays)
 from .app import collect, interrupted_message, read_pairs, summary_stream, system_names
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_aspect_options,

@@ -18,7 +18,7 @@ import argparse
 
 from ..api import read_errors
 from ..explain.command import add_options, run_explain
-from ..exceptions import UsageError
+from ..core.exceptions import UsageError
 from .common import (EXIT_USAGE, add_scoring_options, check_outputs, config_from_args, read_inputs,
                      workers_from_args)
 from .common import report_unreadable, warn_unreadable

@@ -12,12 +12,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .. import present
+from ..reporting import present
 from ..api import Scorer, iter_score_rows
 from ..audit import (GapReport, check_plotting, check_smatch_python, measure_gaps, plot_histogram,
                      run_smatch104)
-from ..exceptions import SmatchppError, UsageError
-from ..read import STDIN
+from ..core.exceptions import SmatchppError, UsageError
+from ..graphs.read import STDIN
 from .app import collect, read_pairs
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_scoring_options, check_outputs,
                      config_from_args, emit, pairs_output, plural, warn_unreadable, workers_from_args)
@@ -54,7 +54,7 @@ def _why_above(key: str) -> str:
 
 
 def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = None) -> str:
-    """The gap report in ``fmt`` (:func:`smatchpp.present.gap_report`; ``interrupted``:
+    """The gap report in ``fmt`` (:func:`smatchpp.reporting.present.gap_report`; ``interrupted``:
     ``{"finished": N, "total": M}`` when an interrupt stopped the run).
 
     >>> from smatchpp.api import score_corpus

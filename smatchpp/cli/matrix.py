@@ -32,13 +32,13 @@ from dataclasses import replace as dataclass_replace
 
 import numpy as np
 
-from .. import present
-from ..exceptions import UsageError
+from ..reporting import present
+from ..core.exceptions import UsageError
 from ..matrix import PairChunk, pair_chunks, score_pairs
-from ..read import read_file
+from ..graphs.read import read_file
 from ..presets import Options
 from ..presets import standardize
-from ..triples import EMPTY
+from ..graphs.triples import EMPTY
 from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, check_outputs, dask_client,
                      config_from_args, interrupts, one_stdin, open_output, plural, warn, workers_from_args)
 from .metric import add_metric_options, metric_from_args, run_matrix as run_metric_matrix
@@ -96,9 +96,9 @@ def read_graphs(path: str, args: argparse.Namespace, config) -> tuple[list, list
 def aspect_features(entries, config) -> dict:
     """Each aspect of the run's set (but Damonte's ``smatch``, the main matrix): ``(aspect,
     [per graph])``, the subgraph (a TripleGraph, to solve) or the unaligned features
-    (:func:`smatchpp.aspects.unaligned_features`), computed once a graph, graph by graph
+    (:func:`smatchpp.aspects.core.unaligned_features`), computed once a graph, graph by graph
     (the smatchpp18 extractor cuts all of a graph's subgraphs at once)."""
-    from ..aspects import aspect_list, unaligned_features
+    from ..aspects.core import aspect_list, unaligned_features
 
     aspects = [a for a in aspect_list(config.aspect_set, None, config.propbank_frames, config.vectors)
                if getattr(a, "graph", True) is not None]
@@ -227,7 +227,7 @@ def _sizes(aspect, features: list) -> list:
 def _unaligned(aspect, features_a: list, features_b: list, chunks):
     """The :class:`PairChunk` of each chunk of a set aspect or graph statistic, counted from
     each graph's features (exact: status ``optimal``)."""
-    from ..aspects import unaligned_count
+    from ..aspects.core import unaligned_count
 
     for chunk in chunks:
         rows = []

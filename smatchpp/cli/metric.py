@@ -29,16 +29,16 @@ from typing import Any
 
 import numpy as np
 
-from .. import present
-from ..config import BOOTSTRAP_SEED, Config
+from ..reporting import present
+from ..alignment.config import BOOTSTRAP_SEED, Config
 from ..metrics import METRICS, Metric, MetricCorpus, bootstrap_metric, get_metric, metric_names
 from ..metrics.base import MetricIntervals
-from ..bulk import no_cycle_collection
-from ..read import STDIN, RawGraph, input_bytes, read_file
-from ..signature import Signature, SignatureError, read_value
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
-from ..runs import EMPTY_GRAPH, PAIRS_PER_WORKER, FileRun, auto_workers, metric_matrix, metric_pairs, metric_rows
-from ..executor import EXIT_INTERRUPTED, INTERRUPTS, default_workers
+from ..core.bulk import no_cycle_collection
+from ..graphs.read import STDIN, RawGraph, input_bytes, read_file
+from ..core.signature import Signature, SignatureError, read_value
+from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
+from ..running.runs import EMPTY_GRAPH, PAIRS_PER_WORKER, FileRun, auto_workers, metric_matrix, metric_pairs, metric_rows
+from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, default_workers
 from .app import Inputs, collect, conclude, interrupted_message, read_pairs, summary_stream, system_names
 from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, dask_client, emit, one_stdin, plural,
                      report_unreadable,
@@ -121,7 +121,7 @@ def _option(dest: str) -> str:
 def _from_signature(args: argparse.Namespace, defaults: dict[str, Any]) -> Metric:
     """The metric of a metric signature (``--signature``), and the run's settings in it set on
     ``args``; an option given as well must agree with it, a file it names must be given
-    (:class:`smatchpp.signature.Signature`'s rules).  The alignment family's file options
+    (:class:`smatchpp.core.signature.Signature`'s rules).  The alignment family's file options
     (``--vectors``, ``--propbank-frames``, ``--role-weights``) give the files of an ``aspect``
     signature."""
     try:
@@ -227,7 +227,7 @@ def _flag(args: argparse.Namespace, dest: str) -> str:
 
 def format_metric_text(corpus: MetricCorpus, total: int | None = None, fmt: str = "text",
                        intervals: MetricIntervals | None = None) -> str:
-    """The summary of a metric's corpus score in ``fmt`` (:func:`smatchpp.present.metric_report`)."""
+    """The summary of a metric's corpus score in ``fmt`` (:func:`smatchpp.reporting.present.metric_report`)."""
     return present.metric_report(corpus.summary(), fmt, total=total, bootstrap=intervals,
                                  mean_only=corpus.metric.micro_is_macro)
 
@@ -235,7 +235,7 @@ def format_metric_text(corpus: MetricCorpus, total: int | None = None, fmt: str 
 def run_score(args: argparse.Namespace, metric) -> int:
     """``score --metric NAME``: every pair's statistics, the corpus summary, optional bootstrap.
     The graphs, features and statistics make no reference cycles: the cycle collector, which
-    would walk them again and again, is paused for the run (:mod:`smatchpp.bulk`)."""
+    would walk them again and again, is paused for the run (:mod:`smatchpp.core.bulk`)."""
     with no_cycle_collection():
         return _score_pairs(args, metric)
 
@@ -286,7 +286,7 @@ def _score_pairs(args: argparse.Namespace, metric) -> int:
 
 
 def _in_parts(args: argparse.Namespace, metric, explain: bool, stack: ExitStack) -> FileRun | None:
-    """A :class:`~smatchpp.runs.FileRun` that has read the inputs, when the workers can read
+    """A :class:`~smatchpp.running.runs.FileRun` that has read the inputs, when the workers can read
     them (regular files, a metric that does not prepare on the whole run, two or more
     workers, no Dask); else ``None``, and the command reads them itself."""
     paths = (args.test, args.gold)
@@ -320,7 +320,7 @@ _BYTES_PER_GRAPH = 20
 
 def _workers(args: argparse.Namespace, pairs: int) -> int:
     """``--workers`` as given (capped at the cores unless ``--force-workers``); without it,
-    one worker per :data:`smatchpp.runs.PAIRS_PER_WORKER` pairs, at most the cores (a pool
+    one worker per :data:`smatchpp.running.runs.PAIRS_PER_WORKER` pairs, at most the cores (a pool
     costs more than it saves on a few thousand pairs of a metric without an alignment)."""
     if getattr(args, "dask", None) is not None or getattr(args, "workers", None) is not None:
         return workers_from_args(args)
@@ -346,7 +346,7 @@ def _headline(metric):
 
 def run_compare(args: argparse.Namespace, metric) -> int:
     """``compare --metric NAME``: paired bootstrap and approximate randomization on the
-    difference of two systems' micro scores (:func:`smatchpp.significance.compare_columns`);
+    difference of two systems' micro scores (:func:`smatchpp.statistics.significance.compare_columns`);
     with more systems, each against sys1 (the same pairs, resamples and trials for all).
     The systems' statistics of a pair come together and each row is written as it is done,
     so that an interrupted run keeps (and compares) every finished pair."""

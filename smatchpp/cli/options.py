@@ -1,7 +1,7 @@
-"""How each setting of :class:`~smatchpp.config.Config` appears on the command line.
+"""How each setting of :class:`~smatchpp.alignment.config.Config` appears on the command line.
 
 The components declare their settings (default, signature key, check, option flag:
-:mod:`smatchpp.settings`); the command line's words about them live here, keyed by the
+:mod:`smatchpp.core.settings`); the command line's words about them live here, keyed by the
 setting's name: ``help`` (``{default}`` is the default as the signature writes it; a
 callable gives the text), ``group`` (``"setting"`` or ``"matching"``: every command that
 scores has it; otherwise the command adds it, :func:`smatchpp.cli.common.add_setting`),
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..config import ASPECT_MODES, COMPRESSIONS, DUPLICATES, ON_ERROR
-from ..matchers import MATCHERS
+from ..alignment.config import ASPECT_MODES, COMPRESSIONS, DUPLICATES, ON_ERROR
+from ..alignment.matchers import MATCHERS
 from ..presets import describe, preset_names
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS
-from ..solvers import SOLVERS
+from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS
+from ..alignment.solvers import SOLVERS
 
 __all__ = ["OPTIONS"]
 

@@ -3,10 +3,10 @@
 Pairs are written to ``--pairs-out`` in index order as they finish (one JSON
 object per line, flushed), so an interrupted run keeps every finished pair;
 the summary then covers those pairs and says ``interrupted: N of M pairs``.
-``--bootstrap [N]`` adds seeded 95% intervals (:mod:`smatchpp.significance`).
+``--bootstrap [N]`` adds seeded 95% intervals (:mod:`smatchpp.statistics.significance`).
 
->>> from smatchpp.config import Config
->>> from smatchpp.score import CorpusScore, PairScore
+>>> from smatchpp.alignment.config import Config
+>>> from smatchpp.alignment.score import CorpusScore, PairScore
 >>> corpus = CorpusScore([PairScore(0, "a", 3, 3, 4, 4, "optimal", "exact", "star_bound")], Config())
 >>> print(format_text(corpus))  # doctest: +ELLIPSIS
 smatchpp:...|preset:smatch|match:exact|...|deterministic:yes
@@ -25,9 +25,9 @@ import sys
 
 from typing import TYPE_CHECKING
 
-from .. import present
-from ..config import ASPECT_MODES  # noqa: F401 (the modes --aspects-mode offers, and none)
-from ..score import CorpusScore
+from ..reporting import present
+from ..alignment.config import ASPECT_MODES  # noqa: F401 (the modes --aspects-mode offers, and none)
+from ..alignment.score import CorpusScore
 from .app import collect, conclude, read_pairs, summary_stream
 from .common import (EXIT_USAGE, INTERRUPTS, add_aspect_options, add_bootstrap_options, add_dask_option,
                      add_scoring_options, add_setting, config_from_args, emit, plural, warn,
@@ -35,7 +35,7 @@ from .common import (EXIT_USAGE, INTERRUPTS, add_aspect_options, add_bootstrap_o
 from .metric import add_metric_options, metric_from_args, run_score
 
 if TYPE_CHECKING:
-    from ..significance import BootstrapCI
+    from ..statistics.significance import BootstrapCI
 
 __all__ = ["add_parser", "run", "format_text", "format_stats", "warn_nothing_scored"]
 
@@ -72,9 +72,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def aspect_bootstrap(corpus: CorpusScore, config) -> dict:
-    """Each aspect's bootstrap intervals of F1 (:func:`smatchpp.aspects.aspect_intervals`),
+    """Each aspect's bootstrap intervals of F1 (:func:`smatchpp.aspects.core.aspect_intervals`),
     from the pairs the main score's intervals resample."""
-    from ..aspects import aspect_intervals
+    from ..aspects.core import aspect_intervals
 
     scored = [p.aspects for p in corpus.scored if p.aspects is not None]
     if not scored:
@@ -94,7 +94,7 @@ def _preset_note(config) -> str:
 def coref_bootstrap(corpus: CorpusScore, config) -> dict:
     """The bootstrap intervals of the coreference subscores (``--coref-subscore``): the pairs the
     main score's intervals resample (same seed), Total Coref and Non-Coref counts of each."""
-    from ..significance import PairStats, bootstrap
+    from ..statistics.significance import PairStats, bootstrap
 
     scored = [p for p in corpus.scored if p.coref is not None]
     if not scored:
@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         return run_score(args, metric)
     # imported here: a --metric run never loads the Smatch API (solvers, HiGHS, numba)
     from ..api import Scorer
-    from ..significance import PairStats, bootstrap
+    from ..statistics.significance import PairStats, bootstrap
 
     config = config_from_args(args)
     workers = workers_from_args(args)

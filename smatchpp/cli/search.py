@@ -16,7 +16,7 @@ import argparse
 import sys
 import time
 
-from ..exceptions import UsageError
+from ..core.exceptions import UsageError
 from ..matrix import search
 from .app import collect, interrupted_message
 from .common import (EXIT_INTERRUPTED, EXIT_OK, add_dask_option, add_scoring_options, check_outputs,

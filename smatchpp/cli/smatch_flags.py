@@ -147,7 +147,7 @@ def _run_documents(args: argparse.Namespace) -> int:
     import time
 
     from ..api import Scorer, read_file
-    from ..config import Config
+    from ..alignment.config import Config
     from .. import smatch
 
     if not args.sentence_buckets:

@@ -21,7 +21,7 @@ import argparse
 import sys
 
 from ..metrics.tune import SPSA, GridResult, TuneResult, grid_search, read_scores, spsa, write_weights
-from ..read import read_file
+from ..graphs.read import read_file
 from .common import INTERRUPTS, EXIT_OK, EXIT_USAGE, UsageError, check_outputs, report_unreadable
 from .metric import add_metric_options, metric_from_args
 
@@ -174,7 +174,7 @@ def _write_spsa(args: argparse.Namespace, metric, result: TuneResult, interrupte
 def _run_s2match(args: argparse.Namespace) -> int:
     """S2Match's cutoff x diffsense grid: exact pair scores, chosen by the dev pairs' r."""
     from ..api import Config, Scorer
-    from ..matchers.embeddings import vectors_held
+    from ..alignment.matchers.embeddings import vectors_held
 
     given = [f"--{k.replace('_', '-')}" for k in _SPSA_ONLY if getattr(args, k) != args.spsa_defaults[k]]
     if given:

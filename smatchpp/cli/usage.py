@@ -27,7 +27,7 @@ import re
 import sys
 from typing import NoReturn, Sequence
 
-from ..text import printable
+from ..core.text import printable
 
 __all__ = ["Parser", "HABITS", "smatch_syntax", "suggest"]
 

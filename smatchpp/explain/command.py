@@ -22,8 +22,8 @@ import sys
 import time
 
 from ..api import Scorer
-from ..exceptions import UsageError
-from ..executor import EXIT_INTERRUPTED, INTERRUPTS
+from ..core.exceptions import UsageError
+from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS
 from .html import MAX_DRAW, write_report
 from .model import iter_explanations
 from .select import OURS, GapFile, parse_pairs, select

@@ -36,7 +36,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..triples import TripleGraph
+from ..graphs.triples import TripleGraph
 
 __all__ = ["draw", "layout", "Layout", "Edge", "pair_colour", "colour_css", "CHAR_W"]
 

@@ -32,10 +32,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ..version import __version__
-from ..config import Config
-from ..present import pct
-from ..score import CorpusScore
+from ..core.version import __version__
+from ..alignment.config import Config
+from ..reporting.present import pct
+from ..alignment.score import CorpusScore
 from .drawing import colour_css, draw
 from .model import Explanation
 from .penman_view import branch_triples, layout_tree, penman_lines

@@ -4,7 +4,7 @@
 then runs the seeded hill-climber (``config.restarts`` random restarts,
 ``config.seed``; the same climber ``smatchpp gap`` audits) on the same
 compiled problem, and records for both alignments which triples of each side
-they match (:func:`smatchpp.matching.triple_match`).
+they match (:func:`smatchpp.alignment.matching.triple_match`).
 
 >>> from smatchpp.api import Config
 >>> e = explain_pair("(d / dog :ARG0-of (b / bark-01))", "(x / bark-01 :ARG0 (y / dog))")
@@ -26,15 +26,15 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from ..compile import compile_pair
+from ..alignment.compile import compile_pair
 from ..presets import Options, get_preset
-from ..matching import TripleMatch, triple_match
-from ..read import Entry, RawGraph, read_text
-from ..score import PairScore, prf
-from ..sentences import as_written, coreference
-from ..solvers.hillclimber import HillClimber
+from ..alignment.matching import TripleMatch, triple_match
+from ..graphs.read import Entry, RawGraph, read_text
+from ..alignment.score import PairScore, prf
+from ..alignment.sentences import as_written, coreference
+from ..alignment.solvers.hillclimber import HillClimber
 from ..presets import standardize
-from ..triples import EMPTY, TripleGraph
+from ..graphs.triples import EMPTY, TripleGraph
 
 __all__ = ["Explanation", "explain_pair", "explain_entries", "iter_explanations", "hc_label",
            "concept_similarity", "soft_pairs"]
@@ -53,7 +53,7 @@ class Explanation:
     ``alignment[i]`` is the B variable aligned to A variable ``i`` (or -1), the
     same for ``hc_alignment``.  ``opt`` and ``hc`` say which triples of A and
     of B those alignments match (masks over ``a.triples()`` and ``b.triples()``).
-    ``score`` is the scorer's :class:`~smatchpp.score.PairScore`, unchanged.
+    ``score`` is the scorer's :class:`~smatchpp.alignment.score.PairScore`, unchanged.
     """
 
     score: PairScore
@@ -141,7 +141,7 @@ class Explanation:
         return [(self.a.variables[i], self.b.variables[j]) for i, j in enumerate(al.tolist()) if j >= 0]
 
     def coreference_marks(self) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]] | None:
-        """docSmatch's coreference items of A and of B (:func:`smatchpp.sentences.coreference`),
+        """docSmatch's coreference items of A and of B (:func:`smatchpp.alignment.sentences.coreference`),
         each as ``(text, matched under the optimal alignment)``; ``None`` when neither graph is a
         document with such items.  Matched as ``--coref-subscore`` counts: a node whose partner
         is a coreference node of the same concept, an edge whose ends' partners carry the same
@@ -227,7 +227,7 @@ def _fmt(x: float) -> str:
 def concept_similarity(matcher) -> Callable[[str, str], float] | None:
     """The matcher's concept similarity ``s(c, c')`` if it has one (S2Match), else ``None``.
 
-    >>> from smatchpp.matchers import ExactMatcher
+    >>> from smatchpp.alignment.matchers import ExactMatcher
     >>> concept_similarity(ExactMatcher()) is None
     True
     """
@@ -332,7 +332,7 @@ def iter_explanations(entries_a: Sequence[Entry], entries_b: Sequence[Entry], co
     """:func:`explain_entries`, each explanation as soon as it and those before it are done
     (an interrupt keeps them; the workers end at once)."""
     from ..api import Config, Scorer, progress_bar
-    from ..executor import Work, stream
+    from ..running.executor import Work, stream
 
     scorer = Scorer(config or Config())
     chosen = range(len(entries_a)) if indices is None else indices
@@ -365,7 +365,7 @@ def _explain_item(scorer, item: tuple) -> Explanation:
 
 
 def _init_worker(config):
-    """A worker's state (:class:`~smatchpp.executor.Work`): its scorer."""
+    """A worker's state (:class:`~smatchpp.running.executor.Work`): its scorer."""
     from ..api import Scorer
 
     return Scorer(config)

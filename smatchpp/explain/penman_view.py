@@ -25,8 +25,8 @@ from typing import NamedTuple
 import penman
 from penman.exceptions import PenmanError
 
-from ..read import RawGraph
-from ..triples import TripleGraph
+from ..graphs.read import RawGraph
+from ..graphs.triples import TripleGraph
 
 __all__ = ["Seg", "penman_lines", "layout_tree", "branch_triples", "plain"]
 
@@ -69,7 +69,7 @@ def layout_tree(raw: RawGraph | None, g: TripleGraph) -> list[tuple[str, str | N
     penman lays the triples out again, so a re-entrant node may sit under another
     parent than in the input (here ``c``), the same in the text and the drawing.
 
-    >>> from smatchpp.read import read_text
+    >>> from smatchpp.graphs.read import read_text
     >>> raw = read_text("(d / dog :ARG0-of (b / bark-01 :ARG1 (c / cat)) :poss c)")[0].graph
     >>> from smatchpp.presets import standardize
     >>> layout_tree(raw, standardize(raw))

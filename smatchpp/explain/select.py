@@ -26,7 +26,7 @@ import math
 import re
 from typing import Sequence
 
-from ..exceptions import UsageError
+from ..core.exceptions import UsageError
 from .model import Explanation
 
 __all__ = ["select", "parse_pairs", "gap_columns", "GapFile", "OURS"]

@@ -32,7 +32,7 @@ import os
 import sys
 from typing import IO
 
-from ..text import printable
+from ..core.text import printable
 from .model import Explanation
 from .penman_view import Seg, branch_triples, penman_lines
 

@@ -4,7 +4,7 @@
 per graph, sufficient statistics per pair, scores from summed statistics).
 Every metric module registers its class here with :func:`register`, and so does
 a metric from another installed package through the ``smatchpp.metrics`` entry-point
-group (:mod:`smatchpp.plugins`); :func:`get_metric` builds one by name with its
+group (:mod:`smatchpp.core.plugins`); :func:`get_metric` builds one by name with its
 parameters.
 
 >>> sorted(METRICS) == sorted(metric_names())

@@ -1,6 +1,6 @@
 """The alignment family as a metric: Smatch and every variant ``--match`` chooses.
 
-The metric ``smatch`` carries one :class:`~smatchpp.config.Config` (preset, matcher,
+The metric ``smatch`` carries one :class:`~smatchpp.alignment.config.Config` (preset, matcher,
 solver, limits: every setting of ``smatchpp score``) and nothing else, so its
 signature is the Config's, the one ``smatchpp score`` prints.
 
@@ -9,12 +9,12 @@ signature is the Config's, the one ``smatchpp score`` prints.
 * :meth:`AlignmentMetric.stats`: ``(matched, upper, test, gold)``, the pair's matched
   count (or weight) under the best alignment found, a proven upper bound of it, and
   what precision and recall divide by (triple counts, or total weights under a
-  weighted matcher).  The pair is solved by :class:`smatchpp.aligner.PairAligner`,
+  weighted matcher).  The pair is solved by :class:`smatchpp.alignment.aligner.PairAligner`,
   the code :class:`smatchpp.api.Scorer` runs;
 * :meth:`AlignmentMetric.scores`: precision, recall and F1 of ``matched``, and
   ``f1_upper``, the F1 of ``upper``.  A corpus sums the statistics, so its micro
   scores and the upper end of its F1 interval are those of
-  :class:`smatchpp.score.CorpusScore`; the macro scores are the means of the pairs';
+  :class:`smatchpp.alignment.score.CorpusScore`; the macro scores are the means of the pairs';
 * :meth:`AlignmentMetric.upper_stats`: the label-count bound, no problem compiled;
 * :meth:`AlignmentMetric.explain`: the alignment, as variable pairs.
 
@@ -22,7 +22,7 @@ S2Match's similarities are computed as pairs need them (and kept): each is
 computed row by row, so a value does not depend on which others were computed
 with it, and the numbers are those of a ``Scorer`` that prepared its table.
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> a, b = (e.graph for e in read_text("(a / dog :ARG0-of (b / bark-01))\\n\\n(x / bark-01 :ARG0 (y / dog))"))
 >>> m = AlignmentMetric()
 >>> fa, fb = m.features(a), m.features(b)
@@ -43,17 +43,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..config import Config
-from ..read import RawGraph
-from ..signature import Signature
-from ..significance import DEFAULT_SEED, prf_arrays
+from ..alignment.config import Config
+from ..graphs.read import RawGraph
+from ..core.signature import Signature
+from ..statistics.significance import DEFAULT_SEED, prf_arrays
 from .base import Metric
 from .registry import register
 
 if TYPE_CHECKING:
-    from ..aligner import PairAligner
-    from ..score import PairScore
-    from ..triples import TripleGraph
+    from ..alignment.aligner import PairAligner
+    from ..alignment.score import PairScore
+    from ..graphs.triples import TripleGraph
 
 __all__ = ["AlignmentMetric", "SolvesWithAligner", "check_config", "without_run"]
 
@@ -86,9 +86,9 @@ class SolvesWithAligner:
 
     @property
     def aligner(self) -> "PairAligner":
-        """The per-pair core (:class:`smatchpp.aligner.PairAligner`)."""
+        """The per-pair core (:class:`smatchpp.alignment.aligner.PairAligner`)."""
         if self._core is None:
-            from ..aligner import PairAligner
+            from ..alignment.aligner import PairAligner
 
             object.__setattr__(self, "_core", PairAligner(self.config))
         return self._core
@@ -103,7 +103,7 @@ class AlignmentMetric(SolvesWithAligner, Metric):
     stat_names = ("matched", "upper", "test", "gold")
     headline = "f1"
 
-    #: every setting of the alignment family (declared once, in :mod:`smatchpp.config`)
+    #: every setting of the alignment family (declared once, in :mod:`smatchpp.alignment.config`)
     config: Config = field(default_factory=Config)
 
     def __post_init__(self) -> None:
@@ -127,7 +127,7 @@ class AlignmentMetric(SolvesWithAligner, Metric):
 
     def pair(self, a: "TripleGraph", b: "TripleGraph", index: int = 0,
              id: str | None = None) -> "PairScore":
-        """The pair's full :class:`~smatchpp.score.PairScore` (status, stage, alignment, ...)."""
+        """The pair's full :class:`~smatchpp.alignment.score.PairScore` (status, stage, alignment, ...)."""
         return self.aligner.score(a, b, index, id)
 
     def stats(self, a: "TripleGraph", b: "TripleGraph") -> tuple[float, float, float, float]:

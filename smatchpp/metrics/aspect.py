@@ -1,17 +1,17 @@
 """Every aspect as a metric: one aspect of one set, aligned on its own (``separate`` mode).
 
-An :class:`AspectMetric` carries one :class:`~smatchpp.config.Config` (its aspect set,
+An :class:`AspectMetric` carries one :class:`~smatchpp.alignment.config.Config` (its aspect set,
 ``propbank_frames`` and ``vectors``, preset, solver) and the aspect's name, so
 micro, macro and the bootstrap (:func:`~smatchpp.metrics.base.bootstrap_metric`) work
 for every aspect as for any metric:
 
 * :meth:`AspectMetric.features`: what the aspect cuts out of one graph, by the
-  aspect's own extractor (:mod:`smatchpp.aspects`, :mod:`smatchpp.aspects18`,
-  :mod:`smatchpp.aspects_thesis`): its subgraph, its items (a set aspect's label
+  aspect's own extractor (:mod:`smatchpp.aspects.core`, :mod:`smatchpp.aspects.smatchpp18`,
+  :mod:`smatchpp.aspects.thesis`): its subgraph, its items (a set aspect's label
   multiset) or its statistic's word (the thesis' graph statistics);
 * :meth:`AspectMetric.stats`: ``(matched, upper, test, gold)``, the counts
-  :class:`~smatchpp.aspects.AspectScorer` gives the aspect; a subgraph is solved by
-  :class:`smatchpp.aligner.PairAligner` (Damonte's ``smatch`` aspect is the pair's
+  :class:`~smatchpp.aspects.core.AspectScorer` gives the aspect; a subgraph is solved by
+  :class:`smatchpp.alignment.aligner.PairAligner` (Damonte's ``smatch`` aspect is the pair's
   Smatch, under the Config's full preset options);
 * :meth:`AspectMetric.scores`: precision, recall, F1 and ``f1_upper``; a pair (or a
   corpus) with nothing on either side scores the set's vacuous value: 1 for
@@ -26,7 +26,7 @@ mode) pair by pair: both are certified optima.  Under a time limit or a heuristi
 solver they can differ, as ``AspectScorer`` warm-starts a subgraph from the full
 graphs' alignment, which a metric (one aspect, one pair) does not have.
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> a = read_text('(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))')[0].graph
 >>> b = read_text('(w / want-02 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 (c / cat)))')[0].graph
 >>> m = get_metric("aspect", aspect="concepts")
@@ -45,16 +45,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..config import Config
-from ..read import RawGraph
-from ..signature import Signature, SignatureError
-from ..significance import DEFAULT_SEED
+from ..alignment.config import Config
+from ..graphs.read import RawGraph
+from ..core.signature import Signature, SignatureError
+from ..statistics.significance import DEFAULT_SEED
 from .alignment import SolvesWithAligner, check_config, without_run
 from .base import Metric, param
 from .registry import get_metric, register
 
 if TYPE_CHECKING:
-    from ..aligner import PairAligner
+    from ..alignment.aligner import PairAligner
 
 __all__ = ["AspectMetric", "aspect_metrics"]
 
@@ -85,7 +85,7 @@ class AspectMetric(SolvesWithAligner, Metric):
                                              ("total_time_limit", "bootstrap", "bootstrap_seed", "ar_trials")})
         if self.config.aspects != "separate":  # the signature names the set
             object.__setattr__(self, "config", self.config.replace(aspects="separate"))
-        from ..aspects import aspect_list  # the aspects load the compiler: only when one is built
+        from ..aspects.core import aspect_list  # the aspects load the compiler: only when one is built
 
         found = aspect_list(self.config.aspect_set, None, self.config.propbank_frames, self.config.vectors)
         chosen = [a for a in found if a.name == self.aspect]
@@ -106,9 +106,9 @@ class AspectMetric(SolvesWithAligner, Metric):
     # --- the interface ------------------------------------------------------------
 
     def features(self, graph: RawGraph) -> Any:
-        from ..aspects import unaligned_features
+        from ..aspects.core import unaligned_features
         from ..presets import Options, standardize
-        from ..triples import EMPTY
+        from ..graphs.triples import EMPTY
 
         aspect, config = self._aspect, self.config
         raw = graph or _EMPTY_RAW
@@ -122,7 +122,7 @@ class AspectMetric(SolvesWithAligner, Metric):
         return aspect.graph(raw, lambda r: standardize(r, config.preset, keep_wiki=config.keep_wiki))
 
     def stats(self, a: Any, b: Any) -> tuple[float, float, float, float]:
-        from ..aspects import unaligned_count
+        from ..aspects.core import unaligned_count
 
         aspect = self._aspect
         if aspect.kind in ("set", "stat"):
@@ -134,7 +134,7 @@ class AspectMetric(SolvesWithAligner, Metric):
         return (float(s.matched), float(s.upper), float(s.test_weight), float(s.gold_weight))
 
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
-        from ..aspects import aspect_scores  # loaded already: the aspect was found there
+        from ..aspects.core import aspect_scores  # loaded already: the aspect was found there
 
         return aspect_scores(stats, getattr(self._aspect, "vacuous", None))
 
@@ -162,7 +162,7 @@ class AspectMetric(SolvesWithAligner, Metric):
 
 def aspect_metrics(config: Config | None = None) -> list[AspectMetric]:
     """One :class:`AspectMetric` per aspect of ``config``'s aspect set, in the set's order."""
-    from ..aspects import aspect_list
+    from ..aspects.core import aspect_list
 
     config = config or Config(aspects="separate")
     return [get_metric("aspect", aspect=a.name, config=config)  # type: ignore[misc]

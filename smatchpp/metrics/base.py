@@ -27,7 +27,7 @@ A metric whose pair score is not a ratio of sums (WLK's cosine, SemBleu scored
 pair by pair) keeps ``(score, 1)`` as its statistics, so that its micro score
 is the mean of its pair scores.
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> class Jaccard(Metric):
 ...     '''Jaccard of the sets of (source concept, role, target concept) triples.'''
 ...     name = "jaccard-example"
@@ -62,14 +62,14 @@ from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 import numpy as np
 
-from ..version import __version__
-from .. import tables
-from ..bulk import no_cycle_collection
-from ..read import RawGraph
-from ..plugins import GROUPS, load
-from ..settings import declared, setting, signed
-from ..signature import RUN_KEYS, Setting, Signature, SignatureError
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, bootstrap_scores, sum_in_order
+from ..core.version import __version__
+from ..core import tables
+from ..core.bulk import no_cycle_collection
+from ..graphs.read import RawGraph
+from ..core.plugins import GROUPS, load
+from ..core.settings import declared, setting, signed
+from ..core.signature import RUN_KEYS, Setting, Signature, SignatureError
+from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, bootstrap_scores, sum_in_order
 
 __all__ = ["Metric", "PairMean", "param", "load_plugins", "MetricPair", "MetricCorpus", "MetricIntervals", "bootstrap_metric",
            "run_tokens"]
@@ -79,14 +79,14 @@ def param(default: Any, help: str, *, choices: Sequence[Any] | None = None,
           sig: str | None = None, file: Callable[[Any], str] | None = None,
           resolves: bool = False, pattern: re.Pattern | None = None) -> Any:
     """A metric parameter: its default, help, choices and signature key, declared once
-    (:func:`smatchpp.settings.setting`, the form every component's settings take).
+    (:func:`smatchpp.core.settings.setting`, the form every component's settings take).
 
     The signature key defaults to ``METRIC-FIELD`` (``wlk-iterations``), the command-line
     flag is ``--`` + the signature key.  ``file``: the parameter names a file, signed by
     ``file(value)`` (its identity, ``name@sha1-prefix``; ``None`` included), ``pattern``
-    (default :data:`smatchpp.signature.IDENTITY`) what such an identity looks like and
+    (default :data:`smatchpp.core.signature.IDENTITY`) what such an identity looks like and
     ``resolves`` whether the metric finds the file by it (else replaying the signature
-    needs the file: :class:`smatchpp.signature.Signature`).  ``help`` describes the
+    needs the file: :class:`smatchpp.core.signature.Signature`).  ``help`` describes the
     parameter (a metric from another package brings its own words for ``--help``).
     """
     return setting(default, sig, identity=file, resolves=resolves, pattern=pattern,
@@ -103,7 +103,7 @@ _LOADED: list[bool] = []
 
 def load_plugins() -> list[str]:
     """Register the metrics of the installed packages' ``smatchpp.metrics`` entry points
-    (:mod:`smatchpp.plugins`) in :data:`METRICS`, once, on the first look-up by name (not on
+    (:mod:`smatchpp.core.plugins`) in :data:`METRICS`, once, on the first look-up by name (not on
     import: an extension imports :mod:`smatchpp.metrics` itself); returns their names."""
     if not _LOADED:
         _LOADED.append(True)  # first: an extension that looks a metric up does not recurse
@@ -198,12 +198,12 @@ class Metric(ABC):
 
     @classmethod
     def settings(cls) -> tuple[Setting, ...]:
-        """Every parameter as a signed :class:`~smatchpp.signature.Setting`, in declaration order."""
+        """Every parameter as a signed :class:`~smatchpp.core.signature.Setting`, in declaration order."""
         return signed(cls, key=lambda name: f"{cls.name}-{name.replace('_', '-')}", flag=lambda key: f"--{key}")
 
     def sign(self, on_error: str = "raise", bootstrap: int | None = None,
              bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> Signature:
-        """The :class:`~smatchpp.signature.Signature` of :meth:`signature`."""
+        """The :class:`~smatchpp.core.signature.Signature` of :meth:`signature`."""
         return Signature.write(self.settings(), self, head=[("metric", self.name)],
                                tail=run_tokens(on_error, bootstrap, bootstrap_seed, ar_trials)
                                + [("deterministic", "yes")])
@@ -233,11 +233,11 @@ class Metric(ABC):
     def from_signature(cls, signature: "str | Signature", files: dict[str, str] | None = None) -> "Metric":
         """The metric (with its parameters) that wrote ``signature``; the run's settings in it
         (``errors``, ``bootstrap``, ``bootstrap-seed``, ``ar-trials``: :meth:`Signature.run
-        <smatchpp.signature.Signature.run>`) are left out.  On :class:`Metric` itself, the
+        <smatchpp.core.signature.Signature.run>`) are left out.  On :class:`Metric` itself, the
         registered metric the signature names (``smatch`` when it names none); on a metric's
         class, a signature of another metric is refused.  ``files``: ``{parameter: path}``,
         the files the signature names by their identity.  Raises
-        :class:`~smatchpp.signature.SignatureError` (a ``ValueError``).
+        :class:`~smatchpp.core.signature.SignatureError` (a ``ValueError``).
 
         >>> from smatchpp.metrics import get_metric
         >>> m = get_metric("wlk", iterations=3)
@@ -500,7 +500,7 @@ class MetricCorpus:
                    int(tokens.get("bootstrap-seed", DEFAULT_SEED)))
 
     def _repr_html_(self) -> str:
-        """A notebook shows the corpus summary (:func:`smatchpp.tables.summary_html`)."""
+        """A notebook shows the corpus summary (:func:`smatchpp.core.tables.summary_html`)."""
         return tables.summary_html(self.summary())
 
 
@@ -544,7 +544,7 @@ def bootstrap_metric(metric: Metric, stats: np.ndarray, resamples: int = DEFAULT
                      seed: int = DEFAULT_SEED, level: float = LEVEL) -> MetricIntervals:
     """Percentile bootstrap intervals for any metric from its per-pair statistics.
 
-    The index rows are :func:`smatchpp.significance.index_chunks`'s, so with the
+    The index rows are :func:`smatchpp.statistics.significance.index_chunks`'s, so with the
     same seed the resampled pairs are those of Smatch's ``--bootstrap``.
 
     >>> class Mean(Metric):

@@ -6,7 +6,7 @@ Variables are replaced by their concepts, so the metric needs no alignment:
 written (no inversion, no TOP).  Its statistics are the sizes of the
 intersection and the union; a corpus sums them.
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> a, b = (e.graph for e in read_text("(d / dog :ARG0-of (b / bark-01))\\n\\n(x / dog)"))
 >>> m = TripleJaccard()
 >>> m.stats(m.features(a), m.features(b))
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..read import RawGraph
+from ..graphs.read import RawGraph
 from .sets import SetJaccard
 from .registry import register
 

@@ -2,14 +2,14 @@
 
 SemBleu's and SEMA's reference readers scan the PENMAN text once, left to
 right, and what they make of a re-entrant variable depends on whether its
-``(var / concept`` was already read at that point.  :class:`~smatchpp.read.RawGraph`
+``(var / concept`` was already read at that point.  :class:`~smatchpp.graphs.read.RawGraph`
 keeps each node's branches in written order, and its ``inline`` field (when
 the reader provides it) names the branches written as ``:role (x / concept ...)``;
 from the two, :func:`written_order` rebuilds the text's order.  Without
 ``inline`` (TSV input), a variable counts as written at its first reference in
 depth-first order.
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> g = read_text("(a / x :ARG0 (w / z :ARG1 b) :ARG2 (b / y))")[0].graph
 >>> for branch in written_order(g):
 ...     print(Branch(*branch))
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..read import RawGraph
+from ..graphs.read import RawGraph
 
 __all__ = ["Branch", "written_order", "concepts"]
 

@@ -43,7 +43,7 @@ the attribute ``top`` dropped by value: also a   the same (follows the reference
 real attribute such as ``:quant top`` unquoted
 ===============================================  ==================================
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> a, b = (e.graph for e in read_text("(d / dog :ARG0-of (b / bark-01) :polarity -)\\n\\n(d / dog)"))
 >>> sorted(rematch_motifs(a), key=str)
 [('bark-01',), ('dog', ('polarity', '-')), ('polarity', '-'), (('bark-01',), 'ARG0', ('dog', ('polarity', '-')))]
@@ -64,8 +64,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 
-from ..read import RawGraph
-from ..triples import smatch_concept, smatch_constant, smatch_direction, smatch_label
+from ..graphs.read import RawGraph
+from ..graphs.triples import smatch_concept, smatch_constant, smatch_direction, smatch_label
 from .base import param
 from .sets import SetJaccard
 from .registry import register

@@ -63,7 +63,7 @@ empty graph: IndexError (``sema.py`` 47)        0; two empty graphs score 1
 an unreadable graph stops the run (256-269)     the CLI's ``--on-error``
 ==============================================  =============================================
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> g = [e.graph for e in read_text('''(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b))
 ...
 ... (w / want-01 :ARG0 (g / girl) :ARG1 (g2 / go-01 :ARG0 g))''')]
@@ -85,7 +85,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from ..read import RawGraph
+from ..graphs.read import RawGraph
 from .base import Metric, param
 from .layout import written_order
 from .registry import register

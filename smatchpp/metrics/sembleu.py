@@ -69,7 +69,7 @@ hypothesis; a corpus's micro score here is corpus BLEU of the summed
 statistics (the reference's ``eval.py``), its macro score the mean of the
 pairs' scores.
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> a, b = (e.graph for e in read_text("(d / dog :ARG0-of (b / bark-01))\\n\\n(b / bark-01 :ARG0 (d / dog))"))
 >>> m = SemBleu(k=2)
 >>> round(m.pair_score(m.features(a), m.features(b)), 12)
@@ -91,7 +91,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from ..read import RawGraph
+from ..graphs.read import RawGraph
 from .base import Metric, param
 from .layout import concepts, written_order
 from .registry import register

@@ -23,7 +23,7 @@ Ours differs in two ways, both stated in docs/metrics.md: the random draws come 
 weight is kept >= 0 after each step (a weights file holds weights >= 0).
 
 The parameters are one weight per relation of the training graphs (as WWLK spells it,
-:func:`~smatchpp.matchers.levels.normalize_role`), starting from the metric's own
+:func:`~smatchpp.alignment.matchers.levels.normalize_role`), starting from the metric's own
 weights (``--wwlk-relation-init``, or a weights file to continue from); a relation met
 only in the dev graphs keeps the metric's weight.
 """
@@ -37,9 +37,9 @@ import math
 
 import numpy as np
 
-from ..exceptions import SmatchppError
-from ..matchers.levels import normalize_role
-from ..read import RawGraph
+from ..core.exceptions import SmatchppError
+from ..alignment.matchers.levels import normalize_role
+from ..graphs.read import RawGraph
 from .wwlk import WWLK, transport
 
 __all__ = ["SPSA", "TuneResult", "spsa", "GridResult", "grid_search", "predict", "pearson_loss", "read_scores", "write_weights"]
@@ -303,7 +303,7 @@ def grid_search(evaluate: Callable[[tuple[float, ...]], tuple[Sequence[float], S
 
 def read_scores(path: str) -> list[float]:
     """One finite number per line (blank lines are errors: a score per pair), as BAMBOO's
-    ``train.y``; a bad line raises :class:`~smatchpp.exceptions.SmatchppError` naming the
+    ``train.y``; a bad line raises :class:`~smatchpp.core.exceptions.SmatchppError` naming the
     file and the line."""
     try:
         with open(path, encoding="utf-8") as f:

@@ -61,7 +61,7 @@ of every iteration, node by node) are public: WWLK builds on them.  The features
 text doubles (and more) with every iteration, so K = 10 took 5.4 GB and K = 20 was
 killed; the ids keep memory linear in K and the scores as they were.
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> a, b = (e.graph for e in read_text("(d / dog :ARG0-of (b / bark-01))\\n\\n(d / dog)"))
 >>> wl_graph(a)
 WLGraph(labels=('dog', 'bark-01'), edges=((1, ':arg0', 0),))
@@ -83,7 +83,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..read import RawGraph
+from ..graphs.read import RawGraph
 from .base import PairMean, param
 from .registry import register
 
@@ -112,7 +112,7 @@ def wl_graph(raw: RawGraph, label_keyed: bool = False) -> WLGraph:
     triple.  With ``label_keyed`` a constant equal to a concept of the graph is
     attached to the last node with that concept, as the reference does.
 
-    >>> from smatchpp.read import read_text
+    >>> from smatchpp.graphs.read import read_text
     >>> g = read_text('(x / Thing :consist-of (y / "Big") :op1 "A b" :mod y :mod y)')[0].graph
     >>> wl_graph(g)
     WLGraph(labels=('thing', 'big', 'a b'), edges=((1, ':consist', 0), (0, ':op1', 2), (0, ':mod', 1)))

@@ -45,7 +45,7 @@ returns the plan and :meth:`WWLK.certificate` the dual solution that proves it o
 Reference quirks, and our default for each: see docs/metrics.md, section WWLK.
 
 >>> import os, tempfile
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> path = os.path.join(tempfile.mkdtemp(), "two.txt")
 >>> _ = open(path, "w").write("dog 1 0\\ncat 0 1\\n")
 >>> saved = os.environ.get("SMATCHPP_CACHE")
@@ -66,8 +66,8 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import SmatchppError
-from ..read import RawGraph
+from ..core.exceptions import SmatchppError
+from ..graphs.read import RawGraph
 from .base import PairMean, param
 from .registry import register
 from .wlk import WLGraph, wl_graph
@@ -196,15 +196,15 @@ class WWLKFeatures:
 
 def vectors_identity_of(spec: str | None) -> str:
     """How a signature names the vectors: ``name@sha1-prefix`` of the file (or the packaged
-    distribution's ``name@version``), :func:`smatchpp.matchers.embeddings.vectors_identity`."""
-    from ..matchers.embeddings import vectors_identity
+    distribution's ``name@version``), :func:`smatchpp.alignment.matchers.embeddings.vectors_identity`."""
+    from ..alignment.matchers.embeddings import vectors_identity
 
     return vectors_identity(spec)
 
 
 def weights_identity(path: str | None) -> str:
     """How a signature names the edge weights file: ``name@sha1-prefix`` (``none`` without one)."""
-    from ..paths import file_identity
+    from ..core.paths import file_identity
 
     return "none" if path is None else file_identity(path)
 
@@ -261,7 +261,7 @@ class WWLK(PairMean):
         if self.relation_init not in _INITS:
             raise ValueError(f"wwlk relation init must be one of {', '.join(_INITS)}, not {self.relation_init!r}")
         if self.edge_weights is not None:
-            from ..matchers.levels import read_role_weights
+            from ..alignment.matchers.levels import read_role_weights
 
             try:
                 table = read_role_weights(self.edge_weights)
@@ -278,8 +278,8 @@ class WWLK(PairMean):
 
     def _vectors(self):
         if "vectors" not in self._cache:
-            from ..exceptions import SmatchppError
-            from ..matchers.embeddings import MissingVectorsError, load_vectors
+            from ..core.exceptions import SmatchppError
+            from ..alignment.matchers.embeddings import MissingVectorsError, load_vectors
 
             try:
                 self._cache["vectors"] = load_vectors(self.vectors)
@@ -322,7 +322,7 @@ class WWLK(PairMean):
         first is kept); a relation that ``edge_weights`` lists (or its ``*``) has the file's weight."""
         table = self._cache.get("edge_weights")
         if table:
-            from ..matchers.levels import normalize_role
+            from ..alignment.matchers.levels import normalize_role
 
             weight = table.get(normalize_role(relation), table.get("*"))
             if weight is not None:

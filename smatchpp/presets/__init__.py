@@ -3,12 +3,12 @@
 A preset is data (:class:`Preset`): how the triples are built, the rules
 applied to the graph before that, and an optional rewrite of each pair.
 :data:`PRESETS` names them (another installed package adds one through the
-``smatchpp.presets`` entry-point group, :mod:`smatchpp.plugins`); ``Config.preset`` and ``--preset`` take a name
+``smatchpp.presets`` entry-point group, :mod:`smatchpp.core.plugins`); ``Config.preset`` and ``--preset`` take a name
 from it, and an unknown name is an error (it never becomes a new signature).
 
 ========================  ==============================================================
 ``smatch`` (default)      smatch 1.0.4's triples, its quirks included
-                          (:mod:`smatchpp.triples`); PyPI smatch 1.0.3.2's are the same
+                          (:mod:`smatchpp.graphs.triples`); PyPI smatch 1.0.3.2's are the same
 ``smatch-legacy``         ``smatch``'s triples with TOP's value the root's concept: a hybrid
                           that no release of smatch had (see below)
 ``amr-suite``             the reader the reference tools bundle: amr-metric-suite's Smatch
@@ -42,7 +42,7 @@ pairs).  The published BAMBOO rows came from ``amr-suite``'s reader.
 
 >>> sorted(PRESETS)
 ['amr', 'amr-suite', 'generic', 'smatch', 'smatch-1.0.1', 'smatch-legacy', 'smatchpp18-amr', 'smatchpp18-lossy']
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> raw = read_text('(c / City :name "New York" :mod (b / big) :mod (b2 / big))')[0].graph
 >>> for name in ("smatch", "smatch-legacy", "generic", "amr"):
 ...     g = standardize(raw, name)
@@ -63,10 +63,10 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Callable, Optional
 
-from ..plugins import GROUPS, load
-from ..settings import Settings, boolean, name_in, setting
-from ..read import RawGraph
-from ..triples import PresetName, TripleGraph, smatch_triples
+from ..core.plugins import GROUPS, load
+from ..core.settings import Settings, boolean, name_in, setting
+from ..graphs.read import RawGraph
+from ..graphs.triples import PresetName, TripleGraph, smatch_triples
 from .amr import AMR_RULES
 from .graph import GENERIC_RULES, Options, Rule, build_triples, to_penman
 from .smatchpp18 import concept_identity
@@ -231,7 +231,7 @@ _LOADED: list[bool] = []
 
 def load_plugins() -> list[str]:
     """Register the presets of the installed packages' ``smatchpp.presets`` entry points
-    (:mod:`smatchpp.plugins`), once, on the first look-up by name (not on import: an
+    (:mod:`smatchpp.core.plugins`), once, on the first look-up by name (not on import: an
     extension imports :mod:`smatchpp.presets` itself); returns their names."""
     if not _LOADED:
         _LOADED.append(True)  # first: an extension that looks a preset up does not recurse

@@ -1,7 +1,7 @@
 """The ``generic`` preset's rules, on a :class:`penman.Graph`, and the triples they give.
 
 The ``smatch`` presets build their triples straight from the graph as written
-(:func:`smatchpp.triples.smatch_triples`, bugs included).  The ``generic``
+(:func:`smatchpp.graphs.triples.smatch_triples`, bugs included).  The ``generic``
 and ``amr`` presets instead turn the graph into a :class:`penman.Graph`, apply
 a list of rules (each a function ``(graph, options) -> graph``), and only then
 build the triples (:func:`build_triples`).  ``generic`` is what a careful user
@@ -50,8 +50,8 @@ from typing import Callable, Iterable
 import penman
 from penman.model import Model
 
-from ..read import RawGraph
-from ..triples import TripleGraph
+from ..graphs.read import RawGraph
+from ..graphs.triples import TripleGraph
 
 __all__ = ["Options", "Rule", "to_penman", "lowercase", "deinvert", "build_triples", "variables",
            "GENERIC_RULES"]
@@ -80,7 +80,7 @@ _GENERIC_MODEL = Model()  # penman's model without roles: every ``-of`` is an in
 
 def read_one_graph(text: str) -> RawGraph:
     """One PENMAN string as a :class:`RawGraph` (for the examples)."""
-    from ..read import read_text
+    from ..graphs.read import read_text
 
     entry = read_text(text)[0]
     assert entry.graph is not None, entry.error

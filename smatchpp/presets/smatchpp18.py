@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..triples import TripleGraph
+from ..graphs.triples import TripleGraph
 
 __all__ = ["concept_identity", "single_concepts"]
 

@@ -6,9 +6,9 @@ where 1.8 turns ``:domain`` into ``:mod``, keeps quoted constants' quotes'
 content as one label where 1.8 also deletes every ``'``, inverts ``-of`` roles
 by penman's AMR model where 1.8 inverts every role ending in ``-of``, drops
 ``:wiki``, and writes the root as ``(root, top, top)`` where 1.8 writes
-``(root, :root, its concept)``.  smatchpp 1.8's aspects (:mod:`smatchpp.aspects18`)
+``(root, :root, its concept)``.  smatchpp 1.8's aspects (:mod:`smatchpp.aspects.smatchpp18`)
 are defined on 1.8's triples, so this preset reproduces them.  The steps, in
-1.8's order, each on the graph as written (:class:`~smatchpp.read.RawGraph`):
+1.8's order, each on the graph as written (:class:`~smatchpp.graphs.read.RawGraph`):
 
 1. a role written ``:root`` is renamed ``:root_but_not_the_graph_root`` (1.8's
    reader reserves ``:root`` for the graph's root);
@@ -32,7 +32,7 @@ variable becomes the attribute ``(variable, "<role", constant)`` (as the
 ``smatchpp18-lossy`` preset writes it), a triple between two constants a free
 triple.
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> raw = read_text('(c / City :name (n / name :op1 "New York") :domain (b / big) '
 ...                 ':ARG1-of (l / be-located-at-91 :ARG2 (h / home)))')[0].graph
 >>> for t in amr18_triples(raw): print(t)
@@ -52,8 +52,8 @@ triple.
 
 from __future__ import annotations
 
-from ..read import RawGraph
-from ..triples import TripleGraph
+from ..graphs.read import RawGraph
+from ..graphs.triples import TripleGraph
 from .amr import GUIDELINES_REIFICATIONS
 
 __all__ = ["Node", "Triple18", "DEREIFY", "amr18_triples", "amr18_graph", "to_triple_graph"]

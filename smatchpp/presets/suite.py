@@ -57,7 +57,7 @@ The graph's layout matters to rule 1 and 3 (which branch writes a node), so
 this builder reads :attr:`RawGraph.inline`; a graph read from TSV has no layout
 and takes each variable as written at its first branch in depth-first order.
 
->>> from smatchpp.read import read_text
+>>> from smatchpp.graphs.read import read_text
 >>> raw = read_text('(a / A :ARG0 (b / B) :ARG1 b :ARG0-of c :mod 1 :name "Rex" :name "X Y")'
 ...                 '\\n')[0].graph
 >>> g = suite_triples(raw)
@@ -73,8 +73,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..read import RawGraph
-from ..triples import TripleGraph
+from ..graphs.read import RawGraph
+from ..graphs.triples import TripleGraph
 
 __all__ = ["suite_triples", "suite_value"]
 

@@ -1,0 +1,3 @@
+"""Running many pairs: the executor (worker processes, ordered results, interrupts), Dask
+(:mod:`~smatchpp.running.distributed`) and metric runs on every backend (:mod:`~smatchpp.running.runs`).
+"""
