@@ -268,3 +268,42 @@ def _fail(state, task):
     if task == "die":
         os._exit(3)
     raise ValueError(task)
+
+
+# --- on Dask -----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def dask_client():
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    from smatchpp.running.distributed import connect
+
+    with connect(None, workers=2) as client:
+        yield client
+
+
+@pytest.mark.parametrize("on_error", ["empty", "skip"])
+def test_file_run_on_dask_gives_the_pairs_of_metric_pairs(dask_client, on_error):
+    """The cluster's workers read their parts of the scattered bytes, as a pool's do."""
+    a, b = _corpus(40, broken={3, 17, 39})
+    metric = get_metric("wlk")
+    serial = list(metric_pairs(metric, read_bytes(a, "a.amr"), read_bytes(b, "b.amr"), on_error))
+    with FileRun(metric, [(a, "a.amr", "penman"), (b, "b.amr", "penman")], on_error, 0, part=3,
+                 client=dask_client) as run:
+        assert run.team.size == 2 and run.read()
+        assert [str(e) for e in run.errors] == [str(e.error) for e in read_bytes(a, "a.amr") if e.error]
+        assert list(run.results()) == serial
+
+
+def test_score_metric_on_dask_is_the_same_as_one_worker(tmp_path):
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    a, b = _write(tmp_path, 30, broken={4})
+    seen = []
+    for more in (["--workers", "1"], ["--dask", "--workers", "2", "--force-workers"]):
+        pairs = tmp_path / f"pairs{len(more)}.jsonl"
+        done = cli_run("score", a, b, "--metric", "rematch", "--quiet", "--on-error", "empty",
+                       "--pairs-out", pairs, *more, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        ours = [x for x in done.stderr.splitlines() if x.startswith(("smatchpp", "  "))]  # not Dask's logs
+        seen.append((pairs.read_bytes(), done.stdout, ours))
+    assert seen[1] == seen[0]
+    assert any("graph 4:" in x for x in seen[0][2])  # the unreadable graph, scored as empty

@@ -96,7 +96,7 @@ def read_pairs(args: argparse.Namespace, names: Sequence[str], on_error: str,
 
 def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], workers: int, total: int,
             line: Callable[[Any], dict] | None = None, progress: bool = False,
-            unit: str = "pair", to: str | None = None, signature: str = "") -> Run:
+            unit: str = "pair", to: str | None = None, signature: str = "", client: Any = None) -> Run:
     """Step 2: every result of ``results(client)`` (``client``: the Dask client of ``--dask``,
     else ``None``), in order, until the end or an interrupt.  With ``line`` and
     ``--pairs-out``, each result's ``line(result)`` is written (one JSON object a line,
@@ -108,7 +108,9 @@ def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], worker
     found: list = []
     interrupted = False
     bar = progress_bar(total, progress and not getattr(args, "quiet", False), unit)
-    with interrupts(), dask_client(args, workers) as client, HeldSignals() as held:
+    # a Dask client the command opened already (its workers read the inputs: runs.FileRun)
+    backend = nullcontext(client) if client is not None else dask_client(args, workers)
+    with interrupts(), backend as client, HeldSignals() as held:
         try:
             with _output(pairs_out, to, signature) as out:
                 for result in results(client):

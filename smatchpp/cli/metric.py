@@ -243,7 +243,7 @@ def run_score(args: argparse.Namespace, metric) -> int:
 def _score_pairs(args: argparse.Namespace, metric) -> int:
     explain = bool(getattr(args, "alignments", False))
     with ExitStack() as stack:
-        parts = _in_parts(args, metric, explain, stack)
+        parts, client = _in_parts(args, metric, explain, stack)
         if parts is not None:  # the workers read the files (runs.FileRun); what reading them says
             for message in parts.ids.warnings():
                 warn(message)
@@ -274,7 +274,7 @@ def _score_pairs(args: argparse.Namespace, metric) -> int:
             return out
 
         run = collect(args, results, workers, total, line, progress=True,
-                      signature=metric.signature(args.on_error, args.bootstrap, args.bootstrap_seed))
+                      signature=metric.signature(args.on_error, args.bootstrap, args.bootstrap_seed), client=client)
     corpus = MetricCorpus(metric, [pair for pair, _ in run.results], args.on_error, args.bootstrap,
                           args.bootstrap_seed)
     intervals = None
@@ -285,32 +285,36 @@ def _score_pairs(args: argparse.Namespace, metric) -> int:
     return conclude(run, inputs)
 
 
-def _in_parts(args: argparse.Namespace, metric, explain: bool, stack: ExitStack) -> FileRun | None:
-    """A :class:`~smatchpp.running.runs.FileRun` that has read the inputs, when the workers can read
-    them (regular files, a metric that does not prepare on the whole run, two or more
-    workers, no Dask); else ``None``, and the command reads them itself."""
+def _in_parts(args: argparse.Namespace, metric, explain: bool, stack: ExitStack) -> tuple[FileRun | None, Any]:
+    """A :class:`~smatchpp.running.runs.FileRun` that has read the inputs, when the workers can
+    read them (regular files, a metric that does not prepare on the whole run, two or more
+    workers or Dask); else ``None``, and the command reads them itself.  With ``--dask``, also
+    the client, opened here (its workers read the files): the command's run uses it."""
     paths = (args.test, args.gold)
-    if getattr(args, "dask", None) is not None or not FileRun.possible(metric) \
-            or not all(path != STDIN and os.path.isfile(path) for path in paths):
-        return None
+    dask = getattr(args, "dask", None) is not None
+    if not FileRun.possible(metric) or not all(path != STDIN and os.path.isfile(path) for path in paths):
+        return None, None
     given = getattr(args, "workers", None)
-    if given is None and os.path.getsize(args.gold) < PAIRS_PER_WORKER * 2 * _BYTES_PER_GRAPH:
-        return None  # --workers would be 1 (auto_workers): not worth a scan
+    if not dask and given is None and os.path.getsize(args.gold) < PAIRS_PER_WORKER * 2 * _BYTES_PER_GRAPH:
+        return None, None  # --workers would be 1 (auto_workers): not worth a scan
     check_outputs({"--pairs-out": args.pairs_out}, list(paths))
     one_stdin(*paths)
     sources = [input_bytes(path, args.input_format) for path in paths]
     cores = default_workers()
-    if given is None:  # about one graph a blank line; _workers decides with the count read
-        workers = auto_workers(sources[-1][0].count(b"\n\n"), cores)
-    else:  # capped as _workers caps it (which warns, later, as with one worker)
+    if given is not None:  # capped as _workers caps it (which warns, later, as with reading here)
         workers = given if getattr(args, "force_workers", False) else min(given, cores)
-    if workers < 2:
-        return None
-    run = stack.enter_context(FileRun(metric, sources, args.on_error, workers, explain))
+    elif dask:
+        workers = cores
+    else:  # about one graph a blank line; _workers decides with the count read
+        workers = auto_workers(sources[-1][0].count(b"\n\n"), cores)
+    if workers < 2 and not dask:
+        return None, None
+    client = stack.enter_context(dask_client(args, workers)) if dask else None
+    run = stack.enter_context(FileRun(metric, sources, args.on_error, workers, explain, client=client))
     if run.read():
-        return run
+        return run, client
     run.team.terminate()
-    return None
+    return None, client
 
 
 #: a graph's bytes, at least, in a file (a small AMR with its id): a file smaller than

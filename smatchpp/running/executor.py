@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["Work", "stream", "Team", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts", "deferred_interrupts",
+__all__ = ["Work", "stream", "Team", "DaskTeam", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts", "deferred_interrupts",
            "start_method", "progress_bar", "default_workers"]
 
 #: the signals a worker must not see before it has set its own handlers
@@ -209,7 +209,7 @@ def _run_pooled(task: Any) -> Any:
 #: on a Dask worker, each run's states: ``{run key: {thread id: state}}``; a run's entry is
 #: dropped when the run ends (:func:`_forget`), so a long-lived worker keeps no scorer or
 #: graphs of runs that are over
-_STATES: dict[str, dict[int, Any]] = {}
+_STATES: dict[str, dict[Any, Any]] = {}
 _STATES_LOCK = threading.Lock()
 
 
@@ -389,6 +389,77 @@ class Team:
     def __exit__(self, *exc) -> None:
         if self._processes:
             self.terminate()
+
+
+class DaskTeam:
+    """A :class:`Team` on a Dask cluster: the same ``send``/``receive``/``finish``/``terminate``,
+    each of the cluster's workers one member.  ``args`` are scattered to every worker once; a
+    task sent to a member runs on that worker (``workers=[address]``), after the task sent to
+    it before (it waits for that task's future), with the state that member's tasks of this
+    team share there (made by the first; dropped at the end, as :func:`stream`'s states).
+    Results come back in the order the tasks were sent."""
+
+    def __init__(self, client, run: Callable[[Any, Any], Any], setup: Callable[..., Any] | None = None,
+                 args: tuple = ()) -> None:
+        self._client, self._run, self._setup = client, run, setup
+        self._addresses = sorted(client.nthreads())
+        self._shared = _scatter(client, tuple(args))
+        self._key = os.urandom(16).hex()
+        self._last: dict[int, Any] = {}
+        self._pending: deque = deque()
+
+    @property
+    def size(self) -> int:
+        return len(self._addresses)
+
+    def send(self, worker: int, task: Any, tag: Any = None) -> None:
+        future = self._client.submit(_dask_member_task, self._run, self._setup, (self._key, worker), task, tag,
+                                     self._last.get(worker), *self._shared, workers=[self._addresses[worker]],
+                                     allow_other_workers=False, pure=False)
+        self._last[worker] = future
+        self._pending.append(future)
+
+    def receive(self, poll: float = 0.5) -> tuple[Any, Any]:
+        """The next ``(tag, result)`` in the order sent; a task's exception is raised here."""
+        return self._pending.popleft().result()
+
+    def finish(self) -> None:
+        self._end()
+
+    def terminate(self) -> None:
+        self._end()
+
+    def _end(self) -> None:
+        for future in self._pending:
+            future.cancel()
+        self._pending.clear()
+        self._last.clear()
+        try:  # this team's states on every worker; not waited for (an interrupt must end fast)
+            self._client.run(_forget, self._key, wait=False)
+        except Exception:  # noqa: BLE001 - a closed or lost client has no states to drop
+            pass
+
+    def __enter__(self) -> "DaskTeam":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._end()
+
+
+def _dask_member_task(run: Callable[[Any, Any], Any], setup: Callable[..., Any] | None, member: tuple,
+                      task: Any, tag: Any, previous: Any, *args: Any) -> tuple[Any, Any]:
+    """A :class:`DaskTeam` member's task on its worker: ``(tag, run(state, task))``, the state
+    this member's first task made (``previous``, the member's task before, has finished: Dask
+    passed its result)."""
+    with _STATES_LOCK:
+        states = _STATES.setdefault(member[0], {})
+        made = member in states
+        state = states.get(member)
+    if not made:
+        state = setup(*args) if setup is not None else None
+        with _STATES_LOCK:
+            _STATES.setdefault(member[0], {})[member] = state
+    return tag, run(state, task)
 
 
 def _team_worker(inbox, outbox, run: Callable[[Any, Any], Any], setup: Callable[..., Any] | None, args: tuple,

@@ -26,7 +26,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from ..core.bulk import no_cycle_collection
-from .executor import Team, Work, stream
+from .executor import DaskTeam, Team, Work, stream
 from ..metrics import Metric, MetricPair
 from ..graphs.pairing import IdCheck
 from ..graphs.read import Entry, RawGraph, graph_offsets, read_bytes
@@ -167,7 +167,9 @@ class FileRun:
     the files gives them), :attr:`ids` and :attr:`total` are known, and :meth:`results`
     gives each pair's ``(MetricPair, explanation)`` in index order, as :func:`metric_pairs`
     does, with the same numbers.  A metric that prepares on every graph (``prepare``) cannot
-    run in parts (:meth:`possible`).  Leaving the ``with`` block ends the workers.
+    run in parts (:meth:`possible`).  Leaving the ``with`` block ends the workers.  With a
+    Dask ``client``, the cluster's workers are the team (:class:`~.executor.DaskTeam`: the
+    files' bytes are scattered to them once), and ``workers`` is ignored.
 
     >>> from smatchpp.metrics import get_metric
     >>> a = b"(a / dog)\\n\\n(b / cat :mod (c / big))\\n\\n(d / dog :ARG0 (e / bark-01))\\n"
@@ -182,12 +184,13 @@ class FileRun:
     """
 
     def __init__(self, metric: Metric, sources: Sequence[tuple[bytes, str, str]], on_error: str, workers: int,
-                 explain: bool = False, part: int | None = None) -> None:
+                 explain: bool = False, part: int | None = None, client: Any = None) -> None:
         self.sources = list(sources)
         self.part = part or PART_PAIRS
-        self.team = Team(workers, _part_task, _Parts,
-                         (metric, [d for d, _, _ in sources], [p for _, p, _ in sources],
-                          [f for _, _, f in sources], on_error == "skip", explain))
+        args = (metric, [d for d, _, _ in sources], [p for _, p, _ in sources], [f for _, _, f in sources],
+                on_error == "skip", explain)
+        self.team: Team | DaskTeam = (Team(workers, _part_task, _Parts, args) if client is None
+                                      else DaskTeam(client, _part_task, _Parts, args))
         self.total = 0
         self.errors: list = []
         self.ids = IdCheck()
