@@ -262,7 +262,7 @@ def test_setting_defaults_are_declared_once():
     assert c.bootstrap_seed == significance.DEFAULT_SEED
     package = Path(__file__).parents[1] / "smatchpp"
     # the settings' owners and the command line's words about them
-    config_source = "\n".join((package / name).read_text() for name in ("config.py", "policy.py", "settings.py"))
+    config_source = "\n".join((package / name).read_text() for name in ("alignment/config.py", "core/policy.py", "core/settings.py"))
     cli_source = "\n".join((package / "cli" / name).read_text() for name in ("common.py", "options.py"))
     for literal in ("12345", "1e-6", "const=1000", '"raise", "empty", "skip"'):
         assert (literal in config_source) + (literal in cli_source) <= 1, literal

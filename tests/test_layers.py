@@ -63,9 +63,9 @@ def test_the_source_tree_keeps_the_layer_contract():
 
 #: a lower layer importing a higher one, in the ways a module-level scan could miss
 UPWARD = {
-    "inside a function": ("read.py", "def _planted():\n    from .cli import main\n\n    return main\n",
+    "inside a function": ("graphs/read.py", "def _planted():\n    from ..cli import main\n\n    return main\n",
                           "smatchpp.graphs.read -> smatchpp.cli"),
-    "under TYPE_CHECKING": ("score.py", "if TYPE_CHECKING:\n    from .api import Scorer\n",
+    "under TYPE_CHECKING": ("alignment/score.py", "if TYPE_CHECKING:\n    from ..api import Scorer\n",
                             "smatchpp.alignment.score -> smatchpp.api"),
 }
 
@@ -94,8 +94,8 @@ def test_the_import_check_sees_circles_and_private_imports(tmp_path):
     """The check above is not vacuous: a lazy import of the command line from the reader
     makes a circle and breaks the order, and a private name imported lazily is reported."""
     root = planted_copy(tmp_path, {
-        "read.py": "def _planted():\n    from .cli import main\n\n    return main\n",
-        "pairing.py": "def planted():\n    from .read import _planted\n\n    return _planted\n",
+        "graphs/read.py": "def _planted():\n    from ..cli import main\n\n    return main\n",
+        "graphs/pairing.py": "def planted():\n    from .read import _planted\n\n    return _planted\n",
     })
     s = structure()
     edges, private = s.import_graph(root / "smatchpp")

@@ -47,7 +47,7 @@ def test_vectors_loaded_by_one_thread_are_whole_for_another(tmp_path):
 def test_the_quant_extractor_is_one_a_thread():
     """quantSim's extractor keeps a memo that is not safe to share: each thread gets its own,
     and a thread keeps its own across calls."""
-    from smatchpp.aspects.core import aspects_thesis
+    from smatchpp.aspects import thesis as aspects_thesis
 
     here = aspects_thesis._quant_extractor()
     assert aspects_thesis._quant_extractor() is here
