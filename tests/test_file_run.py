@@ -44,6 +44,7 @@ def files(draw) -> bytes:
             lines.append(draw(st.sampled_from(BROKEN)))
         out.append("\n".join(lines))
         out.append(draw(st.sampled_from(BLANKS)))
+    out.append(draw(st.sampled_from(["", "  ", "\n \t"])))  # white space at the end, without a newline
     data = "".join(out).encode("utf-8")
     if data and draw(st.booleans()):  # a byte that is not UTF-8
         at = draw(st.integers(0, len(data) - 1))

@@ -204,6 +204,7 @@ _LEADING_BLANK = re.compile(rb"(?:[ \t\r]*\n)*")
 #: of comments and a graph fails at once rather than backtracking through every comment line
 _COMMENT_BLOCK = re.compile(rb"(?=((?:[ \t]*#[^\n]*(?:\n|\Z))*))\1[ \t\r]*(?:\n|\Z)")
 _UTF8_BOM = b"\xef\xbb\xbf"
+_BLANK_END = re.compile(rb"[ \t\r\n]*\Z")
 
 
 def graph_offsets(data: bytes, begin: int = 0, end: int | None = None) -> list[int] | None:
@@ -232,21 +233,21 @@ def graph_offsets(data: bytes, begin: int = 0, end: int | None = None) -> list[i
     end = len(data) if end is None else min(end, len(data))
     if data.find(b"\r", begin, end) >= 0 and data.count(b"\r", begin, end) != data.count(b"\r\n", begin, end + 1):
         return None
-    back = begin  # the scan starts after the last character that is not white space before begin
-    while back > 0 and data[back - 1] in b" \t\r\n":
+    # the first block starts after a byte-order mark and blank lines; the others after a blank line
+    first = _LEADING_BLANK.match(data, len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0).end()
+    starts = [first] if begin <= first < end else []
+    back = begin  # a window's scan starts after the last character before it that is not white space
+    while back > first and data[back - 1] in b" \t\r\n":
         back -= 1
-    if back == 0:
-        back = _LEADING_BLANK.match(data, len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0).end()
-        starts = [back] if begin <= back < end else []
-    else:
-        starts = []
-    for m in _SEPARATOR.finditer(data, back):
+    for m in _SEPARATOR.finditer(data, max(back, first)):
         k = m.end()
         if k >= end:
             break
         if k >= begin:
             starts.append(k)
-    if data.find(b"#", begin, end) < 0:
+    if starts and _BLANK_END.match(data, starts[-1]):
+        starts.pop()  # white space after the last blank line: no block
+    if not starts or data.find(b"#", starts[0]) < 0:
         return starts
     match = _COMMENT_BLOCK.match
     return [k for k in starts if data[k] == 40 or match(data, k) is None]  # 40: "(", a graph
