@@ -308,3 +308,25 @@ def test_score_metric_on_dask_is_the_same_as_one_worker(tmp_path):
         seen.append((pairs.read_bytes(), done.stdout, ours))
     assert seen[1] == seen[0]
     assert any("graph 4:" in x for x in seen[0][2])  # the unreadable graph, scored as empty
+
+
+def test_sigterm_while_the_workers_score_keeps_the_finished_pairs(tmp_path):
+    """In a fresh process (the subject is the process: its signal, exit code and workers): the
+    pairs written are the first ones, in order, the command says how many, exits 130 at once and
+    leaves no worker behind."""
+    import re
+
+    from test_cli_interrupts import PROMPT, _signal_once_written
+    from clirun import smatchpp_argv
+
+    a, b = _write(tmp_path, 60000)
+    pairs = tmp_path / "pairs.jsonl"
+    code, out, err, took, orphans = _signal_once_written(
+        smatchpp_argv("score", a, b, "--metric", "wlk", "--workers", "2", "--force-workers", "--quiet",
+                      "--pairs-out", pairs), pairs, signal.SIGTERM, tmp_path)
+    assert code == 130, err
+    assert took < PROMPT and not orphans and "Traceback" not in err
+    found = re.search(r"interrupted: (\d+) of 60000 pairs finished", err)
+    assert found, err
+    rows = [json.loads(x) for x in pairs.read_text().splitlines()]
+    assert [r["index"] for r in rows] == list(range(int(found.group(1))))
