@@ -103,7 +103,9 @@ def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], worker
     flushed) as it comes, or kept and written as a table when the run ends (``--pairs-out
     FILE.parquet`` or ``.csv``, with ``signature`` in it: :func:`~.common.pairs_output`); a
     result whose line is ``None`` has none.  ``to``: where the lines go instead of
-    ``--pairs-out`` (``search``'s ``--out``, always JSON lines; ``-``: standard output)."""
+    ``--pairs-out`` (``search``'s ``--out``, always JSON lines; ``-``: standard output).
+    ``client``: a Dask client the command opened already (whose workers read the inputs,
+    :class:`~smatchpp.running.runs.FileRun`), used instead of opening one for ``--dask``."""
     pairs_out = (to or getattr(args, "pairs_out", None)) if line is not None else None
     found: list = []
     interrupted = False

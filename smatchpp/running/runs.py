@@ -8,6 +8,8 @@ depend on the backend or the number of workers.  The graphs go to the workers
 once (a forked pool inherits them; Dask scatters them); a task is a pair's index,
 and a result a :class:`~smatchpp.metrics.MetricPair` (with the metric's
 explanation when asked), so nothing large crosses a process boundary per pair.
+:class:`FileRun` goes further for ``score --metric`` on files: the workers read the files
+too, a part each, so that the reading, half the work of a cheap metric, runs in parallel.
 
 >>> from smatchpp.metrics import get_metric
 >>> from smatchpp.graphs.read import read_text
