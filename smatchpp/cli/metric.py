@@ -37,7 +37,8 @@ from ..core.bulk import no_cycle_collection
 from ..graphs.read import STDIN, RawGraph, input_bytes, read_file
 from ..core.signature import Signature, SignatureError, read_value
 from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
-from ..running.runs import EMPTY_GRAPH, PAIRS_PER_WORKER, FileRun, auto_workers, metric_matrix, metric_pairs, metric_rows
+from ..running.runs import (EMPTY_GRAPH, PAIRS_PER_WORKER, FileRun, auto_workers, metric_matrix, metric_pairs,
+                            metric_rows)
 from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, default_workers
 from .app import Inputs, collect, conclude, interrupted_message, read_pairs, summary_stream, system_names
 from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, dask_client, emit, one_stdin, plural,

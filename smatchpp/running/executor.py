@@ -58,8 +58,8 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["Work", "stream", "Team", "DaskTeam", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts", "deferred_interrupts",
-           "start_method", "progress_bar", "default_workers"]
+__all__ = ["Work", "stream", "Team", "DaskTeam", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts",
+           "deferred_interrupts", "start_method", "progress_bar", "default_workers"]
 
 #: the signals a worker must not see before it has set its own handlers
 _SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -295,8 +295,8 @@ class Team:
     steps need what an earlier step made in the same process (graphs a worker read from its
     part of a file, and then scores).  ``send(worker, task, tag)`` queues ``run(state, task)``
     on worker ``worker`` (``run`` and ``setup`` are module-level functions, as for
-    :class:`Work`; ``args`` go to each worker once); :meth:`receive` returns the next ``(tag, result)`` that any
-    worker finished, and raises a task's exception as it was raised.  Workers start, and
+    :class:`Work`; ``args`` go to each worker once); :meth:`receive` returns the next ``(tag,
+    result)`` that any worker finished, and raises a task's exception as it was raised.  Workers start, and
     signals are handled, as for :func:`stream`'s pool (see the module docstring); leaving the
     ``with`` block terminates the workers unless :meth:`finish` ended them first.
 
