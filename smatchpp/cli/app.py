@@ -35,18 +35,20 @@ Every such command (``score``, ``compare``, ``gap``, ... with Smatch or any
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Iterable, Sequence
 
-from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, interrupts, progress_bar
-from ..graphs.read import Entry
-from .common import (EXIT_OK, check_outputs, dask_client, pairs_output, plural, read_inputs,
+from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, default_workers, interrupts, progress_bar
+from ..running.runs import PAIRS_PER_WORKER, FileRun, auto_workers
+from ..graphs.read import STDIN, Entry, input_bytes
+from .common import (EXIT_OK, check_outputs, dask_client, one_stdin, pairs_output, plural, read_inputs, warn,
                      report_unreadable, warn_unreadable)
 
-__all__ = ["Inputs", "Run", "read_pairs", "collect", "conclude", "summary_stream", "interrupted_message",
+__all__ = ["Inputs", "Run", "read_pairs", "read_in_parts", "collect", "conclude", "summary_stream", "interrupted_message",
            "HeldSignals", "system_names"]
 
 
@@ -60,10 +62,14 @@ class Inputs:
     entries: Sequence[list[Entry]]
     on_error: str
     errors: list = field(default_factory=list)
+    #: the pairs, when the workers read the inputs and ``entries`` is empty (:func:`read_in_parts`)
+    pairs: int | None = None
 
     @property
     def total(self) -> int:
         """Pairs in the input (graphs of the last input, the gold)."""
+        if self.pairs is not None:
+            return self.pairs
         return len(self.entries[-1]) if self.entries else 0
 
 
@@ -92,6 +98,54 @@ def read_pairs(args: argparse.Namespace, names: Sequence[str], on_error: str,
     if report_unreadable(errors, on_error):
         return None
     return Inputs(tuple(names), paths, entries, on_error, errors)
+
+
+def read_in_parts(args: argparse.Namespace, metric, on_error: str, outputs: dict[str, str | None],
+                  explain: bool, stack: ExitStack) -> tuple[Inputs | None, FileRun | None, Any]:
+    """Step 1 with the workers reading the inputs (``test`` and ``gold``), a part each
+    (:class:`~smatchpp.running.runs.FileRun`, entered on ``stack``), for ``score --metric``
+    with two or more workers or ``--dask``: the warnings and unreadable graphs that
+    :func:`read_pairs` would report, reported the same, before any pair is scored.  Returns
+    ``(inputs, run, client)``: ``run`` ``None`` when the workers cannot read the inputs (standard
+    input or a pipe, one worker, a metric that prepares on every graph, files the scan and the
+    reader disagree on, different counts: the caller calls :func:`read_pairs`, which says what
+    is wrong); ``inputs`` ``None`` when the unreadable graphs stop the run (printed); ``client``
+    the Dask client of ``--dask``, opened here on ``stack`` (its workers read): the caller hands
+    it to :func:`collect`, whose stream is then ``run.results()``."""
+    paths = (args.test, args.gold)
+    dask = getattr(args, "dask", None) is not None
+    if not FileRun.possible(metric) or not all(path != STDIN and os.path.isfile(path) for path in paths):
+        return None, None, None
+    given = getattr(args, "workers", None)
+    if not dask and given is None and os.path.getsize(args.gold) < PAIRS_PER_WORKER * 2 * _BYTES_PER_GRAPH:
+        return None, None, None  # --workers would be 1 (auto_workers): not worth a scan
+    check_outputs(outputs, list(paths))
+    one_stdin(*paths)
+    sources = [input_bytes(path, args.input_format) for path in paths]
+    cores = default_workers()
+    if given is not None:  # capped as workers_from_args caps it (which warns, later, as after read_pairs)
+        workers = given if getattr(args, "force_workers", False) else min(given, cores)
+    elif dask:
+        workers = cores
+    else:  # about one graph a blank line; the command decides with the count read
+        workers = auto_workers(sources[-1][0].count(b"\n\n"), cores)
+    if workers < 2 and not dask:
+        return None, None, None
+    client = stack.enter_context(dask_client(args, workers)) if dask else None
+    run = stack.enter_context(FileRun(metric, sources, on_error, workers, explain, client=client))
+    if not run.read():
+        run.team.terminate()
+        return None, None, client
+    for message in run.ids.warnings():
+        warn(message)
+    if report_unreadable(run.errors, on_error):
+        return None, run, client
+    return Inputs(("test", "gold"), paths, (), on_error, run.errors, run.total), run, client
+
+
+#: a graph's bytes, at least, in a file (a small AMR with its id): a file smaller than
+#: PAIRS_PER_WORKER * 2 of them cannot have the pairs for two workers without --workers
+_BYTES_PER_GRAPH = 20
 
 
 def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], workers: int, total: int,

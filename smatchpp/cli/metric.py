@@ -22,7 +22,6 @@ macro  score 66.67
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from contextlib import ExitStack
 from typing import Any
@@ -34,13 +33,12 @@ from ..alignment.config import BOOTSTRAP_SEED, Config
 from ..metrics import METRICS, Metric, MetricCorpus, bootstrap_metric, get_metric, metric_names
 from ..metrics.base import MetricIntervals
 from ..core.bulk import no_cycle_collection
-from ..graphs.read import STDIN, RawGraph, input_bytes, read_file
+from ..graphs.read import RawGraph, read_file
 from ..core.signature import Signature, SignatureError, read_value
 from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, compare_columns
-from ..running.runs import (EMPTY_GRAPH, PAIRS_PER_WORKER, FileRun, auto_workers, metric_matrix, metric_pairs,
-                            metric_rows)
-from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, default_workers
-from .app import Inputs, collect, conclude, interrupted_message, read_pairs, summary_stream, system_names
+from ..running.runs import EMPTY_GRAPH, auto_workers, metric_matrix, metric_pairs, metric_rows
+from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS
+from .app import collect, conclude, interrupted_message, read_in_parts, read_pairs, summary_stream, system_names
 from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, dask_client, emit, one_stdin, plural,
                      report_unreadable,
                      warn, warn_unreadable, workers_from_args)
@@ -243,29 +241,24 @@ def run_score(args: argparse.Namespace, metric) -> int:
 
 def _score_pairs(args: argparse.Namespace, metric) -> int:
     explain = bool(getattr(args, "alignments", False))
+    outputs = {"--pairs-out": args.pairs_out}
     with ExitStack() as stack:
-        parts, client = _in_parts(args, metric, explain, stack)
-        if parts is not None:  # the workers read the files (runs.FileRun); what reading them says
-            for message in parts.ids.warnings():
-                warn(message)
-            if report_unreadable(parts.errors, args.on_error):
+        inputs, parts, client = read_in_parts(args, metric, args.on_error, outputs, explain, stack)
+        if parts is not None:  # the workers read the files (runs.FileRun)
+            if inputs is None:
                 return EXIT_USAGE
-            inputs = Inputs(("test", "gold"), (args.test, args.gold), (), args.on_error, parts.errors)
-            total = parts.total
-            workers = _workers(args, total)  # its warnings where reading the files would give them
 
             def results(client):
                 return parts.results()
         else:
-            inputs = read_pairs(args, ("test", "gold"), args.on_error, {"--pairs-out": args.pairs_out})
+            inputs = read_pairs(args, ("test", "gold"), args.on_error, outputs)
             if inputs is None:
                 return EXIT_USAGE
             entries_a, entries_b = inputs.entries
-            total = inputs.total
-            workers = _workers(args, total)
 
             def results(client):
                 return metric_pairs(metric, entries_a, entries_b, args.on_error, workers, client, explain=explain)
+        workers = _workers(args, inputs.total)
 
         def line(result) -> dict:
             pair, explanation = result
@@ -274,53 +267,16 @@ def _score_pairs(args: argparse.Namespace, metric) -> int:
                 out.update(explanation)
             return out
 
-        run = collect(args, results, workers, total, line, progress=True,
+        run = collect(args, results, workers, inputs.total, line, progress=True,
                       signature=metric.signature(args.on_error, args.bootstrap, args.bootstrap_seed), client=client)
     corpus = MetricCorpus(metric, [pair for pair, _ in run.results], args.on_error, args.bootstrap,
                           args.bootstrap_seed)
     intervals = None
     if args.bootstrap:
         intervals = bootstrap_metric(metric, corpus.stats, args.bootstrap, args.bootstrap_seed)
-    emit(format_metric_text(corpus, total if run.interrupted else None, args.format, intervals),
+    emit(format_metric_text(corpus, inputs.total if run.interrupted else None, args.format, intervals),
          summary_stream(args))
     return conclude(run, inputs)
-
-
-def _in_parts(args: argparse.Namespace, metric, explain: bool, stack: ExitStack) -> tuple[FileRun | None, Any]:
-    """A :class:`~smatchpp.running.runs.FileRun` that has read the inputs, when the workers can
-    read them (regular files, a metric that does not prepare on the whole run, two or more
-    workers or Dask); else ``None``, and the command reads them itself.  With ``--dask``, also
-    the client, opened here (its workers read the files): the command's run uses it."""
-    paths = (args.test, args.gold)
-    dask = getattr(args, "dask", None) is not None
-    if not FileRun.possible(metric) or not all(path != STDIN and os.path.isfile(path) for path in paths):
-        return None, None
-    given = getattr(args, "workers", None)
-    if not dask and given is None and os.path.getsize(args.gold) < PAIRS_PER_WORKER * 2 * _BYTES_PER_GRAPH:
-        return None, None  # --workers would be 1 (auto_workers): not worth a scan
-    check_outputs({"--pairs-out": args.pairs_out}, list(paths))
-    one_stdin(*paths)
-    sources = [input_bytes(path, args.input_format) for path in paths]
-    cores = default_workers()
-    if given is not None:  # capped as _workers caps it (which warns, later, as with reading here)
-        workers = given if getattr(args, "force_workers", False) else min(given, cores)
-    elif dask:
-        workers = cores
-    else:  # about one graph a blank line; _workers decides with the count read
-        workers = auto_workers(sources[-1][0].count(b"\n\n"), cores)
-    if workers < 2 and not dask:
-        return None, None
-    client = stack.enter_context(dask_client(args, workers)) if dask else None
-    run = stack.enter_context(FileRun(metric, sources, args.on_error, workers, explain, client=client))
-    if run.read():
-        return run, client
-    run.team.terminate()
-    return None, client
-
-
-#: a graph's bytes, at least, in a file (a small AMR with its id): a file smaller than
-#: PAIRS_PER_WORKER * 2 of them cannot have the pairs for two workers without --workers
-_BYTES_PER_GRAPH = 20
 
 
 def _workers(args: argparse.Namespace, pairs: int) -> int:
