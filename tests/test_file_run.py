@@ -19,7 +19,8 @@ from smatchpp.cli.app import collect
 from smatchpp.running.executor import Team
 from smatchpp.metrics import Metric, get_metric
 from smatchpp.graphs.read import graph_offsets, read_bytes
-from smatchpp.running.runs import FileRun, metric_pairs
+from smatchpp.graphs.pairing import check_pairing
+from smatchpp.running.runs import FileRun, metric_pairs, metric_rows
 
 # --- files made of pieces that the reader treats in every way it can ---------------------
 
@@ -132,6 +133,24 @@ def test_file_run_gives_the_pairs_of_metric_pairs(name, on_error, workers, part)
         assert run.total == 40
         assert [str(e) for e in run.errors] == [str(e.error) for e in read_bytes(a, "a.amr") if e.error]
     assert got == serial
+
+
+@pytest.mark.parametrize("on_error", ["empty", "skip"])
+def test_file_run_of_several_systems_gives_the_rows_of_metric_rows(on_error):
+    """compare's shape: each system against the gold, a row a pair, the id warnings of each system."""
+    a, gold = _corpus(30, broken={2, 29})
+    b, _ = _corpus(30, broken={7}, seed=1)
+    metric = get_metric("wlk")
+    entries = [read_bytes(x, name) for x, name in ((a, "a.amr"), (b, "b.amr"), (gold, "g.amr"))]
+    serial = list(metric_rows(metric, entries[:2], entries[2], on_error))
+    sources = [(a, "a.amr", "penman"), (b, "b.amr", "penman"), (gold, "g.amr", "penman")]
+    with FileRun(metric, sources, on_error, 2, part=4) as run:
+        assert run.read()
+        assert list(run.results()) == serial
+        expected: list = []
+        for system in entries[:2]:
+            expected += [m for m in check_pairing(system, entries[2]).warnings if m not in expected]
+        assert run.warnings() == expected and expected
 
 
 def test_file_run_leaves_files_it_cannot_split_to_the_caller():

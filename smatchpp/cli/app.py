@@ -136,7 +136,7 @@ def read_in_parts(args: argparse.Namespace, metric, on_error: str, outputs: dict
     if not run.read():
         run.team.terminate()
         return None, None, client
-    for message in run.ids.warnings():
+    for message in run.warnings():
         warn(message)
     if report_unreadable(run.errors, on_error):
         return None, run, client

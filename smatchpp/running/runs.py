@@ -145,7 +145,9 @@ PART_PAIRS = 2500
 
 
 class FileRun:
-    """A metric over two files whose graphs the workers read themselves, a part each.
+    """A metric over files whose graphs the workers read themselves, a part each: the first
+    against the last (``score``), or each system against the last, the gold (``compare``:
+    rows, as :func:`metric_rows` gives).
 
     :func:`metric_pairs` needs the graphs read: the parent reads both files, and the
     workers score.  Reading is half the work of a metric without an alignment, and a
@@ -158,15 +160,15 @@ class FileRun:
     2. each worker reads its parts (part ``p`` is worker ``p mod workers``'s) with the
        reader, as the whole file would be read (the lines and the graphs' indices are the
        file's), keeps the graphs, and sends back what the parent must know before any pair
-       is scored: each part's graph counts, read errors and id check
-       (:class:`~smatchpp.graphs.pairing.IdCheck`);
+       is scored: each part's graph counts, read errors and id checks
+       (:class:`~smatchpp.graphs.pairing.IdCheck`, each system against the gold);
     3. each worker scores its parts, in order, and sends back each pair's statistics.
 
     :meth:`read` runs steps 1 and 2 (a worker goes on to step 3 without waiting); it returns
     ``False`` when the scan and the reader disagree on a part's graphs, or the files' graph
     counts differ: the caller then reads the files itself, as with one worker, which says
     what is wrong.  After it, :attr:`errors` (every read error, file by file, as reading
-    the files gives them), :attr:`ids` and :attr:`total` are known, and :meth:`results`
+    the files gives them), :meth:`warnings`, :attr:`checks` and :attr:`total` are known, and :meth:`results`
     gives each pair's ``(MetricPair, explanation)`` in index order, as :func:`metric_pairs`
     does, with the same numbers.  A metric that prepares on every graph (``prepare``) cannot
     run in parts (:meth:`possible`).  Leaving the ``with`` block ends the workers.  With a
@@ -195,7 +197,8 @@ class FileRun:
                                       else DaskTeam(client, _part_task, _Parts, args))
         self.total = 0
         self.errors: list = []
-        self.ids = IdCheck()
+        #: each system's id check against the gold (the last source)
+        self.checks = [IdCheck() for _ in self.sources[:-1]]
         self._parts: list[tuple[int, int]] = []
         self._early: dict = {}
 
@@ -244,15 +247,28 @@ class FileRun:
         infos = self._wait({("read", p) for p in range(len(spans))})
         errors: list[list] = [[] for _ in datas]
         for p, (lo, hi) in enumerate(self._parts):
-            counts, part_errors, ids = infos[("read", p)]
+            counts, part_errors, checks = infos[("read", p)]
             if any(c != hi - lo for c in counts):
                 return False
             for f, got in enumerate(part_errors):
                 errors[f] += got
-            self.ids += ids
+            self.checks = [mine + theirs for mine, theirs in zip(self.checks, checks)]
         self.total = total
         self.errors = [e for got in errors for e in got]
         return True
+
+    @property
+    def ids(self) -> IdCheck:
+        """The first system's id check against the gold (of two files: the only one)."""
+        return self.checks[0]
+
+    def warnings(self) -> list[str]:
+        """The id warnings of every system against the gold, each once, as reading the files
+        and checking each system's pairing with the gold gives them."""
+        out: list[str] = []
+        for check in self.checks:
+            out += [m for m in check.warnings() if m not in out]
+        return out
 
     def _wait(self, tags: set) -> dict:
         """The results of ``tags``; other results that come meanwhile are kept for later."""
@@ -265,12 +281,16 @@ class FileRun:
                 self._early[tag] = result
         return got
 
-    def results(self) -> Iterator[tuple[MetricPair, dict | None]]:
-        """Every pair's ``(MetricPair, explanation)``, in index order, as each part is done."""
+    def results(self) -> Iterator:
+        """Every pair's ``(MetricPair, explanation)``, in index order, as each part is done; with
+        several systems (more than two sources), rows of them, as :func:`metric_rows` gives."""
+        one = len(self.sources) == 2
         for p, (lo, hi) in enumerate(self._parts):
             rows = self._wait({("score", p)})[("score", p)]
-            for k, (id, stats, error, explanation) in enumerate(rows, start=lo):
-                yield MetricPair(k, id, stats, error), explanation
+            for k, row in enumerate(rows, start=lo):
+                pairs = tuple((MetricPair(k, id, stats, error), explanation)
+                              for id, stats, error, explanation in row)
+                yield pairs[0] if one else pairs
         self.team.finish()
 
     def __enter__(self) -> "FileRun":
@@ -301,23 +321,30 @@ def _part_task(state: _Parts, task: tuple) -> Any:
                    for f, (start, stop, line, index) in enumerate(spans)]
         state.read[p] = entries
         errors = [[e.error for e in got if e.error is not None] for got in entries]
-        return [len(got) for got in entries], errors, IdCheck.of(entries[0], entries[-1])
+        return ([len(got) for got in entries], errors,
+                [IdCheck.of(system, entries[-1]) for system in entries[:-1]])
     _, p = task
-    entries_a, entries_b = state.read.pop(p)
+    *systems, gold = state.read.pop(p)
     metric, explain, skip = state.metric, state.explain, state.skip
     rows = []
     with no_cycle_collection():
-        for ea, eb in zip(entries_a, entries_b):
-            id = ea.id if ea.id is not None else eb.id
-            bad = ea.error or eb.error
-            error = str(bad) if bad is not None else None
-            if error is not None and skip:
-                rows.append((id, None, error, None))
-                continue
-            fa = metric.features(ea.graph if ea.graph is not None else EMPTY_GRAPH)
-            fb = metric.features(eb.graph if eb.graph is not None else EMPTY_GRAPH)
-            rows.append((id, tuple([float(x) for x in metric.stats(fa, fb)]), error,
-                         metric.explain(fa, fb) if explain else None))
+        for k, eb in enumerate(gold):
+            fb = None  # the gold graph's features, once a row
+            row = []
+            for entries in systems:
+                ea = entries[k]
+                id = ea.id if ea.id is not None else eb.id
+                bad = ea.error or eb.error
+                error = str(bad) if bad is not None else None
+                if error is not None and skip:
+                    row.append((id, None, error, None))
+                    continue
+                fa = metric.features(ea.graph if ea.graph is not None else EMPTY_GRAPH)
+                if fb is None:
+                    fb = metric.features(eb.graph if eb.graph is not None else EMPTY_GRAPH)
+                row.append((id, tuple([float(x) for x in metric.stats(fa, fb)]), error,
+                            metric.explain(fa, fb) if explain else None))
+            rows.append(row)
     return rows
 
 
