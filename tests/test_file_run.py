@@ -349,3 +349,29 @@ def test_sigterm_while_the_workers_score_keeps_the_finished_pairs(tmp_path):
     assert found, err
     rows = [json.loads(x) for x in pairs.read_text().splitlines()]
     assert [r["index"] for r in rows] == list(range(int(found.group(1))))
+
+
+def test_read_in_parts_reads_compares_systems_as_read_pairs_does(tmp_path, capsys):
+    """The template's step 1 with the workers reading, for three inputs (compare's two systems
+    and the gold): the same warnings as read_pairs, then rows of every system's pairs."""
+    import argparse
+    from contextlib import ExitStack
+
+    from smatchpp.cli.app import read_in_parts, read_pairs
+
+    a, gold = _corpus(40)
+    b, _ = _corpus(40, seed=1)
+    for name, data in (("a.amr", a), ("b.amr", b), ("g.amr", gold)):
+        (tmp_path / name).write_bytes(data)
+    args = argparse.Namespace(sys1=str(tmp_path / "a.amr"), sys2=str(tmp_path / "b.amr"), gold=str(tmp_path / "g.amr"),
+                              input_format="auto", workers=2, force_workers=True, dask=None)
+    names = ("sys1", "sys2", "gold")
+    metric = get_metric("rematch")
+    with ExitStack() as stack:
+        inputs, run, client = read_in_parts(args, metric, "raise", {}, False, stack, names)
+        assert run is not None and client is None and inputs.total == 40 and inputs.names == names
+        rows = list(run.results())
+    warned = capsys.readouterr().err
+    serial = read_pairs(args, names, "raise")
+    assert capsys.readouterr().err == warned and warned
+    assert rows == list(metric_rows(metric, serial.entries[:2], serial.entries[2]))

@@ -48,8 +48,8 @@ from ..graphs.read import STDIN, Entry, input_bytes
 from .common import (EXIT_OK, check_outputs, dask_client, one_stdin, pairs_output, plural, read_inputs, warn,
                      report_unreadable, warn_unreadable)
 
-__all__ = ["Inputs", "Run", "read_pairs", "read_in_parts", "collect", "conclude", "summary_stream", "interrupted_message",
-           "HeldSignals", "system_names"]
+__all__ = ["Inputs", "Run", "read_pairs", "read_in_parts", "collect", "conclude", "summary_stream",
+           "interrupted_message", "HeldSignals", "system_names"]
 
 
 @dataclass(frozen=True)
@@ -101,10 +101,12 @@ def read_pairs(args: argparse.Namespace, names: Sequence[str], on_error: str,
 
 
 def read_in_parts(args: argparse.Namespace, metric, on_error: str, outputs: dict[str, str | None],
-                  explain: bool, stack: ExitStack) -> tuple[Inputs | None, FileRun | None, Any]:
-    """Step 1 with the workers reading the inputs (``test`` and ``gold``), a part each
-    (:class:`~smatchpp.running.runs.FileRun`, entered on ``stack``), for ``score --metric``
-    with two or more workers or ``--dask``: the warnings and unreadable graphs that
+                  explain: bool, stack: ExitStack, names: Sequence[str] = ("test", "gold"),
+                  ) -> tuple[Inputs | None, FileRun | None, Any]:
+    """Step 1 with the workers reading the inputs ``names`` (attributes of ``args``, the gold
+    last), a part each (:class:`~smatchpp.running.runs.FileRun`, entered on ``stack``), for
+    ``score --metric`` (or ``compare --metric``: its ``run.results()`` are rows) with two or
+    more workers or ``--dask``: the warnings and unreadable graphs that
     :func:`read_pairs` would report, reported the same, before any pair is scored.  Returns
     ``(inputs, run, client)``: ``run`` ``None`` when the workers cannot read the inputs (standard
     input or a pipe, one worker, a metric that prepares on every graph, files the scan and the
@@ -112,12 +114,12 @@ def read_in_parts(args: argparse.Namespace, metric, on_error: str, outputs: dict
     is wrong); ``inputs`` ``None`` when the unreadable graphs stop the run (printed); ``client``
     the Dask client of ``--dask``, opened here on ``stack`` (its workers read): the caller hands
     it to :func:`collect`, whose stream is then ``run.results()``."""
-    paths = (args.test, args.gold)
+    paths = tuple(getattr(args, name) for name in names)
     dask = getattr(args, "dask", None) is not None
     if not FileRun.possible(metric) or not all(path != STDIN and os.path.isfile(path) for path in paths):
         return None, None, None
     given = getattr(args, "workers", None)
-    if not dask and given is None and os.path.getsize(args.gold) < PAIRS_PER_WORKER * 2 * _BYTES_PER_GRAPH:
+    if not dask and given is None and os.path.getsize(paths[-1]) < PAIRS_PER_WORKER * 2 * _BYTES_PER_GRAPH:
         return None, None, None  # --workers would be 1 (auto_workers): not worth a scan
     check_outputs(outputs, list(paths))
     one_stdin(*paths)
@@ -127,8 +129,8 @@ def read_in_parts(args: argparse.Namespace, metric, on_error: str, outputs: dict
         workers = given if getattr(args, "force_workers", False) else min(given, cores)
     elif dask:
         workers = cores
-    else:  # about one graph a blank line; the command decides with the count read
-        workers = auto_workers(sources[-1][0].count(b"\n\n"), cores)
+    else:  # about one graph a blank line, a pair for each system; the command decides with the count read
+        workers = auto_workers(sources[-1][0].count(b"\n\n") * (len(names) - 1), cores)
     if workers < 2 and not dask:
         return None, None, None
     client = stack.enter_context(dask_client(args, workers)) if dask else None
@@ -140,7 +142,7 @@ def read_in_parts(args: argparse.Namespace, metric, on_error: str, outputs: dict
         warn(message)
     if report_unreadable(run.errors, on_error):
         return None, run, client
-    return Inputs(("test", "gold"), paths, (), on_error, run.errors, run.total), run, client
+    return Inputs(tuple(names), paths, (), on_error, run.errors, run.total), run, client
 
 
 #: a graph's bytes, at least, in a file (a small AMR with its id): a file smaller than
