@@ -155,7 +155,7 @@ def main() -> None:
     med = statistics.median
     print(f"{args.pairs} pairs, medians of {args.rounds} rounds"
           + (", summary only" if args.no_pairs_out else ", with --pairs-out")
-          + "; pairs file and summary identical in every run")
+          + "; pairs file (if written) and summary identical in every run")
     print("| metric | workers | wall s | CPU s | peak MB | speed-up (wall) | idle-machine wall s | "
           "speed-up (idle-machine wall) |")
     print("|---|---|---|---|---|---|---|---|")
