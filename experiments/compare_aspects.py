@@ -109,7 +109,7 @@ def main() -> int:
     print()
     print("graph aspects, exact vs our hill-climber (4 restarts) on the same triples, per pair:")
     for name, aspect in ASPECTS.items():
-        if aspect.kind == "graph":
+        if aspect.aligned:
             pairs = list(zip(mine["separate"], mine["hillclimber"]))
             below = sum(1 for e, h in pairs if e[name].matched < h[name].matched)
             above = sum(1 for e, h in pairs if e[name].matched > h[name].matched)
@@ -123,7 +123,7 @@ def main() -> int:
     for name, aspect in ASPECTS.items():
         sep = [p[name] for p in mine["separate"]]
         same_counts = [k for k, (c, r) in enumerate(zip(sep, peer)) if (c.test, c.gold) == tuple(r[name][1:])]
-        if aspect.kind == "set":
+        if not aspect.aligned:
             equal = [k for k, (c, r) in enumerate(zip(sep, peer)) if [c.matched, c.test, c.gold] == r[name]]
             verdict = f"(matched, test, gold) equal on {len(equal)}/{len(sep)} pairs"
             bad = [k for k in range(len(sep)) if k not in set(equal)]

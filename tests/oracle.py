@@ -5,7 +5,8 @@ nothing from ``smatchpp.alignment.compile`` or ``smatchpp.alignment.solvers``: e
 partial map from A's variables to B's is enumerated, A's triples are rewritten
 through the map (an unmapped variable becomes a placeholder that matches
 nothing) and the multiset intersection with B's triples is counted with
-``collections.Counter``.  Only usable for graphs of at most a handful of
+``collections.Counter``.  The same for clauses over up to three variables
+(:func:`clause_brute_force`, DRS).  Only usable for graphs of at most a handful of
 variables (the number of partial injective maps grows factorially).
 """
 
@@ -18,7 +19,7 @@ from typing import Iterable, Iterator, Sequence
 from smatchpp.graphs.triples import TripleGraph
 
 __all__ = ["MAX_VARS", "triple_multiset", "mapped_multiset", "matched_count", "partial_maps",
-           "brute_force", "rescore"]
+           "brute_force", "rescore", "clause_matched", "clause_brute_force", "problem_brute_force"]
 
 #: refuse to enumerate bigger graphs: the oracle would be too slow
 MAX_VARS = 6
@@ -199,3 +200,59 @@ def weighted_brute_force(a: TripleGraph, b: TripleGraph, weights, sim=None,
         raise ValueError("graphs too big for the brute-force oracle")
     return max(weighted_value(a, b, m, weights, sim, soft_top)
                for m in partial_maps(len(a.variables), len(b.variables)))
+
+
+# ---------------------------------------------------------------------------
+# clauses over up to three variables (DRS), and compiled problems themselves
+
+
+def clause_matched(clauses_a, clauses_b, mapping: dict[int, int], symmetric=()) -> int:
+    """Matched clauses of ``mapping`` (A index -> B index): A's clauses rewritten through
+    it (an unmapped variable matches nothing) against B's, as multisets; the last two
+    variables of a ``symmetric`` label as an unordered pair."""
+    if len(set(mapping.values())) != len(mapping):
+        raise ValueError(f"mapping is not injective: {mapping}")
+    placeholders: dict[int, _Unmapped] = {}
+
+    def node(i: int):
+        if i in mapping:
+            return ("v", mapping[i])
+        return placeholders.setdefault(i, _Unmapped(i))
+
+    def key(label, nodes):
+        if label in symmetric and len(nodes) >= 2:
+            nodes = nodes[:-2] + tuple(sorted(nodes[-2:], key=repr))
+        return label, nodes
+
+    mapped = Counter(key(label, tuple(node(v) for v in variables)) for label, variables in clauses_a)
+    gold = Counter(key(label, tuple(("v", v) for v in variables)) for label, variables in clauses_b)
+    return sum((mapped & gold).values())
+
+
+def clause_brute_force(clauses_a, clauses_b, n_a: int, n_b: int, kind_a=None, kind_b=None,
+                       symmetric=()) -> int:
+    """The most clauses any alignment matches (only variables of one kind aligned)."""
+    if n_a > MAX_VARS or n_b > MAX_VARS:
+        raise ValueError("graphs too big for the brute-force oracle")
+    best = 0
+    for mapping in partial_maps(n_a, n_b):
+        if kind_a is not None and any(kind_a[i] != kind_b[j] for i, j in mapping.items()):
+            continue
+        best = max(best, clause_matched(clauses_a, clauses_b, mapping, symmetric))
+    return best
+
+
+def problem_brute_force(problem) -> float:
+    """The optimum of a compiled :class:`~smatchpp.alignment.problem.Problem` by enumerating every
+    alignment and its ``Problem.objective`` (for checking solvers, not the compiler)."""
+    import numpy as np
+
+    if problem.n_a > MAX_VARS or problem.n_b > MAX_VARS:
+        raise ValueError("problem too big for the brute-force oracle")
+    best = -float("inf")
+    for mapping in partial_maps(problem.n_a, problem.n_b):
+        alignment = np.full(problem.n_a, -1, dtype=np.int64)
+        for i, j in mapping.items():
+            alignment[i] = j
+        best = max(best, problem.objective(alignment))
+    return best

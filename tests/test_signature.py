@@ -81,8 +81,9 @@ METRIC_CASES = {
              ("--wwlk-vectors", "v.txt", "--wwlk-preset", "k3e2n")],
     # the alignment family: each matcher, each preset (below)
     "smatch": [()],
-    # Damonte's aspects through the command line (each name, below), the other sets by the API
-    "aspect": [("--aspect-name", "srl")],
+    # Damonte's aspects through the command line (each name, below), another set by its name
+    # (--aspect-set), the thesis' by the API
+    "aspect": [("--aspect-name", "srl"), ("--aspect-set", "smatchpp18", "--aspect-name", "AGENT")],
 }
 #: the options that name a file (given again to replay)
 FILE_OPTIONS = {"--wwlk-vectors", "--wwlk-edge-weights", "--rematch-verbatlas", "--vectors"}
@@ -129,7 +130,7 @@ def test_an_aspect_signature_replays(capsys, files, aspect):
 
 
 def _aspect_names(aspect_set: str) -> list[str]:
-    from smatchpp.aspects.core import aspect_list
+    from smatchpp.aspects.registry import aspect_list
 
     return [a.name for a in aspect_list(aspect_set, None, None, "v.txt" if aspect_set == "thesis" else None)]
 

@@ -47,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable, TypeVar
 
-from ..core.aspect_settings import ASPECT_MODES, ASPECT_SETS, AspectSettings
+from ..core.aspect_settings import ASPECT_MODES, ASPECT_SETS, AspectSettings, readers, set_reads
 from .matchers import MATCHER_SETTINGS, ExactSettings, FocusSettings, MatcherSettings, Matching, S2MatchSettings
 from .matchers.embeddings import vectors_identity
 from .matchers.exact import DUPLICATES
@@ -94,12 +94,13 @@ def _fractional(config: "Config") -> bool:
 
 
 def _uses_vectors(config: "Config") -> bool:
-    """S2Match, or the thesis aspects' graph statistics (:mod:`smatchpp.aspects.thesis`)."""
-    return _soft(config) or (config.aspects != "none" and config.aspect_set == "thesis")
+    """S2Match, or an aspect set that reads word vectors (the thesis' graph statistics:
+    :func:`smatchpp.core.aspect_settings.set_reads`)."""
+    return _soft(config) or (config.aspects != "none" and set_reads(config.aspect_set, "vectors"))
 
 
 _SOFT = (_soft, "--match s2match")
-_VECTORS = (_uses_vectors, "--match s2match or --aspects thesis")
+_VECTORS = (_uses_vectors, f"--match s2match or --aspects {' or '.join(readers('vectors'))}")
 _FOCUS = (_focus, "--match concept-focus or structure-focus")
 _FRACTIONAL = (_fractional, "non-integer coefficients (a --match other than exact, or --role-weights)")
 
@@ -162,9 +163,10 @@ class Config(Settings):
             if self.match != "exact" or get_preset(self.preset).pair_rewrite is not None:
                 raise ValueError(f"aspects count Smatch triples: they need match exact (got "
                                  f"{self.match}) and a preset without a pair rewrite (got {self.preset})")
-        if self.propbank_frames is not None and self.aspect_set != "smatchpp18":
-            raise ValueError("--propbank-frames (propbank_frames) is read by the smatchpp18 aspect "
-                             f"set only (--aspects smatchpp18), not by {self.aspect_set}")
+        if self.propbank_frames is not None and not set_reads(self.aspect_set, "propbank_frames"):
+            sets = readers("propbank_frames")
+            raise ValueError(f"--propbank-frames (propbank_frames) is read by the {' and '.join(sets)} aspect "
+                             f"set only (--aspects {' or '.join(sets)}), not by {self.aspect_set}")
         if self.vectors is not None and self.vectors == vectors_identity(None):
             object.__setattr__(self, "vectors", None)  # a signature's name for the default
         if self.duplicates == "product" and (self.match != "exact" or self.role_weights

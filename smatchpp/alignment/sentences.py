@@ -480,18 +480,21 @@ def bucket_mask(a: TripleGraph, b: TripleGraph, pair_a: np.ndarray, pair_b: np.n
 
 
 def restrict(problem: Problem, keep: np.ndarray) -> Problem:
-    """``problem`` with only the candidate pairs ``keep`` marks, and the binary terms between
-    them (the others are dropped: an optimum of the result is the optimum under the
+    """``problem`` with only the candidate pairs ``keep`` marks, and the binary and ternary
+    terms between them (the others are dropped: an optimum of the result is the optimum under the
     restriction, and its bounds certify it as any problem's do)."""
     kept = np.flatnonzero(keep)
     local = np.full(problem.n_pairs, -1, dtype=np.int64)
     local[kept] = np.arange(len(kept))
     edges = np.flatnonzero(keep[problem.edge_p] & keep[problem.edge_q])
+    tri = np.flatnonzero(keep[problem.tri_p] & keep[problem.tri_q] & keep[problem.tri_r])
     return Problem(problem.n_a, problem.n_b, problem.pair_a[kept], problem.pair_b[kept],
                    problem.unary[kept], local[problem.edge_p[edges]], local[problem.edge_q[edges]],
                    problem.weight[edges], constant=problem.constant, label_bound=problem.label_bound,
                    sentence_a=problem.sentence_a, sentence_b=problem.sentence_b,
-                   tolerance=problem.tolerance)
+                   tolerance=problem.tolerance, tri_p=local[problem.tri_p[tri]],
+                   tri_q=local[problem.tri_q[tri]], tri_r=local[problem.tri_r[tri]],
+                   tri_weight=problem.tri_weight[tri])
 
 
 def as_written(g: TripleGraph) -> RawGraph:

@@ -57,15 +57,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..core.exceptions import UsageError
 from ..presets.smatchpp18amr import INSTANCE, ROOT, Triple18, amr18_triples, to_triple_graph
 from ..graphs.read import RawGraph
 from ..graphs.triples import TripleGraph
+from .base import AspectSet, GraphAspect, Standardizer
 
 __all__ = ["Rule", "RULES", "NAMES", "Extractor", "read_frames", "frame_roles", "Aspect18",
-           "aspects", "FramesError"]
+           "aspects", "FramesError", "ASPECT_SET"]
 
 # concept groups (1.8's concept_groups.json has more groups; these are the ones its aspects use)
 _CAUSE = ("cause-01",)
@@ -273,19 +274,17 @@ def _order(t: Triple18) -> tuple:
 
 
 @dataclass(frozen=True)
-class Aspect18:
-    """One aspect of the set, in the shape :class:`~smatchpp.aspects.core.AspectScorer` scores:
-    Smatch on ``graph(raw, standardizer)`` (the standardizer is not used: the subgraph
-    is cut from 1.8's triples, whatever the run's preset)."""
+class Aspect18(GraphAspect):
+    """One aspect of the set: Smatch on its subgraph, :meth:`graph` (the standardizer is
+    not used: the subgraph is cut from 1.8's triples, whatever the run's preset)."""
 
     name: str
     title: str
     extractor: Extractor = field(repr=False, compare=False)
-    kind: str = "graph"
     #: the F1 of a pair whose subgraphs are both empty
     vacuous: float = 1.0
 
-    def graph(self, raw: RawGraph, standardizer: Callable[[RawGraph], TripleGraph]) -> TripleGraph:
+    def graph(self, raw: RawGraph, standardizer: Standardizer) -> TripleGraph:
         return self.extractor.subgraphs(raw)[self.name]
 
 
@@ -294,3 +293,6 @@ def aspects(frames: str | None = None) -> list[Aspect18]:
     extractor = Extractor(frames)
     return [Aspect18(name, name, extractor) for name in NAMES]
 
+
+#: the set (the registry's ``smatchpp18``); it reads a PropBank frame file
+ASPECT_SET = AspectSet(NAMES, lambda frames, vectors: aspects(frames), title="smatchpp 1.8's subgraph aspects")

@@ -197,8 +197,24 @@ def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None = None
     add_setting(p, "bootstrap_seed")
 
 
-#: ``--aspects`` values: an aspect set; ``separate``/``joint`` are the old spelling (Damonte's set)
-ASPECT_CHOICES = ("none", "damonte", "smatchpp18", "thesis", "separate", "joint")
+class _AspectChoices:
+    """``--aspects`` values: ``none``, an aspect set (the built-in ones and the installed
+    packages', read only when the option is given); ``separate``/``joint`` are the old
+    spelling (Damonte's set)."""
+
+    def names(self) -> tuple[str, ...]:
+        from ..core.aspect_settings import aspect_set_names
+
+        return ("none", *aspect_set_names(), "separate", "joint")
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.names()
+
+    def __iter__(self):
+        return iter(self.names())
+
+
+ASPECT_CHOICES = _AspectChoices()
 
 
 def add_aspect_options(p: argparse.ArgumentParser, what: str = "also score") -> None:

@@ -94,24 +94,14 @@ def read_graphs(path: str, args: argparse.Namespace, config) -> tuple[list, list
 
 
 def aspect_features(entries, config) -> dict:
-    """Each aspect of the run's set (but Damonte's ``smatch``, the main matrix): ``(aspect,
-    [per graph])``, the subgraph (a TripleGraph, to solve) or the unaligned features
-    (:func:`smatchpp.aspects.core.unaligned_features`), computed once a graph, graph by graph
-    (the smatchpp18 extractor cuts all of a graph's subgraphs at once)."""
-    from ..aspects.core import aspect_list, unaligned_features
+    """Each aspect of the run's set (but the run's own score, the main matrix): ``(aspect,
+    [per graph])`` (:func:`smatchpp.aspects.features.set_features`)."""
+    from ..aspects.features import set_features
+    from ..aspects.registry import aspect_list
 
-    aspects = [a for a in aspect_list(config.aspect_set, None, config.propbank_frames, config.vectors)
-               if getattr(a, "graph", True) is not None]
-    def std(raw):
-        return standardize(raw, config.preset, Options.of(config))
-    out: dict = {a.name: (a, []) for a in aspects}
-    for e in entries:
-        for a in aspects:
-            if a.kind == "graph":
-                out[a.name][1].append(a.graph(e.graph, std) if e.graph and e.graph.variables else EMPTY)
-            else:
-                out[a.name][1].append(unaligned_features(a, e.graph))
-    return out
+    aspects = aspect_list(config.aspect_set, None, config.propbank_frames, config.vectors)
+    return set_features(aspects, [e.graph for e in entries],
+                        lambda raw: standardize(raw, config.preset, Options.of(config)))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -166,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             for name, target, a, b in [(None, sink, rows, cols)] + [
                     (k, sinks[k], aspect_rows[k][1], aspect_cols[k][1]) for k in sinks]:
                 chunks = pair_chunks(n, None if square else m, chunk, _slots(client, workers))
-                if name is not None and aspect_rows[name][0].kind != "graph":
+                if name is not None and not aspect_rows[name][0].aligned:
                     stream = _unaligned(aspect_rows[name][0], a, b, chunks)  # no alignment: counted here
                 else:
                     stream = score_pairs(a, b, chunks, solve_config, workers, client)
@@ -208,33 +198,19 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-class _Size:
-    """A graph's number of items, for the diagonal of an aspect's matrix."""
-
-    def __init__(self, n: int) -> None:
-        self.n_triples = n
-
-
 def _sizes(aspect, features: list) -> list:
     """What the diagonal needs of each graph: its subgraph, or its number of items."""
-    if aspect.kind == "graph":
-        return features
-    if aspect.kind == "set":
-        return [_Size(sum(f.values())) for f in features]
-    return [_Size(int(f is not None)) for f in features]
+    from ..aspects.features import diagonal
+
+    return diagonal(aspect, features)
 
 
 def _unaligned(aspect, features_a: list, features_b: list, chunks):
-    """The :class:`PairChunk` of each chunk of a set aspect or graph statistic, counted from
-    each graph's features (exact: status ``optimal``)."""
-    from ..aspects.core import unaligned_count
+    """The :class:`PairChunk` of each chunk of an aspect counted without an alignment."""
+    from ..aspects.features import count_rows
 
     for chunk in chunks:
-        rows = []
-        for i, j in chunk.tolist():
-            c = unaligned_count(aspect, features_a[i], features_b[j])
-            rows.append((i, j, c.matched, c.upper, c.test, c.gold, "optimal"))
-        yield PairChunk.of_rows(rows)
+        yield PairChunk.of_rows(count_rows(aspect, features_a, features_b, chunk.tolist()))
 
 
 def default_chunk(total: int, client, workers: int = 1) -> int:

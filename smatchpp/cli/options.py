@@ -107,7 +107,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
              "smatchpp18 (smatchpp 1.8's 19 subgraph aspects: AGENT, CAUSE, ..., REENTRANCIES; "
              "use --preset smatchpp18-amr for 1.8's numbers) or thesis (Opitz's thesis §9.5.2: Frames, "
              "Named entity, Negation, Concepts, Coreference, SRL, Unlabeled, quantSim and the GloVe "
-             "cosines maxIndegreeSim, maxOutdegreeSim, maxDegreeSim, rootSim). 'separate' and 'joint' are "
+             "cosines maxIndegreeSim, maxOutdegreeSim, maxDegreeSim, rootSim) or an installed package's "
+             "set (entry-point group smatchpp.aspects). 'separate' and 'joint' are "
              "deprecated spellings of --aspects damonte --aspects-mode MODE"),
     "propbank_frames": dict(
         metavar="FILE",

@@ -1,6 +1,6 @@
 """Extensions from other installed packages, found through entry points.
 
-A package that is installed beside smatchpp can add a metric or a preset
+A package that is installed beside smatchpp can add a metric, a preset or an aspect set
 without touching smatchpp: it declares an entry point in one of the groups
 below (``[project.entry-points."smatchpp.metrics"]`` in its ``pyproject.toml``),
 and the registry loads it when smatchpp's registry is built, so the name
@@ -14,6 +14,9 @@ group                     the entry point's object
                           must be the entry point's name
 ``smatchpp.presets``      a :class:`smatchpp.presets.Preset`, registered under the
                           entry point's name
+``smatchpp.aspects``      a :class:`smatchpp.aspects.base.AspectSet`, registered under
+                          the entry point's name (``--aspects NAME``,
+                          ``--metric aspect --aspect-set NAME``)
 ========================  ==========================================================
 
 A name that is already taken (a built-in name, or another package's) is
@@ -37,7 +40,7 @@ from typing import Any, Callable
 __all__ = ["GROUPS", "PluginWarning", "load", "origin"]
 
 #: the entry-point groups smatchpp reads, by registry
-GROUPS = {"metrics": "smatchpp.metrics", "presets": "smatchpp.presets"}
+GROUPS = {"metrics": "smatchpp.metrics", "presets": "smatchpp.presets", "aspects": "smatchpp.aspects"}
 
 
 class PluginWarning(UserWarning):

@@ -6,9 +6,10 @@ micro, macro and the bootstrap (:func:`~smatchpp.metrics.base.bootstrap_metric`)
 for every aspect as for any metric:
 
 * :meth:`AspectMetric.features`: what the aspect cuts out of one graph, by the
-  aspect's own extractor (:mod:`smatchpp.aspects.core`, :mod:`smatchpp.aspects.smatchpp18`,
-  :mod:`smatchpp.aspects.thesis`): its subgraph, its items (a set aspect's label
-  multiset) or its statistic's word (the thesis' graph statistics);
+  aspect's own extractor (:mod:`smatchpp.aspects.damonte`, :mod:`smatchpp.aspects.smatchpp18`,
+  :mod:`smatchpp.aspects.thesis`, or another package's set: ``--aspect-set NAME``): its
+  subgraph, its items (a set aspect's label multiset) or its statistic's word (the thesis'
+  graph statistics), through the aspect protocol (:mod:`smatchpp.aspects.base`);
 * :meth:`AspectMetric.stats`: ``(matched, upper, test, gold)``, the counts
   :class:`~smatchpp.aspects.core.AspectScorer` gives the aspect; a subgraph is solved by
   :class:`smatchpp.alignment.aligner.PairAligner` (Damonte's ``smatch`` aspect is the pair's
@@ -72,10 +73,13 @@ class AspectMetric(SolvesWithAligner, Metric):
 
     aspect: str = param("concepts", "the aspect's name in Damonte et al.'s set, as its "
                         "JSON key: smatch, unlabeled, no_wsd, concepts, named_ent, negations, "
-                        "wikification, reentrancies, srl (in Python another set's: "
-                        "aspect_metrics(config) lists them)", sig="aspect-name")
+                        "wikification, reentrancies, srl; with --aspect-set, that set's "
+                        "(aspect_metrics(config) lists them)", sig="aspect-name")
     #: the aspect set, its frames file and vectors, the preset and the solver
     config: Config = field(default_factory=lambda: Config(aspects="separate"))
+    aspect_set: str | None = param(None, "the set the aspect is of: damonte (when not given), "
+                                   "smatchpp18, thesis or an installed package's (entry point "
+                                   "smatchpp.aspects); signed as aspect-set:SET", sig="aspect-set")
 
     def __post_init__(self) -> None:
         if isinstance(self.config, Config) and self.config.aspects == "joint":
@@ -85,7 +89,18 @@ class AspectMetric(SolvesWithAligner, Metric):
                                              ("total_time_limit", "bootstrap", "bootstrap_seed", "ar_trials")})
         if self.config.aspects != "separate":  # the signature names the set
             object.__setattr__(self, "config", self.config.replace(aspects="separate"))
-        from ..aspects.core import aspect_list  # the aspects load the compiler: only when one is built
+        default = type(self.config)().aspect_set
+        if self.aspect_set is not None and self.aspect_set != self.config.aspect_set:
+            if self.config.aspect_set != default:
+                raise ValueError(f"two aspect sets: aspect_set {self.aspect_set} and the Config's "
+                                 f"{self.config.aspect_set}")
+            # the set given by name (--aspect-set) is the Config's, which signs it
+            object.__setattr__(self, "config", self.config.replace(aspect_set=self.aspect_set))
+        # the field names the Config's set (None: the default), also when only the Config
+        # gave it, so that a metric read back from its signature equals it
+        object.__setattr__(self, "aspect_set", None if self.config.aspect_set == default
+                           else self.config.aspect_set)
+        from ..aspects.registry import aspect_list  # an aspect set loads only when one is built
 
         found = aspect_list(self.config.aspect_set, None, self.config.propbank_frames, self.config.vectors)
         chosen = [a for a in found if a.name == self.aspect]
@@ -96,7 +111,7 @@ class AspectMetric(SolvesWithAligner, Metric):
         object.__setattr__(self, "_core", None)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"aspect": self.aspect, "config": self.config}
+        return {"aspect": self.aspect, "config": self.config, "aspect_set": self.aspect_set}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for key, value in state.items():
@@ -106,15 +121,14 @@ class AspectMetric(SolvesWithAligner, Metric):
     # --- the interface ------------------------------------------------------------
 
     def features(self, graph: RawGraph) -> Any:
-        from ..aspects.core import unaligned_features
         from ..presets import Options, standardize
         from ..graphs.triples import EMPTY
 
         aspect, config = self._aspect, self.config
         raw = graph or _EMPTY_RAW
-        if aspect.kind in ("set", "stat"):
-            return unaligned_features(aspect, raw)
-        if aspect.graph is None:  # Damonte's smatch: the run's own graph
+        if not aspect.aligned:  # its items or its statistic's word
+            return aspect.features(raw)
+        if aspect.main:  # Damonte's smatch: the run's own graph
             return standardize(raw, config.preset, **vars(Options.of(config)))
         if not raw.variables:
             return EMPTY
@@ -122,21 +136,19 @@ class AspectMetric(SolvesWithAligner, Metric):
         return aspect.graph(raw, lambda r: standardize(r, config.preset, keep_wiki=config.keep_wiki))
 
     def stats(self, a: Any, b: Any) -> tuple[float, float, float, float]:
-        from ..aspects.core import unaligned_count
-
         aspect = self._aspect
-        if aspect.kind in ("set", "stat"):
-            c = unaligned_count(aspect, a, b)
+        if not aspect.aligned:
+            c = aspect.count(a, b)
             return (float(c.matched), float(c.upper), float(c.test), float(c.gold))
-        if aspect.graph is not None and (not a.n_triples or not b.n_triples):
+        if not aspect.main and (not a.n_triples or not b.n_triples):
             return (0.0, 0.0, float(a.n_triples), float(b.n_triples))  # nothing to match
         s = self.aligner.score(a, b)
         return (float(s.matched), float(s.upper), float(s.test_weight), float(s.gold_weight))
 
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
-        from ..aspects.core import aspect_scores  # loaded already: the aspect was found there
+        from ..aspects.base import aspect_scores  # loaded already: the aspect was found there
 
-        return aspect_scores(stats, getattr(self._aspect, "vacuous", None))
+        return aspect_scores(stats, self._aspect.vacuous)
 
     def sign(self, on_error: str | None = None, bootstrap: int | None = None,
              bootstrap_seed: int = DEFAULT_SEED, ar_trials: int | None = None) -> Signature:
@@ -162,7 +174,7 @@ class AspectMetric(SolvesWithAligner, Metric):
 
 def aspect_metrics(config: Config | None = None) -> list[AspectMetric]:
     """One :class:`AspectMetric` per aspect of ``config``'s aspect set, in the set's order."""
-    from ..aspects.core import aspect_list
+    from ..aspects.registry import aspect_list
 
     config = config or Config(aspects="separate")
     return [get_metric("aspect", aspect=a.name, config=config)  # type: ignore[misc]

@@ -11,15 +11,18 @@ which the arguments rely on.
    it feasible (nothing else can use ``i`` or ``j``) and does not lower its
    value; so some optimum contains ``p``.  Fix it: its unary term goes to the
    constant and each binary term ``w_pq`` moves into ``q``'s unary term
-   (``q`` earns it exactly when it is chosen, since ``p`` always is).
-2. **Drop dead pairs.**  A pair with no unary term and no binary term adds
+   (``q`` earns it exactly when it is chosen, since ``p`` always is).  A
+   ternary term ``w_pqr`` becomes a binary term ``w_qr`` (earned exactly when
+   ``q`` and ``r`` are chosen), or a unary term of the one pair not fixed, or
+   the constant.
+2. **Drop dead pairs.**  A pair with no unary, binary or ternary term adds
    nothing; removing it from a solution keeps the value.  (Dropping pairs can
    make new forced pairs, so 1 and 2 repeat until nothing changes.)
-3. **Split into components.**  Two pairs interact if they share a variable or
-   a binary term.  Constraints and objective terms never cross components, so
+3. **Split into components.**  Two pairs interact if they share a variable, a
+   binary term or a ternary term.  Constraints and objective terms never cross components, so
    the optimum is the sum of the components' optima.
 4. **Solve pure assignment components exactly.**  A component without binary
-   terms is a maximum-weight bipartite matching, solved by the Hungarian
+   or ternary terms is a maximum-weight bipartite matching, solved by the Hungarian
    method (scipy) and therefore optimal.
 5. **Drop pairs that bounds rule out** (``drop``, chosen by the caller).  If an
    incumbent of value ``L`` avoids pair ``p`` and every solution using ``p`` is
@@ -163,8 +166,11 @@ def _components(n_pairs: int, pa: np.ndarray, pb: np.ndarray, ep: np.ndarray,
 def _count_components(problem: Problem) -> int:
     if problem.n_pairs == 0:
         return 0
-    labels = _components(problem.n_pairs, problem.pair_a, problem.pair_b,
-                         problem.edge_p, problem.edge_q)
+    ep, eq = problem.edge_p, problem.edge_q
+    if problem.n_ternary:  # a ternary term links its three pairs
+        ep = np.concatenate([ep, problem.tri_p, problem.tri_q])
+        eq = np.concatenate([eq, problem.tri_q, problem.tri_r])
+    labels = _components(problem.n_pairs, problem.pair_a, problem.pair_b, ep, eq)
     return int(labels.max()) + 1
 
 
@@ -177,14 +183,37 @@ def compress(problem: Problem, drop: np.ndarray | None = None) -> Compressed:
     edge_alive = alive[ep] & alive[eq]
     fixed_mask = np.zeros(P, dtype=bool)
     constant = problem.constant
+    ternary = problem.n_ternary > 0  # else none of the ternary steps runs (AMR)
+    if ternary:
+        tri = np.stack([problem.tri_p, problem.tri_q, problem.tri_r], axis=1)
+        tw = problem.tri_weight
+        tri_alive = alive[tri].all(axis=1)
     while True:
         na = np.bincount(problem.pair_a[alive], minlength=problem.n_a)
         nb = np.bincount(problem.pair_b[alive], minlength=problem.n_b)
         forced = alive & (na[problem.pair_a] == 1) & (nb[problem.pair_b] == 1)
         degree = np.bincount(np.concatenate([ep[edge_alive], eq[edge_alive]]), minlength=P)
+        if ternary:
+            degree += np.bincount(tri[tri_alive].ravel(), minlength=P)
         dead = alive & ~forced & (unary <= 0) & (degree == 0)
         if not forced.any() and not dead.any():
             break
+        if ternary:
+            # a ternary term with fixed pairs: what is left of it is earned exactly when
+            # its other pairs are chosen (binary, unary or constant); done before the
+            # binary terms so that the new binary terms are fixed with them below
+            ft = forced[tri] & tri_alive[:, None]
+            count = ft.sum(axis=1)
+            constant += tw[count == 3].sum()
+            two = np.flatnonzero(count == 2)
+            np.add.at(unary, tri[two][~ft[two]], tw[two])
+            one = np.flatnonzero(count == 1)
+            rest = np.sort(np.where(ft[one], -1, tri[one]), axis=1)[:, 1:]
+            ep = np.concatenate([ep, rest[:, 0]])
+            eq = np.concatenate([eq, rest[:, 1]])
+            w = np.concatenate([w, tw[one]])
+            edge_alive = np.concatenate([edge_alive, np.ones(len(one), dtype=bool)])
+            tri_alive &= count == 0
         constant += unary[forced].sum()
         # binary terms of a fixed pair move into the other pair's unary term
         fp, fq = forced[ep] & edge_alive, forced[eq] & edge_alive
@@ -195,6 +224,8 @@ def compress(problem: Problem, drop: np.ndarray | None = None) -> Compressed:
         edge_alive &= ~(fp | fq)
         fixed_mask |= forced
         alive &= ~(forced | dead)
+        if ternary:
+            tri_alive &= alive[tri].all(axis=1)
     keep = np.flatnonzero(alive)
     parts: list[Part] = []
     n_assignment = 0
@@ -203,7 +234,17 @@ def compress(problem: Problem, drop: np.ndarray | None = None) -> Compressed:
         local[keep] = np.arange(len(keep))
         e_keep = np.flatnonzero(edge_alive)
         lp, lq = local[ep[e_keep]], local[eq[e_keep]]
-        labels = _components(len(keep), problem.pair_a[keep], problem.pair_b[keep], lp, lq)
+        if ternary:
+            t_keep = np.flatnonzero(tri_alive)
+            lt = local[tri[t_keep]].reshape(-1, 3)
+            labels = _components(len(keep), problem.pair_a[keep], problem.pair_b[keep],
+                                 np.concatenate([lp, lt[:, 0], lt[:, 1]]),
+                                 np.concatenate([lq, lt[:, 1], lt[:, 2]]))
+            t_label = labels[lt[:, 0]]
+            t_order = np.argsort(t_label, kind="stable")
+            t_bounds = np.searchsorted(t_label[t_order], np.arange(labels.max() + 2))
+        else:
+            labels = _components(len(keep), problem.pair_a[keep], problem.pair_b[keep], lp, lq)
         order = np.argsort(labels, kind="stable")
         bounds = np.flatnonzero(np.diff(labels[order])) + 1
         e_label = labels[lp]
@@ -213,9 +254,13 @@ def compress(problem: Problem, drop: np.ndarray | None = None) -> Compressed:
         for c, members in enumerate(np.split(order, bounds)):
             edges = e_order[e_bounds[c]:e_bounds[c + 1]]
             position[members] = np.arange(len(members))
+            terms = None
+            if ternary:
+                local_t = t_order[t_bounds[c]:t_bounds[c + 1]]
+                terms = (position[lt[local_t]].reshape(-1, 3), tw[t_keep[local_t]])
             part = _subproblem(problem, keep[members], unary[keep[members]],
-                               position[lp[edges]], position[lq[edges]], w[e_keep[edges]])
-            if part.problem.n_edges:
+                               position[lp[edges]], position[lq[edges]], w[e_keep[edges]], terms)
+            if part.problem.n_edges or part.problem.n_ternary:
                 parts.append(part)
                 continue
             # a pure assignment component: solve it now, exactly
@@ -228,11 +273,27 @@ def compress(problem: Problem, drop: np.ndarray | None = None) -> Compressed:
 
 
 def _subproblem(problem: Problem, original: np.ndarray, unary: np.ndarray,
-                p: np.ndarray, q: np.ndarray, w: np.ndarray) -> Part:
-    """Renumber one component's pairs and variables from 0."""
+                p: np.ndarray, q: np.ndarray, w: np.ndarray,
+                ternary: tuple[np.ndarray, np.ndarray] | None = None) -> Part:
+    """Renumber one component's pairs and variables from 0.
+
+    ``ternary``: the component's ternary terms (local pair triples, weights); with
+    them, binary terms of the same two pairs (one may come from a fixed pair's
+    ternary term) are merged into one.
+    """
     a_vars, a_local = np.unique(problem.pair_a[original], return_inverse=True)
     b_vars, b_local = np.unique(problem.pair_b[original], return_inverse=True)
     lo, hi = np.minimum(p, q), np.maximum(p, q)
-    sub = Problem(len(a_vars), len(b_vars), a_local.ravel(), b_local.ravel(), unary, lo, hi, w,
-                  tolerance=problem.tolerance)
+    if ternary is None:
+        sub = Problem(len(a_vars), len(b_vars), a_local.ravel(), b_local.ravel(), unary, lo, hi,
+                      w, tolerance=problem.tolerance)
+        return Part(sub, original)
+    n = max(len(original), 1)
+    ekeys, inverse = np.unique(lo * n + hi, return_inverse=True)
+    weight = np.bincount(inverse.ravel(), weights=w, minlength=len(ekeys)).astype(np.float64)
+    tri, tw = ternary
+    tri = np.sort(tri, axis=1)
+    sub = Problem(len(a_vars), len(b_vars), a_local.ravel(), b_local.ravel(), unary, ekeys // n,
+                  ekeys % n, weight, tolerance=problem.tolerance, tri_p=tri[:, 0],
+                  tri_q=tri[:, 1], tri_r=tri[:, 2], tri_weight=tw)
     return Part(sub, original)

@@ -78,9 +78,14 @@ def branch_and_bound(problem: Problem, node_limit: int | None = None,
     """Search ``problem`` (see module docstring).
 
     ``cap``: an upper bound known beforehand (default: the label bound);
+    a problem with ternary terms is refused (``ValueError``);
     ``node_limit``: at most :data:`NODE_LIMIT`, and fewer on bigger problems
     (at most :data:`WORK_LIMIT` node visits times candidate pairs).
     """
+    if problem.n_ternary:
+        # the compiled kernel knows unary and binary terms only; the portfolio searches a
+        # problem with ternary terms on its binary relaxation (Portfolio._relaxed_search)
+        raise ValueError("the compiled branch and bound takes no ternary terms")
     if cap is None:
         cap = problem.label_bound
     node_limit = min(node_limit or NODE_LIMIT, max(1, WORK_LIMIT // max(problem.n_pairs, 1)))

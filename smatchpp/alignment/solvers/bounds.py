@@ -12,6 +12,13 @@
   graphs never pays scipy.optimize's 0.4 s import;
 * :func:`~smatchpp.alignment.solvers.highs.lp_bound`: the LP relaxation of the MIP.
 
+Ternary terms (none in AMR, where nothing below changes): every bound here is
+computed on :meth:`~smatchpp.alignment.problem.Problem.binary_relaxation`, which splits
+each ternary term ``w`` into three binary terms of ``w / 3``.  It is a valid
+upper bound: for 0/1 values ``x_p x_q x_r <= (x_p x_q + x_p x_r + x_q x_r) / 3``,
+so every alignment is worth at least as much in the relaxation, whose optimum
+therefore bounds the problem's, and each bound below bounds that optimum.
+
 >>> from smatchpp.api import compile_strings
 >>> p = compile_strings("(a / dog :ARG0-of (b / bark-01))", "(x / bark-01 :ARG0 (y / dog))")
 >>> p.label_bound, star_bound(p)  # the labels allow 4 matches, the structure 3
@@ -63,7 +70,8 @@ def group_max_sum(owner: np.ndarray, other: np.ndarray, w: np.ndarray, n_pairs: 
 
 
 def pair_potential(problem: Problem) -> np.ndarray:
-    """``v_p`` of the star bound for every candidate pair."""
+    """``v_p`` of the star bound for every candidate pair (of the binary relaxation)."""
+    problem = problem.binary_relaxation()
     p, q, w = problem.edge_p, problem.edge_q, problem.weight
     owner = np.concatenate([p, q])
     other = np.concatenate([q, p])
@@ -87,6 +95,8 @@ def star_bound(problem: Problem, assignment: bool | None = None,
     """
     if problem.n_pairs == 0:
         return problem.constant
+    integral = problem.integral  # the optimum bounded is this problem's, not the relaxation's
+    problem = problem.binary_relaxation()  # valid with ternary terms: see the module docstring
     v = pair_potential(problem)
     if assignment is None:
         assignment = problem.n_pairs >= ASSIGNMENT_MIN_PAIRS
@@ -107,7 +117,7 @@ def star_bound(problem: Problem, assignment: bool | None = None,
         r, c = linear_sum_assignment(dense, maximize=True)
         value = dense[r, c].sum()
     value += problem.constant
-    if problem.integral:
+    if integral:
         value = np.floor(value + 1e-6)
     return float(value)
 
@@ -190,6 +200,8 @@ def fix_pair(problem: Problem, p: int | None, variable: int) -> Problem:
         ep, eq, w = problem.edge_p, problem.edge_q, problem.weight
         np.add.at(unary, eq[ep == p], w[ep == p])
         np.add.at(unary, ep[eq == p], w[eq == p])
+    if problem.n_ternary:
+        return _fix_ternary(problem, p, keep, unary, constant)
     index = np.flatnonzero(keep)
     local = np.full(problem.n_pairs, -1, dtype=np.int64)
     local[index] = np.arange(len(index))
@@ -197,6 +209,35 @@ def fix_pair(problem: Problem, p: int | None, variable: int) -> Problem:
     return Problem(problem.n_a, problem.n_b, pa[index], pb[index], unary[index],
                    local[problem.edge_p[alive]], local[problem.edge_q[alive]],
                    problem.weight[alive], constant=constant, tolerance=problem.tolerance)
+
+
+def _fix_ternary(problem: Problem, p: int | None, keep: np.ndarray, unary: np.ndarray,
+                 constant: float) -> Problem:
+    """:func:`fix_pair` with ternary terms: a term of ``p`` becomes a binary term of its
+    other two pairs (earned exactly when both are chosen), the others stay if all their
+    pairs do; ``unary`` and ``constant`` already hold ``p``'s unary and binary terms."""
+    pa, pb = problem.pair_a, problem.pair_b
+    t = np.stack([problem.tri_p, problem.tri_q, problem.tri_r], axis=1)
+    w = problem.tri_weight
+    alive = keep[t].all(axis=1)
+    if p is None:
+        first = second = np.zeros(0, dtype=np.int64)
+        tw = np.zeros(0)
+    else:
+        own = (t == p).any(axis=1)
+        others = np.sort(np.where(t[own] == p, -1, t[own]), axis=1)[:, 1:]
+        first, second, tw = others[:, 0], others[:, 1], w[own]
+    edges = keep[problem.edge_p] & keep[problem.edge_q]
+    ep = np.concatenate([problem.edge_p[edges], first])
+    eq = np.concatenate([problem.edge_q[edges], second])
+    index = np.flatnonzero(keep)
+    t = t[alive]
+    return Problem.from_terms(
+        problem.n_a, problem.n_b, unary=(pa[index], pb[index], unary[index]),
+        binary=(pa[ep], pb[ep], pa[eq], pb[eq], np.concatenate([problem.weight[edges], tw])),
+        ternary=(pa[t[:, 0]], pb[t[:, 0]], pa[t[:, 1]], pb[t[:, 1]], pa[t[:, 2]], pb[t[:, 2]],
+                 w[alive]),
+        constant=constant, tolerance=problem.tolerance)
 
 
 #: :func:`branch_star_bound` branches on a variable with at most this many candidate pairs
@@ -224,6 +265,8 @@ def branch_star_bound(problem: Problem, limits: Limits | None = None) -> float:
     """
     if problem.n_pairs == 0:
         return problem.constant
+    original = problem
+    problem = problem.binary_relaxation()  # valid with ternary terms: see the module docstring
     v = pair_potential(problem)
     best = np.zeros(problem.n_a)
     np.maximum.at(best, problem.pair_a, v)
@@ -232,7 +275,10 @@ def branch_star_bound(problem: Problem, limits: Limits | None = None) -> float:
     if len(pairs) > MAX_BRANCHES:
         return float("inf")
     branches = [None, *pairs.tolist()]
-    return max(star_bound(fix_pair(problem, p, variable), limits=limits) for p in branches)
+    value = max(star_bound(fix_pair(problem, p, variable), limits=limits) for p in branches)
+    if original.n_ternary and original.integral:  # the relaxation's branches are fractional
+        value = float(np.floor(value + 1e-6))
+    return value
 
 
 #: the subgradient step of :func:`lagrangian_star_bound` when no lower bound is known
@@ -267,6 +313,8 @@ def lagrangian_star_bound(problem: Problem, limits: Limits | None = None, iterat
         return problem.constant
     if not dense_assignment(problem.n_a, problem.n_b):
         return float("inf")
+    original = problem  # whose optimum is bounded: its integrality, its tolerance
+    problem = problem.binary_relaxation()  # valid with ternary terms: see the module docstring
     from scipy.optimize import linear_sum_assignment  # slow import: only when needed
     n_pairs, n_edges = problem.n_pairs, problem.n_edges
     ep, eq, w = problem.edge_p, problem.edge_q, problem.weight
@@ -284,9 +332,9 @@ def lagrangian_star_bound(problem: Problem, limits: Limits | None = None, iterat
         dense[problem.pair_a, problem.pair_b] = value
         rows, cols = linear_sum_assignment(dense, maximize=True)
         total = float(dense[rows, cols].sum()) + problem.constant
-        bound = float(np.floor(total + 1e-6)) if problem.integral else total
+        bound = float(np.floor(total + 1e-6)) if original.integral else total
         best = min(best, bound)
-        if (lower is not None and certified(problem, lower, best)) or iteration == iterations - 1 \
+        if (lower is not None and certified(original, lower, best)) or iteration == iterations - 1 \
                 or (limits is not None and limits.expired()):
             break
         target = np.full(problem.n_a, -1, dtype=np.int64)

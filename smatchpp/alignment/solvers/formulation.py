@@ -12,6 +12,16 @@ Columns: ``x_p`` (binary, one per candidate pair) then ``y_e`` (continuous in
   much stronger than the pairwise ``y_e <= x_p, y_e <= x_q`` (kept as an
   option for comparison).
 
+*Ternary terms* (none in AMR: the model is then exactly as above) get columns
+``z_t`` (continuous in [0, 1]) after the ``y``'s, with the linearisation
+``z_t <= x_p, x_q, x_r``, aggregated the same way: for every pair ``p`` and
+every two variables ``{k, m}`` of A, ``sum_{t = {p, q, r}, {a(q), a(r)} =
+{k, m}} z_t <= x_p``; the same for B.  Valid: at integer ``x`` with ``p``
+chosen, the chosen pairs at ``k`` and ``m`` are one each, so at most one term
+of the row has all its pairs chosen (terms have distinct pairs).  Exact: each
+``z_t`` sits in a row of each of its three pairs, so ``z_t <= min(x_p, x_q,
+x_r)``, and a maximization takes ``z_t = x_p x_q x_r``.
+
 Both MIP backends (HiGHS and CBC) build their model from :func:`build`.
 """
 
@@ -26,7 +36,7 @@ from .symmetry import Symmetry, canonical, interchangeable, ordering_rows
 from ..problem import Alignment, Problem
 from .base import Budget, SolveResult, certified, empty_alignment
 
-__all__ = ["Model", "build", "linking_keys", "link_key", "Linking", "start_values", "MipSolver"]
+__all__ = ["Model", "build", "linking_keys", "ternary_linking_keys", "link_key", "Linking", "start_values", "MipSolver"]
 
 Linking = Literal["aggregated", "pairwise"]
 
@@ -78,6 +88,28 @@ def linking_keys(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
     return owner, link_key(problem, owner, side_b, other)
 
 
+def ternary_linking_keys(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
+    """Owner pair and row key of each ternary term's six places in its linking rows.
+
+    Term ``t = {p, q, r}`` sits in the rows ``(p, A, {a(q), a(r)})``, ``(p, B,
+    {b(q), b(r)})``, then the same for ``q`` and for ``r``, in blocks of length
+    ``n_ternary``; the key of row ``(owner, side, {k, m})`` with ``k < m`` is
+    ``((owner * 2 + side) * width + k) * width + m`` (``width = max(n_a, n_b) +
+    1``).  The keys do not meet the binary rows' keys: :func:`build` numbers the
+    two families' rows apart.
+    """
+    t = (problem.tri_p, problem.tri_q, problem.tri_r)
+    width = max(problem.n_a, problem.n_b) + 1
+    owners, keys = [], []
+    for own, one, two in ((0, 1, 2), (1, 0, 2), (2, 0, 1)):
+        for side_b, side in ((0, problem.pair_a), (1, problem.pair_b)):
+            k, m = side[t[one]], side[t[two]]
+            lo, hi = np.minimum(k, m), np.maximum(k, m)
+            owners.append(t[own])
+            keys.append(((t[own] * 2 + side_b) * width + lo) * width + hi)
+    return np.concatenate(owners), np.concatenate(keys)
+
+
 def link_key(problem: Problem, owner: np.ndarray, side_b: np.ndarray,
              other: np.ndarray) -> np.ndarray:
     """The row key of linking row ``(owner pair, side (0: A, 1: B), other variable)``."""
@@ -92,7 +124,7 @@ def build(problem: Problem, linking: Linking = "aggregated",
     With ``symmetry``, the ordering rows of
     :func:`~smatchpp.alignment.solvers.symmetry.ordering_rows` are added.
     """
-    P, Q = problem.n_pairs, problem.n_edges
+    P, Q, T = problem.n_pairs, problem.n_edges, problem.n_ternary
     pa, pb = problem.pair_a, problem.pair_b
     counts_list, cols_list, vals_list, upper_list = [], [], [], []
     x = np.arange(P, dtype=np.int64)
@@ -110,20 +142,17 @@ def build(problem: Problem, linking: Linking = "aggregated",
         else:
             owner = np.concatenate([p, q])
             key = np.arange(2 * Q, dtype=np.int64)
-        ycols = np.tile(e, len(owner) // Q)
-        uniq, inverse = np.unique(key, return_inverse=True)
-        inverse = inverse.ravel()
-        row_owner = np.empty(len(uniq), dtype=np.int64)
-        row_owner[inverse] = owner
-        # each row: the y's of its group with +1, then its owner x with -1
-        group = np.concatenate([inverse, np.arange(len(uniq))])
-        cols = np.concatenate([ycols, row_owner])
-        vals = np.concatenate([np.ones(len(ycols)), -np.ones(len(uniq))])
-        c, cols, vals = _rows_from_groups(group, cols, vals)
-        counts_list.append(c)
-        cols_list.append(cols)
-        vals_list.append(vals)
-        upper_list.append(np.zeros(len(c)))
+        _linking_rows(np.tile(e, len(owner) // Q), owner, key,
+                      counts_list, cols_list, vals_list, upper_list)
+    if T:
+        z = np.arange(T, dtype=np.int64) + P + Q
+        if linking == "aggregated":
+            owner, key = ternary_linking_keys(problem)
+        else:
+            owner = np.concatenate([problem.tri_p, problem.tri_q, problem.tri_r])
+            key = np.arange(3 * T, dtype=np.int64)
+        _linking_rows(np.tile(z, len(owner) // T), owner, key,
+                      counts_list, cols_list, vals_list, upper_list)
     for cols, vals in ordering_rows(problem, symmetry) if symmetry else ():
         counts_list.append(np.array([len(cols)]))
         cols_list.append(cols)
@@ -132,16 +161,38 @@ def build(problem: Problem, linking: Linking = "aggregated",
     counts = np.concatenate(counts_list) if counts_list else np.zeros(0, dtype=np.int64)
     start = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=start[1:])
-    return Model(P, Q, np.concatenate([problem.unary, problem.weight]), start,
+    cost = [problem.unary, problem.weight] + ([problem.tri_weight] if T else [])
+    return Model(P, Q + T, np.concatenate(cost), start,
                  np.concatenate(cols_list).astype(np.int32),
                  np.concatenate(vals_list), np.concatenate(upper_list))
 
 
+def _linking_rows(cols_y: np.ndarray, owner: np.ndarray, key: np.ndarray, counts_list: list,
+                  cols_list: list, vals_list: list, upper_list: list) -> None:
+    """Append one ``<= 0`` row per distinct ``key``: its term columns, minus its owner's ``x``."""
+    uniq, inverse = np.unique(key, return_inverse=True)
+    inverse = inverse.ravel()
+    row_owner = np.empty(len(uniq), dtype=np.int64)
+    row_owner[inverse] = owner
+    # each row: the y's of its group with +1, then its owner x with -1
+    group = np.concatenate([inverse, np.arange(len(uniq))])
+    cols = np.concatenate([cols_y, row_owner])
+    vals = np.concatenate([np.ones(len(cols_y)), -np.ones(len(uniq))])
+    c, cols, vals = _rows_from_groups(group, cols, vals)
+    counts_list.append(c)
+    cols_list.append(cols)
+    vals_list.append(vals)
+    upper_list.append(np.zeros(len(c)))
+
+
 def start_values(problem: Problem, alignment: Alignment) -> np.ndarray:
-    """Column values of ``alignment`` (a feasible MIP start: ``y_e = x_p x_q``)."""
+    """Column values of ``alignment`` (a feasible MIP start: ``y_e = x_p x_q``, ``z_t = x_p x_q x_r``)."""
     chosen = problem.selected(alignment).astype(np.float64)
     y = chosen[problem.edge_p] * chosen[problem.edge_q]
-    return np.concatenate([chosen, y])
+    if not problem.n_ternary:
+        return np.concatenate([chosen, y])
+    z = chosen[problem.tri_p] * chosen[problem.tri_q] * chosen[problem.tri_r]
+    return np.concatenate([chosen, y, z])
 
 
 class MipSolver:

@@ -6,6 +6,11 @@ once with numpy:
 * *assign*: map ``i`` to a free ``j`` (dropping ``i``'s old pair);
 * *swap*: ``i`` takes ``j`` from ``i2``, and ``i2`` takes ``i``'s old target.
 
+Ternary terms (none in AMR, where none of their steps runs) are kept exact:
+each pair's gain counts the ternary terms whose other two pairs are chosen,
+and a move's gain adds the terms it completes between its own pairs (see
+:meth:`_State.best_move`).
+
 Restarts: one greedy start from the strongest unary matches (concepts and
 attributes), then ``restarts`` random starts from a ``numpy`` generator seeded
 with ``seed``, so the result depends on nothing but the problem and the seed.
@@ -84,6 +89,18 @@ class _Tables:
         order = np.argsort(keys)
         return keys[order], pr.weight[order]
 
+    @cached_property
+    def ternary(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each ternary term three times, keyed by two of its pairs: sorted keys
+        ``lo * n_pairs + hi``, the third pair and the weight."""
+        pr = self.problem
+        t = (pr.tri_p, pr.tri_q, pr.tri_r)
+        keys = np.concatenate([t[0] * pr.n_pairs + t[1], t[0] * pr.n_pairs + t[2],
+                               t[1] * pr.n_pairs + t[2]])
+        third = np.concatenate([t[2], t[1], t[0]])
+        order = np.argsort(keys, kind="stable")
+        return keys[order], third[order], np.concatenate([pr.tri_weight] * 3)[order]
+
 
 class _State:
     """Current selection with each pair's gain ``unary + weights to chosen neighbours``."""
@@ -97,6 +114,10 @@ class _State:
         self.cur_a = np.full(problem.n_a + 1, -1, dtype=np.int64)  # last slot: "none"
         self.cur_b = np.full(problem.n_b + 1, -1, dtype=np.int64)
         self.value = problem.constant
+        self.ternary = problem.n_ternary > 0
+        if self.ternary:
+            self.chosen = np.zeros(problem.n_pairs + 1, dtype=bool)  # last slot: "no pair"
+            self.tstart, self.tsecond, self.tthird, self.tw = problem.ternary_incidence
 
     def weight(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Binary weight between pair arrays ``p`` and ``q`` (0 where none or -1)."""
@@ -130,6 +151,12 @@ class _State:
         self.cur_b[pr.pair_b[mask]] = self.index[mask]
         both = mask[pr.edge_p] & mask[pr.edge_q]
         self.value = pr.constant + float(pr.unary[mask].sum() + pr.weight[both].sum())
+        if self.ternary:
+            self.chosen[:-1] = mask
+            owner = np.repeat(self.index, np.diff(self.tstart))
+            paid = self.tw * (mask[self.tsecond] & mask[self.tthird])
+            self.gain[:-1] += np.bincount(owner, weights=paid, minlength=pr.n_pairs)
+            self.value += float(pr.ternary_values(mask).sum())
 
     def add(self, p: int) -> None:
         s, e = self.start[p], self.start[p + 1]
@@ -137,13 +164,37 @@ class _State:
         self.gain[self.other[s:e]] += self.w[s:e]
         self.cur_a[self.problem.pair_a[p]] = p
         self.cur_b[self.problem.pair_b[p]] = p
+        if self.ternary:
+            self._ternary_gains(p, 1.0)
+            self.chosen[p] = True
 
     def remove(self, p: int) -> None:
         s, e = self.start[p], self.start[p + 1]
         self.gain[self.other[s:e]] -= self.w[s:e]
+        if self.ternary:
+            self._ternary_gains(p, -1.0)
+            self.chosen[p] = False
         self.value -= self.gain[p]
         self.cur_a[self.problem.pair_a[p]] = -1
         self.cur_b[self.problem.pair_b[p]] = -1
+
+    def _ternary_gains(self, p: int, sign: float) -> None:
+        """``p`` enters (``sign`` 1) or leaves (-1): each term ``{p, q, r}`` changes the
+        gain of ``q`` if ``r`` is chosen, and of ``r`` if ``q`` is."""
+        s, e = self.tstart[p], self.tstart[p + 1]
+        q, r, w = self.tsecond[s:e], self.tthird[s:e], sign * self.tw[s:e]
+        np.add.at(self.gain, q, np.where(self.chosen[r], w, 0.0))
+        np.add.at(self.gain, r, np.where(self.chosen[q], w, 0.0))
+
+    def completed(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Per ``(p[k], q[k])``: the weight of the ternary terms of both whose third pair
+        is chosen (0 where ``p`` or ``q`` is -1)."""
+        keys, third, w = self.tables.ternary
+        paid = np.concatenate([[0.0], np.cumsum(np.where(self.chosen[third], w, 0.0))])
+        lo, hi = np.minimum(p, q), np.maximum(p, q)
+        key = lo * self.problem.n_pairs + hi
+        total = paid[np.searchsorted(keys, key, "right")] - paid[np.searchsorted(keys, key, "left")]
+        return np.where(lo >= 0, total, 0.0)
 
     def best_move(self) -> tuple[float, int, int, int, int]:
         """(gain, p, p3, p0, p2) of the best move: add p (and p3), drop p0 (and p2)."""
@@ -161,6 +212,12 @@ class _State:
             p3[swaps] = p3s
             gain[swaps] += (np.where(p3s >= 0, g[p3s], 0.0) + self.weight(swaps, p3s)
                             + self.weight(p0s, p2s))
+            if self.ternary:
+                # exact with ternary terms: of the four pairs only p-p3 and p0-p2 share
+                # no variable, so only their terms are miscounted by the gains: a term of
+                # p and p3 whose third pair stays chosen is new (neither gain has it), and
+                # one of p0 and p2 was subtracted twice
+                gain[swaps] += self.completed(swaps, p3s) + self.completed(p0s, p2s)
         gain[p0 == self.index] = -np.inf  # already chosen
         best = int(np.argmax(gain))
         return float(gain[best]), best, int(p3[best]), int(p0[best]), int(p2[best])
@@ -214,6 +271,10 @@ def climb(problem: Problem, seed: int = 1, restarts: int = 4,
         start, _, w = problem.neighbours
         potential = (problem.unary
                      + 0.5 * np.add.reduceat(np.append(w, 0.0), start[:-1]) * (np.diff(start) > 0))
+        if problem.n_ternary:
+            tstart, _, _, tw = problem.ternary_incidence
+            potential = potential + (np.add.reduceat(np.append(tw, 0.0), tstart[:-1])
+                                     * (np.diff(tstart) > 0)) / 3.0
         starts.append(np.lexsort((np.arange(problem.n_pairs), -potential)))
     for attempt in range(len(starts) + restarts):
         state = _State(problem, tables)

@@ -3,7 +3,13 @@
 0. small problems (at most :data:`~.bnb.MAX_PAIRS` candidate pairs, most
    sentence pairs) are first searched by the compiled branch and bound
    (:mod:`.bnb`), which proves its answer or, after its node limit, hands
-   its incumbent to the steps below as a warm start;
+   its incumbent to the steps below as a warm start.  Its kernel has no
+   ternary terms (DRS clauses; none in AMR): a problem with them is searched
+   on its binary relaxation, whose proven bound bounds it too, and certified
+   there when the alignment found is worth that bound; else the alignment and
+   the bound go on to step 1 and, if nothing before certifies them, to the
+   HiGHS MIP (:meth:`Portfolio._relaxed_search`); the LP of a big one is
+   solved whole, not priced;
 1. the hill-climber from its greedy start gives an alignment (lower bound
    ``L``); random restarts are not used: where the bounds below do not
    certify the greedy climb, the LP is cheaper than restarts and stronger;
@@ -138,23 +144,30 @@ class Portfolio:
         """
         if limits.deadline is not None and problem.n_pairs >= BIG_PAIRS:
             return self._solve_big(problem, limits, warm_start)
-        if problem.n_pairs <= self.bnb_max_pairs and not limits.expired():
-            # its nodes are branch-and-bound nodes: paid from the work budget
-            left = limits.budget.left()
-            found = branch_and_bound(problem, None if left is None else max(left, 1))
-            limits.budget.spend(found.nodes if left is None else min(found.nodes, left))
-            if found.complete:
-                return self._done(found.alignment, found.objective,
-                                  "label_bound" if found.capped else "branch_and_bound")
-            if warm_start is None or found.objective > problem.objective(warm_start):
-                warm_start = found.alignment
         upper = problem.label_bound
+        if problem.n_pairs <= self.bnb_max_pairs and not limits.expired():
+            if problem.n_ternary:
+                warm_start, upper, done = self._relaxed_search(problem, limits, warm_start)
+                if done is not None:
+                    return done
+            else:
+                # its nodes are branch-and-bound nodes: paid from the work budget
+                left = limits.budget.left()
+                found = branch_and_bound(problem, None if left is None else max(left, 1))
+                limits.budget.spend(found.nodes if left is None else min(found.nodes, left))
+                if found.complete:
+                    return self._done(found.alignment, found.objective,
+                                      "label_bound" if found.capped else "branch_and_bound")
+                if warm_start is None or found.objective > problem.objective(warm_start):
+                    warm_start = found.alignment
+        # the bound so far: the label bound's, or the relaxed search's when it is lower
+        bound_stage = "label_bound" if upper >= problem.label_bound else "branch_and_bound"
         # greedy start first: it is often optimal, and the bounds can tell
         alignment, lower = climb(problem, self.seed, 0, upper, warm_start, limits=limits)
         if certified(problem, lower, upper):
-            return self._done(alignment, lower, "label_bound")
+            return self._done(alignment, lower, bound_stage)
         if limits.expired():
-            return _stopped(alignment, lower, upper, "label_bound")
+            return _stopped(alignment, lower, upper, bound_stage)
         upper = min(upper, star_bound(problem, limits=limits))
         if certified(problem, lower, upper):
             return self._done(alignment, lower, "star_bound")
@@ -167,6 +180,29 @@ class Portfolio:
         result = _tighten(problem, result, upper)
         result.stats = dict(stats)
         return result
+
+    def _relaxed_search(self, problem: Problem, limits: Limits, warm_start: Alignment | None
+                        ) -> tuple[Alignment | None, float, SolveResult | None]:
+        """The compiled branch and bound for a problem with ternary terms, which its kernel
+        does not take: it searches :meth:`~smatchpp.alignment.problem.Problem.binary_relaxation`
+        instead.  Every alignment is worth at least as much there, so the bound it proves
+        (or the label bound it stops at) bounds this problem too; the alignment it returns
+        is valued here, and certified if it meets that bound (a self-match, and most pairs
+        whose optimum never takes two pairs of a ternary term without the third).
+        Returns the warm start for the steps below, the bound, and the result if certified.
+        """
+        left = limits.budget.left()
+        found = branch_and_bound(problem.binary_relaxation(), None if left is None else max(left, 1))
+        limits.budget.spend(found.nodes if left is None else min(found.nodes, left))
+        upper = min(problem.label_bound, found.upper)
+        if problem.integral:
+            upper = math.floor(upper + 1e-6)
+        value = problem.objective(found.alignment)
+        if certified(problem, value, upper):
+            return found.alignment, upper, self._done(found.alignment, value, "branch_and_bound")
+        if warm_start is None or value > problem.objective(warm_start):
+            warm_start = found.alignment
+        return warm_start, upper, None
 
     def _solve_big(self, problem: Problem, limits: Limits,
                    warm_start: Alignment | None) -> SolveResult:
@@ -310,7 +346,7 @@ class Portfolio:
             return self._done(alignment, lower, "star_bound")
         if self.use_lp and use_lp:
             lp = None
-            if problem.n_pairs >= PRICING_MIN_PAIRS:
+            if problem.n_pairs >= PRICING_MIN_PAIRS and not problem.n_ternary:
                 # most pairs are zero in a big LP's solution: priced in as needed
                 if not limits.exhausted and limits.affords(PRICING_PASSES * problem.n_pairs):
                     lp = priced_lp(problem, problem.selected(alignment), limits, limits.budget,

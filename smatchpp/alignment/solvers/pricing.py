@@ -178,6 +178,10 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
     crossover): on a 70-sentence Bio pair, vertex duals left 28,561 pairs
     pricing out positive after 25 rounds, central ones none after 20.
     """
+    if problem.n_ternary:
+        # the dual extension below covers binary terms only: the portfolio solves the
+        # whole LP of a problem with ternary terms (solve_lp) instead
+        raise ValueError("priced_lp takes no ternary terms: use solve_lp")
     keep = np.asarray(start, dtype=bool).copy()
     best: PricedLp | None = None
     for rounds in range(1, max_rounds + 1):

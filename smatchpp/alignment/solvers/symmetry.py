@@ -2,7 +2,8 @@
 
 Two variables ``i, i'`` of A are *interchangeable* when swapping them maps the
 problem onto itself: they have the same candidate partners with the same
-unary terms, and the same binary terms (own partner, other pair, weight).
+unary terms, and the same binary terms (own partner, other pair, weight) and
+ternary terms (own partner, the two other pairs, weight).
 Such a swap turns every solution into one of the same value.  The same holds
 for variables of B.  In AMR this is, e.g., two leaves with the same concept
 hanging off the same node by the same role, which happens rarely
@@ -90,6 +91,20 @@ def _classes(problem: Problem, own: np.ndarray, partner: np.ndarray,
             signature[var].append((1, part, w, k, l))
     # a term between two pairs of one variable would name the variable itself: keep it out
     self_named = set(own[p][own[p] == own[q]].tolist())
+    if problem.n_ternary:
+        # a ternary term names its other two pairs as an unordered set; the swap of
+        # ``var`` and ``var'`` maps a term of ``var``'s pairs whose other pairs use
+        # neither (a term never holds two pairs of one variable, nor could an equal
+        # signature name the other: see above) onto a term of ``var'``'s, weight kept
+        t = (problem.tri_p, problem.tri_q, problem.tri_r)
+        for x, y, z in ((0, 1, 2), (1, 0, 2), (2, 0, 1)):
+            for var, part, w, k1, l1, k2, l2 in zip(
+                    own[t[x]].tolist(), partner[t[x]].tolist(), problem.tri_weight.tolist(),
+                    other_own[t[y]].tolist(), partner[t[y]].tolist(),
+                    other_own[t[z]].tolist(), partner[t[z]].tolist()):
+                signature[var].append((2, part, w) + tuple(sorted([(k1, l1), (k2, l2)])))
+                if k1 == var or k2 == var:
+                    self_named.add(var)
     groups: dict[tuple, list[int]] = defaultdict(list)
     for var in sorted(signature):
         if var not in self_named:
