@@ -100,6 +100,13 @@ def test_score_on_clausal_form_files(tmp_path):
     assert summary["totals"] == {"matched": 3, "upper": 3, "test": 4, "gold": 4}
     rows = [json.loads(x) for x in (tmp_path / "pairs.jsonl").read_text().splitlines()]
     assert [(r["matched"], r["test"], r["gold"]) for r in rows] == [(2, 3, 3), (1, 1, 1)]
+    # with two workers the same numbers: the workers' reading in parts is AMR's, so DRSs are
+    # read by the command (an AMR reader on clausal form found no graph and warned)
+    done2 = run("score", "--metric", "counter", "test.clf", "gold.clf", "--format", "json",
+                "--pairs-out", "pairs2.jsonl", "--workers", "2", "--force-workers", cwd=tmp_path)
+    assert done2.returncode == 0, done2.stderr
+    assert json.loads(done2.stdout)["totals"] == summary["totals"]
+    assert (tmp_path / "pairs2.jsonl").read_text() == (tmp_path / "pairs.jsonl").read_text()
     txt = tmp_path / "gold.txt"
     txt.write_text(GOLD)  # a PMB file is .txt: --input-format clf
     done = run("score", "--metric", "counter", "--input-format", "clf", "gold.txt", "gold.txt", cwd=tmp_path)

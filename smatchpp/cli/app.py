@@ -35,21 +35,22 @@ Every such command (``score``, ``compare``, ``gap``, ... with Smatch or any
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
-from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, interrupts, progress_bar
+from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, default_workers, interrupts, progress_bar
 from ..metrics.alignment import AlignmentMetric
-from ..graphs.read import Entry
-from ..running.runs import auto_workers, metric_pairs, metric_rows
-from .common import (EXIT_OK, check_outputs, dask_client, pairs_output, plural, read_inputs,
+from ..graphs.read import STDIN, Entry, input_bytes
+from ..running.runs import PAIRS_PER_WORKER, FileRun, auto_workers, metric_pairs, metric_rows
+from .common import (EXIT_OK, check_outputs, dask_client, one_stdin, pairs_output, plural, read_inputs, warn,
                      report_unreadable, warn_unreadable, workers_from_args)
 
-__all__ = ["Inputs", "Run", "read_pairs", "collect", "score_pairs", "score_rows", "workers_for", "conclude", "summary_stream", "interrupted_message",
-           "HeldSignals", "system_names"]
+__all__ = ["Inputs", "Run", "read_pairs", "read_in_parts", "collect", "score_pairs", "score_rows", "explained",
+           "workers_for", "conclude", "summary_stream", "interrupted_message", "HeldSignals", "system_names"]
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,14 @@ class Inputs:
     entries: Sequence[list[Entry]]
     on_error: str
     errors: list = field(default_factory=list)
+    #: the pairs, when the workers read the inputs and ``entries`` is empty (:func:`read_in_parts`)
+    pairs: int | None = None
 
     @property
     def total(self) -> int:
         """Pairs in the input (graphs of the last input, the gold)."""
+        if self.pairs is not None:
+            return self.pairs
         return len(self.entries[-1]) if self.entries else 0
 
 
@@ -96,21 +101,78 @@ def read_pairs(args: argparse.Namespace, names: Sequence[str], on_error: str,
     return Inputs(tuple(names), paths, entries, on_error, errors)
 
 
+def read_in_parts(args: argparse.Namespace, metric, on_error: str, outputs: dict[str, str | None],
+                  explain: bool, stack: ExitStack, names: Sequence[str] = ("test", "gold"),
+                  ) -> tuple[Inputs | None, FileRun | None, Any]:
+    """Step 1 with the workers reading the inputs ``names`` (attributes of ``args``, the gold
+    last), a part each (:class:`~smatchpp.running.runs.FileRun`, entered on ``stack``), for
+    ``score --metric`` (or ``compare --metric``: its ``run.results()`` are rows) with two or
+    more workers or ``--dask``: the warnings and unreadable graphs that
+    :func:`read_pairs` would report, reported the same, before any pair is scored.  Returns
+    ``(inputs, run, client)``: ``run`` ``None`` when the workers cannot read the inputs (standard
+    input or a pipe, one worker, a metric that prepares on every graph, files the scan and the
+    reader disagree on, different counts: the caller calls :func:`read_pairs`, which says what
+    is wrong); ``inputs`` ``None`` when the unreadable graphs stop the run (printed); ``client``
+    the Dask client of ``--dask``, opened here on ``stack`` (its workers read): the caller hands
+    it to :func:`collect`, whose stream is then ``run.results()``."""
+    paths = tuple(getattr(args, name) for name in names)
+    dask = getattr(args, "dask", None) is not None
+    if not FileRun.possible(metric) or not all(path != STDIN and os.path.isfile(path) for path in paths):
+        return None, None, None
+    fmt = getattr(args, "input_format", "auto")
+    if fmt == "clf" or (fmt == "auto" and any(str(path).endswith(".clf") for path in paths)):
+        return None, None, None  # DRSs in clausal form: the parts' reader reads AMR (read_input reads both)
+    given = getattr(args, "workers", None)
+    if not dask and given is None and os.path.getsize(paths[-1]) < PAIRS_PER_WORKER * 2 * _BYTES_PER_GRAPH:
+        return None, None, None  # --workers would be 1 (auto_workers): not worth a scan
+    check_outputs(outputs, list(paths))
+    one_stdin(*paths)
+    sources = [input_bytes(path, args.input_format) for path in paths]
+    cores = default_workers()
+    if given is not None:  # capped as workers_from_args caps it (which warns, later, as after read_pairs)
+        workers = given if getattr(args, "force_workers", False) else min(given, cores)
+    elif dask:
+        workers = cores
+    else:  # about one graph a blank line, a pair for each system; the command decides with the count read
+        workers = auto_workers(sources[-1][0].count(b"\n\n") * (len(names) - 1), cores)
+    if workers < 2 and not dask:
+        return None, None, None
+    client = stack.enter_context(dask_client(args, workers)) if dask else None
+    run = stack.enter_context(FileRun(metric, sources, on_error, workers, explain, client=client))
+    if not run.read():
+        run.team.terminate()
+        return None, None, client
+    for message in run.warnings():
+        warn(message)
+    if report_unreadable(run.errors, on_error):
+        return None, run, client
+    return Inputs(tuple(names), paths, (), on_error, run.errors, run.total), run, client
+
+
+#: a graph's bytes, at least, in a file (a small AMR with its id): a file smaller than
+#: PAIRS_PER_WORKER * 2 of them cannot have the pairs for two workers without --workers
+_BYTES_PER_GRAPH = 20
+
+
 def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], workers: int, total: int,
             line: Callable[[Any], dict] | None = None, progress: bool = False,
-            unit: str = "pair", to: str | None = None, signature: str = "") -> Run:
+            unit: str = "pair", to: str | None = None, signature: str = "", client: Any = None) -> Run:
     """Step 2: every result of ``results(client)`` (``client``: the Dask client of ``--dask``,
     else ``None``), in order, until the end or an interrupt.  With ``line`` and
     ``--pairs-out``, each result's ``line(result)`` is written (one JSON object a line,
     flushed) as it comes, or kept and written as a table when the run ends (``--pairs-out
     FILE.parquet`` or ``.csv``, with ``signature`` in it: :func:`~.common.pairs_output`); a
     result whose line is ``None`` has none.  ``to``: where the lines go instead of
-    ``--pairs-out`` (``search``'s ``--out``, always JSON lines; ``-``: standard output)."""
+    ``--pairs-out`` (``search``'s ``--out``, always JSON lines; ``-``: standard output).
+    ``client``: a Dask client the command opened already (whose workers read the inputs,
+    :class:`~smatchpp.running.runs.FileRun`), used instead of opening one for ``--dask``."""
     pairs_out = (to or getattr(args, "pairs_out", None)) if line is not None else None
     found: list = []
     interrupted = False
     bar = progress_bar(total, progress and not getattr(args, "quiet", False), unit)
-    with interrupts(), dask_client(args, workers) as client, HeldSignals() as held:
+    # a Dask client the command opened already (its workers read the inputs: runs.FileRun)
+    backend = nullcontext(client) if client is not None else dask_client(args, workers)
+    with interrupts(), backend as client, HeldSignals() as held:
         try:
             with _output(pairs_out, to, signature) as out:
                 for result in results(client):
@@ -146,7 +208,7 @@ def score_pairs(metric, entries_a: Sequence[Entry], entries_b: Sequence[Entry], 
 
         return Scorer(metric.run_config(on_error)).iter_scores(entries_a, entries_b, workers=workers,
                                                                dask=client)
-    return _explained(metric_pairs(metric, entries_a, entries_b, on_error, workers, client,
+    return explained(metric_pairs(metric, entries_a, entries_b, on_error, workers, client,
                                    explain=details and metric.explains()))
 
 
@@ -178,7 +240,7 @@ def _pairs_of(rows: Iterable) -> Iterator[tuple]:
         yield tuple(pair for pair, _ in row)
 
 
-def _explained(found: Iterable) -> Iterator:
+def explained(found: Iterable) -> Iterator:
     """The pairs of :func:`~smatchpp.running.runs.metric_pairs` with their explanations in them."""
     for pair, explanation in found:
         pair.explanation = explanation

@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 
 from typing import TYPE_CHECKING
 
@@ -31,7 +31,9 @@ from ..alignment.config import ASPECT_MODES  # noqa: F401 (the modes --aspects-m
 from ..alignment.score import CorpusScore
 from ..core.bulk import no_cycle_collection
 from ..metrics import Metric
-from .app import collect, conclude, read_pairs, score_pairs, summary_stream, workers_for
+from ..metrics.alignment import AlignmentMetric
+from .app import (collect, conclude, explained, read_in_parts, read_pairs, score_pairs, summary_stream,
+                  workers_for)
 from .common import (EXIT_USAGE, INTERRUPTS, add_aspect_options, add_bootstrap_options, add_dask_option,
                      add_scoring_options, add_setting, emit, plural, warn)
 from .metric import RunSettings, add_metric_options, run_from_args
@@ -106,7 +108,7 @@ def format_text(corpus, total: int | None = None, fmt: str = "text",
 
 
 def _alignment(config) -> Metric:
-    from ..metrics.alignment import AlignmentMetric, without_run
+    from ..metrics.alignment import without_run
 
     return AlignmentMetric(without_run(config))
 
@@ -165,16 +167,29 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace, metric: Metric, settings: RunSettings) -> int:
-    inputs = read_pairs(args, ("test", "gold"), settings.on_error, {"--pairs-out": args.pairs_out})
-    if inputs is None:
-        return EXIT_USAGE
-    entries_a, entries_b = inputs.entries
-    workers = workers_for(args, metric, inputs.total)
+    outputs = {"--pairs-out": args.pairs_out}
     details = bool(getattr(args, "alignments", False))
-    run = collect(args, lambda client: score_pairs(metric, entries_a, entries_b, settings.on_error, workers,
-                                                   client, details),
-                  workers, inputs.total, lambda pair: metric.pair_json(pair, details), progress=True,
-                  signature=settings.signature(metric))
+    with ExitStack() as stack:
+        parts = client = None
+        if not isinstance(metric, AlignmentMetric):  # its workers read a part each (runs.FileRun)
+            inputs, parts, client = read_in_parts(args, metric, settings.on_error, outputs,
+                                                  details and metric.explains(), stack)
+            if parts is not None and inputs is None:  # unreadable graphs stop the run (reported)
+                return EXIT_USAGE
+        if parts is None:
+            inputs = read_pairs(args, ("test", "gold"), settings.on_error, outputs)
+            if inputs is None:
+                return EXIT_USAGE
+            entries_a, entries_b = inputs.entries
+
+            def stream(client):
+                return score_pairs(metric, entries_a, entries_b, settings.on_error, workers, client, details)
+        else:
+            def stream(client):
+                return explained(parts.results())
+        workers = workers_for(args, metric, inputs.total)
+        run = collect(args, stream, workers, inputs.total, lambda pair: metric.pair_json(pair, details),
+                      progress=True, signature=settings.signature(metric), client=client)
     corpus = metric.corpus(run.results, settings.on_error, settings.bootstrap, settings.bootstrap_seed)
     if args.stats:  # the alignment family's option (refused under another metric)
         print(format_stats(corpus), file=sys.stderr)

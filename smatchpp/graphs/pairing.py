@@ -27,7 +27,7 @@ from typing import Sequence
 
 from .read import Entry
 
-__all__ = ["PairingCheck", "check_pairing"]
+__all__ = ["PairingCheck", "check_pairing", "IdCheck"]
 
 #: how many suspicious graphs or id disagreements a diagnosis lists
 LIMIT = 5
@@ -122,13 +122,45 @@ def _id_shift(entries_a: Sequence[Entry], entries_b: Sequence[Entry],
 
 def _id_warnings(entries_a: Sequence[Entry], entries_b: Sequence[Entry]) -> list[str]:
     """One warning per index (up to :data:`LIMIT`) where both files have an id and they differ."""
-    both = [(ea, eb) for ea, eb in zip(entries_a, entries_b) if ea.id is not None and eb.id is not None]
-    differ = [(ea, eb) for ea, eb in both if ea.id != eb.id]
-    out = []
-    for ea, eb in differ[:LIMIT]:
-        out.append(f"graph {ea.index}: {ea.path}:{ea.line} has id {ea.id} but {eb.path}:{eb.line} "
-                   f"has id {eb.id} ({len(differ)} of {len(both)} graphs with ids on both sides "
-                   "disagree: is one file shifted?)")
-    if len(differ) > LIMIT:
-        out.append(f"... and {len(differ) - LIMIT} more graphs whose ids disagree")
-    return out
+    return IdCheck.of(entries_a, entries_b).warnings()
+
+
+@dataclass(frozen=True)
+class IdCheck:
+    """The ids of paired graphs compared: how many pairs have an id on both sides, how many of
+    those disagree, and the first :data:`LIMIT` that do (index, then file, line and id of each
+    side).  Checks of consecutive parts of the inputs add up (``+``) to the check of the whole,
+    so that processes that each read a part of the files can check their part
+    (:mod:`smatchpp.running.runs`).
+
+    >>> from smatchpp.graphs.read import read_text
+    >>> a = read_text("# ::id 1\\n(a / dog)\\n\\n# ::id 2\\n(b / cat)", "a.amr")
+    >>> b = read_text("# ::id 1\\n(a / dog)\\n\\n# ::id 3\\n(b / cat)", "b.amr")
+    >>> (IdCheck.of(a[:1], b[:1]) + IdCheck.of(a[1:], b[1:])).warnings() == _id_warnings(a, b)
+    True
+    """
+
+    both: int = 0
+    differ: int = 0
+    first: tuple[tuple[int, str, int, str, str, int, str], ...] = ()
+
+    @classmethod
+    def of(cls, entries_a: Sequence[Entry], entries_b: Sequence[Entry]) -> "IdCheck":
+        both = [(ea, eb) for ea, eb in zip(entries_a, entries_b) if ea.id is not None and eb.id is not None]
+        differ = [(ea, eb) for ea, eb in both if ea.id != eb.id]
+        return cls(len(both), len(differ), tuple((ea.index, ea.path, ea.line, ea.id, eb.path, eb.line, eb.id)
+                                                 for ea, eb in differ[:LIMIT]))
+
+    def __add__(self, other: "IdCheck") -> "IdCheck":
+        return IdCheck(self.both + other.both, self.differ + other.differ, (self.first + other.first)[:LIMIT])
+
+    def warnings(self) -> list[str]:
+        """One warning per index (up to :data:`LIMIT`) where the ids disagree, and how many more."""
+        out = []
+        for index, path_a, line_a, id_a, path_b, line_b, id_b in self.first:
+            out.append(f"graph {index}: {path_a}:{line_a} has id {id_a} but {path_b}:{line_b} "
+                       f"has id {id_b} ({self.differ} of {self.both} graphs with ids on both sides "
+                       "disagree: is one file shifted?)")
+        if self.differ > LIMIT:
+            out.append(f"... and {self.differ - LIMIT} more graphs whose ids disagree")
+        return out

@@ -62,7 +62,8 @@ from penman._lexer import PENMAN_RE
 from ..core.bulk import no_cycle_collection
 from ..core.exceptions import ReadError, SmatchppError
 
-__all__ = ["RawGraph", "Entry", "read_file", "read_bytes", "read_text", "from_penman", "Format", "STDIN"]
+__all__ = ["RawGraph", "Entry", "read_file", "read_bytes", "read_text", "from_penman", "Format", "STDIN",
+           "input_bytes", "graph_offsets"]
 
 Format = Literal["auto", "penman", "tsv"]
 
@@ -126,11 +127,18 @@ def read_file(path: str | Path, fmt: Format = "auto") -> list[Entry]:
     :data:`MAX_STREAM_BYTES`; a device (``/dev/zero``) is refused.  Both refusals raise
     :class:`~smatchpp.core.exceptions.SmatchppError` naming the file.
     """
+    data, name, fmt = input_bytes(path, fmt)
+    return read_bytes(data, name, fmt)
+
+
+def input_bytes(path: str | Path, fmt: Format = "auto") -> tuple[bytes, str, Format]:
+    """The bytes of ``path`` as :func:`read_file` reads them, the name its entries carry
+    (``<stdin>`` for ``-``) and the format (``auto`` decided by the name)."""
     path = str(path)
     if fmt == "auto":
         fmt = "tsv" if path.endswith(".tsv") else "penman"
     if path == STDIN:
-        return read_bytes(_read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>", fmt)
+        return _read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>", fmt
     with open(path, "rb") as handle:
         mode = os.fstat(handle.fileno()).st_mode
         if stat.S_ISREG(mode):
@@ -142,7 +150,7 @@ def read_file(path: str | Path, fmt: Format = "auto") -> list[Entry]:
                     "a block device" if stat.S_ISBLK(mode) else "not a regular file")
             raise SmatchppError(f"{path}: {kind}, not a file of graphs (give a file, a pipe or "
                                 "- for standard input)")
-    return read_bytes(data, path, fmt)
+    return data, path, fmt
 
 
 def _read_stream(handle, name: str) -> bytes:
@@ -160,8 +168,14 @@ def _read_stream(handle, name: str) -> bytes:
                                 "corpus to a file and give its name")
 
 
-def read_bytes(data: bytes, path: str = "<bytes>", fmt: Format = "penman") -> list[Entry]:
-    """Read graphs from UTF-8 bytes; a line that is not UTF-8 spoils only its own graph."""
+def read_bytes(data: bytes, path: str = "<bytes>", fmt: Format = "penman", first_line: int = 1,
+               first_index: int = 0) -> list[Entry]:
+    """Read graphs from UTF-8 bytes; a line that is not UTF-8 spoils only its own graph.
+
+    ``first_line``, ``first_index``: the line number of the first line of ``data`` and the
+    index of its first graph, when ``data`` is a part of a file that starts on a line after
+    blank lines (:func:`graph_offsets`): its entries and errors then name the file's lines
+    and graphs, as reading the whole file would."""
     bad: dict[int, str] = {}
     try:
         text = data.decode("utf-8")
@@ -169,7 +183,7 @@ def read_bytes(data: bytes, path: str = "<bytes>", fmt: Format = "penman") -> li
         # decode line by line: "\r" and "\n" never occur inside a UTF-8 sequence,
         # so these lines are the lines of the replaced text
         raw_lines = re.split(rb"\r\n|\r|\n", data)
-        for number, raw in enumerate(raw_lines, start=1):
+        for number, raw in enumerate(raw_lines, start=first_line):
             try:
                 raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -177,9 +191,66 @@ def read_bytes(data: bytes, path: str = "<bytes>", fmt: Format = "penman") -> li
                                f"column {exc.start + 1} (convert the file to UTF-8, e.g. with iconv)")
         text = data.decode("utf-8", errors="replace")
     lines = _split_lines(text)
-    if "\x00" in text or _BOM in text[1:]:
-        _stray_characters(lines, bad)
-    return _read_lines(lines, path, fmt, bad)
+    if "\x00" in text or _BOM in (text[1:] if first_line == 1 else text):
+        _stray_characters(lines, bad, first_line)
+    return _read_lines(lines, path, fmt, bad, first_line, first_index)
+
+
+#: a blank line and the ones after it, ending where the next block starts
+_SEPARATOR = re.compile(rb"\n(?:[ \t\r]*\n)+")
+_LEADING_BLANK = re.compile(rb"(?:[ \t\r]*\n)*")
+#: a block of comment lines only, up to a blank line or the end (not a graph: :func:`_blocks`); the
+#: look-ahead takes the comment lines whole (Python 3.10 has no possessive ``*+``), so that a block
+#: of comments and a graph fails at once rather than backtracking through every comment line
+_COMMENT_BLOCK = re.compile(rb"(?=((?:[ \t]*#[^\n]*(?:\n|\Z))*))\1[ \t\r]*(?:\n|\Z)")
+_UTF8_BOM = b"\xef\xbb\xbf"
+_BLANK_END = re.compile(rb"[ \t\r\n]*\Z")
+
+
+def graph_offsets(data: bytes, begin: int = 0, end: int | None = None) -> list[int] | None:
+    """Where each graph's block starts in ``data`` (byte offsets), by a scan of the bytes
+    that parses nothing: blocks split at lines of spaces and tabs, blocks of ``#`` lines
+    dropped.  ``None`` when a line break is a lone ``\\r`` (the scan counts lines by ``\\n``).
+    ``begin``, ``end``: only the blocks that start there (windows that tile ``data`` give
+    the offsets of the whole, a window at a time: processes can scan a file together).
+
+    The bytes from one offset to another are whole blocks after a blank line: reading them
+    with :func:`read_bytes` (``first_line``: one plus the ``\\n`` before the offset) gives the
+    file's own entries of those graphs.  The scan is a guess where the reader is exact: a
+    line of other white space (a form feed, U+00A0) separates blocks for the reader only, a
+    comment indented by it is a comment for the reader only; a caller that reads parts
+    checks that each part holds as many graphs as the scan found, and reads the whole file
+    when one does not.
+
+    >>> data = b"# header\\n\\n# ::id 1\\n(a / dog)\\n  \\n\\n(b / cat\\n :mod (c / big))\\n"
+    >>> offsets = graph_offsets(data)
+    >>> [data[k:k + 4] for k in offsets]
+    [b'# ::', b'(b /']
+    >>> part = read_bytes(data[offsets[1]:], first_line=data.count(b"\\n", 0, offsets[1]) + 1, first_index=1)
+    >>> [(e.index, e.line) for e in part] == [(e.index, e.line) for e in read_bytes(data)[1:]]
+    True
+    """
+    end = len(data) if end is None else min(end, len(data))
+    if data.find(b"\r", begin, end) >= 0 and data.count(b"\r", begin, end) != data.count(b"\r\n", begin, end + 1):
+        return None
+    # the first block starts after a byte-order mark and blank lines; the others after a blank line
+    first = _LEADING_BLANK.match(data, len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0).end()
+    starts = [first] if begin <= first < end else []
+    back = begin  # a window's scan starts after the last character before it that is not white space
+    while back > first and data[back - 1] in b" \t\r\n":
+        back -= 1
+    for m in _SEPARATOR.finditer(data, max(back, first)):
+        k = m.end()
+        if k >= end:
+            break
+        if k >= begin:
+            starts.append(k)
+    if starts and _BLANK_END.match(data, starts[-1]):
+        starts.pop()  # white space after the last blank line: no block
+    if not starts or data.find(b"#", starts[0]) < 0:
+        return starts
+    match = _COMMENT_BLOCK.match
+    return [k for k in starts if data[k] == 40 or match(data, k) is None]  # 40: "(", a graph
 
 
 def read_text(text: str, path: str = "<string>", fmt: Format = "penman") -> list[Entry]:
@@ -190,11 +261,11 @@ def read_text(text: str, path: str = "<string>", fmt: Format = "penman") -> list
     return _read_lines(lines, path, fmt, bad)
 
 
-def _stray_characters(lines: list[str], bad: dict[int, str]) -> None:
+def _stray_characters(lines: list[str], bad: dict[int, str], first_line: int = 1) -> None:
     """Mark in ``bad`` (line -> error) the lines with a NUL character (no AMR text has one, a
     binary or UTF-16 file has many; penman would read it into a label) or a byte-order mark
     after the file's first character (files joined with ``cat``; penman's error named neither)."""
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=first_line):
         if number in bad:
             continue
         column = line.find("\x00")
@@ -254,18 +325,21 @@ def from_penman(graph, path: str = "<penman.Graph>") -> RawGraph:
     return RawGraph(str(graph.top), tuple(triples), variables, dict(graph.metadata))
 
 
-def _read_lines(lines: list[str], path: str, fmt: Format, bad: dict[int, str]) -> list[Entry]:
-    """Entries of ``lines`` (1-based line ``k`` is ``lines[k - 1]``); ``bad``: line -> decoding error.
+def _read_lines(lines: list[str], path: str, fmt: Format, bad: dict[int, str], first_line: int = 1,
+                first_index: int = 0) -> list[Entry]:
+    """Entries of ``lines`` (line ``first_line + k`` is ``lines[k]``, the first graph's index
+    ``first_index``); ``bad``: line -> decoding error.
     The graphs make no reference cycles: the cycle collector is paused meanwhile."""
     with no_cycle_collection():
-        return _entries(lines, path, fmt, bad)
+        return _entries(lines, path, fmt, bad, first_line, first_index)
 
 
-def _entries(lines: list[str], path: str, fmt: Format, bad: dict[int, str]) -> list[Entry]:
-    if lines and lines[0].startswith(_BOM):
+def _entries(lines: list[str], path: str, fmt: Format, bad: dict[int, str], first_line: int = 1,
+             first_index: int = 0) -> list[Entry]:
+    if first_line == 1 and lines and lines[0].startswith(_BOM):
         lines[0] = lines[0][len(_BOM):]
     entries = []
-    for index, (line, block, comment) in enumerate(_blocks(lines)):
+    for index, (line, block, comment) in enumerate(_blocks(lines, first_line), start=first_index):
         metadata = _metadata([x for x, c in zip(block, comment) if c])
         # errors without a precise position point at the graph, not at its comments
         graph_line = line + comment.index(False)
@@ -324,16 +398,16 @@ def _metadata(comments: list[str]) -> dict[str, str]:
     return out
 
 
-def _blocks(lines: Sequence[str]) -> Iterator[tuple[int, list[str], list[bool]]]:
-    """Yield (1-based first line, lines, which lines are comments) per graph; comment-only
-    blocks are not graphs.
+def _blocks(lines: Sequence[str], first_line: int = 1) -> Iterator[tuple[int, list[str], list[bool]]]:
+    """Yield (first line, lines, which lines are comments) per graph (``lines[0]`` is line
+    ``first_line``); comment-only blocks are not graphs.
 
     Like smatch, comment lines never start a graph of their own: a block made of
     comments only (a file header) is dropped.
     """
     block: list[str] = []
     start = 0
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=first_line):
         if line.strip():
             if not block:
                 start = number

@@ -58,8 +58,8 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["Work", "stream", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts", "deferred_interrupts",
-           "start_method", "progress_bar", "default_workers"]
+__all__ = ["Work", "stream", "Team", "DaskTeam", "Interrupted", "INTERRUPTS", "EXIT_INTERRUPTED", "interrupts",
+           "deferred_interrupts", "start_method", "progress_bar", "default_workers"]
 
 #: the signals a worker must not see before it has set its own handlers
 _SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -209,7 +209,7 @@ def _run_pooled(task: Any) -> Any:
 #: on a Dask worker, each run's states: ``{run key: {thread id: state}}``; a run's entry is
 #: dropped when the run ends (:func:`_forget`), so a long-lived worker keeps no scorer or
 #: graphs of runs that are over
-_STATES: dict[str, dict[int, Any]] = {}
+_STATES: dict[str, dict[Any, Any]] = {}
 _STATES_LOCK = threading.Lock()
 
 
@@ -284,6 +284,224 @@ def _run_batch(setup: Callable[..., Any] | None, run: Callable[[Any, Any], Any],
         with _STATES_LOCK:
             _STATES.setdefault(key, {})[thread] = state
     return [run(state, task) for task in batch]
+
+
+class Team:
+    """Worker processes that keep what their tasks made: a task sent to a worker runs there,
+    after the tasks sent to it before, with that worker's state (``setup(*args)``, made once),
+    where those tasks may have left their results.
+
+    :func:`stream` hands any task to any free worker; a team is for work in steps whose later
+    steps need what an earlier step made in the same process (graphs a worker read from its
+    part of a file, and then scores).  ``send(worker, task, tag)`` queues ``run(state, task)``
+    on worker ``worker`` (``run`` and ``setup`` are module-level functions, as for
+    :class:`Work`; ``args`` go to each worker once); :meth:`receive` returns the next ``(tag,
+    result)`` that any worker finished, and raises a task's exception as it was raised.  Workers start, and
+    signals are handled, as for :func:`stream`'s pool (see the module docstring); leaving the
+    ``with`` block terminates the workers unless :meth:`finish` ended them first.
+
+    >>> def add(state, x):  # state: the list setup made; a task appends to it
+    ...     state.append(x)
+    ...     return sum(state)
+    >>> with Team(2, add, setup=list) as team:
+    ...     for k, x in enumerate([1, 2, 3, 4]):
+    ...         team.send(k % 2, x, tag=k)
+    ...     got = dict(team.receive() for _ in range(4))
+    ...     team.finish()
+    >>> [got[k] for k in range(4)]  # worker 0 summed 1 and 3, worker 1 2 and 4
+    [1, 2, 4, 6]
+    """
+
+    def __init__(self, workers: int, run: Callable[[Any, Any], Any], setup: Callable[..., Any] | None = None,
+                 args: tuple = ()) -> None:
+        ctx = multiprocessing.get_context(start_method())
+        self._outbox = ctx.Queue()
+        self._inboxes: list = []
+        self._processes: list = []
+        mask = getattr(signal, "pthread_sigmask", None)
+        previous = mask(signal.SIG_BLOCK, _SIGNALS) if mask else None
+        try:
+            for _ in range(workers):
+                theirs, ours = ctx.Pipe(duplex=False)
+                process = ctx.Process(target=_team_worker, args=(theirs, self._outbox, run, setup, args, previous),
+                                      daemon=True)
+                process.start()
+                theirs.close()
+                self._inboxes.append(ours)
+                self._processes.append(process)
+        finally:
+            if mask:
+                mask(signal.SIG_SETMASK, previous)
+
+    @property
+    def size(self) -> int:
+        return len(self._processes)
+
+    def send(self, worker: int, task: Any, tag: Any = None) -> None:
+        """Queue ``task`` on worker ``worker``; its result comes back with ``tag``."""
+        self._inboxes[worker].send((tag, task))
+
+    def receive(self, poll: float = 0.5) -> tuple[Any, Any]:
+        """The next finished ``(tag, result)`` of any worker; a task's exception is raised here, and
+        a worker that died (killed, out of memory) is an error."""
+        import queue
+
+        while True:
+            try:
+                tag, ok, result = self._outbox.get(timeout=poll)
+            except queue.Empty:
+                dead = [p.exitcode for p in self._processes if p.exitcode is not None]
+                if dead:
+                    raise RuntimeError(f"a worker process ended with exit code {dead[0]} before its work "
+                                       "was done (killed, or out of memory?)") from None
+                continue
+            if not ok:
+                raise result
+            return tag, result
+
+    def finish(self) -> None:
+        """End the workers once their queued tasks are done (the results not received are lost)."""
+        for inbox in self._inboxes:
+            inbox.send(None)
+        for process in self._processes:
+            process.join()
+        self._close()
+
+    def terminate(self) -> None:
+        """End the workers at once."""
+        for process in self._processes:
+            if process.is_alive():
+                process.terminate()
+        for process in self._processes:
+            process.join()
+        self._close()
+
+    def _close(self) -> None:
+        for inbox in self._inboxes:
+            inbox.close()
+        self._outbox.close()
+        self._outbox.cancel_join_thread()
+        self._processes, self._inboxes = [], []
+
+    def __enter__(self) -> "Team":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._processes:
+            self.terminate()
+
+
+class DaskTeam:
+    """A :class:`Team` on a Dask cluster: the same ``send``/``receive``/``finish``/``terminate``,
+    each of the cluster's workers one member.  ``args`` are scattered to every worker once; a
+    task sent to a member runs on that worker (``workers=[address]``), after the task sent to
+    it before (it waits for that task's future), with the state that member's tasks of this
+    team share there (made by the first; dropped at the end, as :func:`stream`'s states).
+    Results come back in the order the tasks were sent."""
+
+    def __init__(self, client, run: Callable[[Any, Any], Any], setup: Callable[..., Any] | None = None,
+                 args: tuple = ()) -> None:
+        self._client, self._run, self._setup = client, run, setup
+        self._addresses = sorted(client.nthreads())
+        self._shared = _scatter(client, tuple(args))
+        self._key = os.urandom(16).hex()
+        self._last: dict[int, Any] = {}
+        self._pending: deque = deque()
+
+    @property
+    def size(self) -> int:
+        return len(self._addresses)
+
+    def send(self, worker: int, task: Any, tag: Any = None) -> None:
+        future = self._client.submit(_dask_member_task, self._run, self._setup, (self._key, worker), task, tag,
+                                     self._last.get(worker), *self._shared, workers=[self._addresses[worker]],
+                                     allow_other_workers=False, pure=False)
+        self._last[worker] = future
+        self._pending.append(future)
+
+    def receive(self, poll: float = 0.5) -> tuple[Any, Any]:
+        """The next ``(tag, result)`` in the order sent; a task's exception is raised here."""
+        return self._pending.popleft().result()
+
+    def finish(self) -> None:
+        self._end()
+
+    def terminate(self) -> None:
+        self._end()
+
+    def _end(self) -> None:
+        for future in self._pending:
+            future.cancel()
+        self._pending.clear()
+        self._last.clear()
+        try:  # this team's states on every worker; not waited for (an interrupt must end fast)
+            self._client.run(_forget, self._key, wait=False)
+        except Exception:  # noqa: BLE001 - a closed or lost client has no states to drop
+            pass
+
+    def __enter__(self) -> "DaskTeam":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._end()
+
+
+def _dask_member_task(run: Callable[[Any, Any], Any], setup: Callable[..., Any] | None, member: tuple,
+                      task: Any, tag: Any, previous: Any, *args: Any) -> tuple[Any, Any]:
+    """A :class:`DaskTeam` member's task on its worker: ``(tag, run(state, task))``, the state
+    this member's first task made (``previous``, the member's task before, has finished: Dask
+    passed its result)."""
+    with _STATES_LOCK:
+        states = _STATES.setdefault(member[0], {})
+        made = member in states
+        state = states.get(member)
+    if not made:
+        state = setup(*args) if setup is not None else None
+        with _STATES_LOCK:
+            _STATES.setdefault(member[0], {})[member] = state
+    return tag, run(state, task)
+
+
+def _team_worker(inbox, outbox, run: Callable[[Any, Any], Any], setup: Callable[..., Any] | None, args: tuple,
+                 unblocked) -> None:
+    """A team worker: its signal dispositions (as :func:`_start_worker`), its state, then each
+    task its inbox brings, until ``None``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if unblocked is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
+    try:
+        state = setup(*args) if setup is not None else None
+    except BaseException as exc:  # noqa: BLE001 - the parent raises it
+        outbox.put((None, False, _sendable(exc)))
+        state = None
+    while True:
+        try:
+            message = inbox.recv()
+        except EOFError:  # the parent is gone
+            break
+        if message is None:
+            break
+        tag, task = message
+        try:
+            outbox.put((tag, True, run(state, task)))
+        except BaseException as exc:  # noqa: BLE001 - the parent raises it
+            outbox.put((tag, False, _sendable(exc)))
+    outbox.close()
+    outbox.join_thread()
+
+
+def _sendable(exc: BaseException) -> BaseException:
+    """``exc`` if it survives pickling, else a RuntimeError with its text and traceback."""
+    import pickle
+    import traceback
+
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:  # noqa: BLE001 - any exception that does not pickle
+        text = "".join(traceback.format_exception(exc))
+        return RuntimeError(f"{type(exc).__name__}: {exc}\n(in a worker process)\n{text}")
 
 
 class _NoBar:

@@ -8,6 +8,8 @@ depend on the backend or the number of workers.  The graphs go to the workers
 once (a forked pool inherits them; Dask scatters them); a task is a pair's index,
 and a result a :class:`~smatchpp.metrics.MetricPair` (with the metric's
 explanation when asked), so nothing large crosses a process boundary per pair.
+:class:`FileRun` goes further for ``score --metric`` on files: the workers read the files
+too, a part each, so that the reading, half the work of a cheap metric, runs in parallel.
 
 >>> from smatchpp.metrics import get_metric
 >>> from smatchpp.graphs.read import read_text
@@ -25,11 +27,14 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .executor import Work, stream
+from ..core.bulk import no_cycle_collection
+from .executor import DaskTeam, Team, Work, stream
 from ..metrics import Metric, MetricPair
-from ..graphs.read import Entry, RawGraph
+from ..graphs.pairing import IdCheck
+from ..graphs.read import Entry, RawGraph, graph_offsets, read_bytes
 
-__all__ = ["metric_pairs", "metric_rows", "metric_matrix", "metric_graphs", "auto_workers", "PAIRS_PER_WORKER", "EMPTY_GRAPH"]
+__all__ = ["metric_pairs", "metric_rows", "metric_matrix", "metric_graphs", "auto_workers", "PAIRS_PER_WORKER",
+           "EMPTY_GRAPH", "FileRun", "PART_PAIRS"]
 
 #: the graph an unreadable entry is scored as (``--on-error empty``)
 EMPTY_GRAPH = RawGraph(top=None, triples=(), variables=())
@@ -133,6 +138,214 @@ def _score_row(state: _State, k: int) -> tuple[tuple[MetricPair, dict | None], .
         pair = MetricPair(k, state.ids[j][k], tuple(float(x) for x in metric.stats(fa, gold)), error)
         row.append((pair, metric.explain(fa, gold) if state.explain else None))
     return tuple(row)
+
+
+#: pairs a worker reads and scores at a time in a :class:`FileRun` (the parts of the files), at most
+PART_PAIRS = 2500
+
+
+class FileRun:
+    """A metric over files whose graphs the workers read themselves, a part each: the first
+    against the last (``score``), or each system against the last, the gold (``compare``:
+    rows, as :func:`metric_rows` gives).
+
+    :func:`metric_pairs` needs the graphs read: the parent reads both files, and the
+    workers score.  Reading is half the work of a metric without an alignment, and a
+    parsed graph costs as much to send to a process as to parse, so with several workers
+    this run splits the reading too, in three steps on a :class:`~smatchpp.running.executor.Team`:
+
+    1. the workers scan windows of the files' bytes for the blocks' offsets
+       (:func:`~smatchpp.graphs.read.graph_offsets`); the parent cuts the pairs into parts of at
+       most :data:`PART_PAIRS` pairs, the same graphs of each file;
+    2. each worker reads its parts (part ``p`` is worker ``p mod workers``'s) with the
+       reader, as the whole file would be read (the lines and the graphs' indices are the
+       file's), keeps the graphs, and sends back what the parent must know before any pair
+       is scored: each part's graph counts, read errors and id checks
+       (:class:`~smatchpp.graphs.pairing.IdCheck`, each system against the gold);
+    3. each worker scores its parts, in order, and sends back each pair's statistics.
+
+    :meth:`read` runs steps 1 and 2 (a worker goes on to step 3 without waiting); it returns
+    ``False`` when the scan and the reader disagree on a part's graphs, or the files' graph
+    counts differ: the caller then reads the files itself, as with one worker, which says
+    what is wrong.  After it, :attr:`errors` (every read error, file by file, as reading
+    the files gives them), :meth:`warnings`, :attr:`checks` and :attr:`total` are known, and :meth:`results`
+    gives each pair's ``(MetricPair, explanation)`` in index order, as :func:`metric_pairs`
+    does, with the same numbers.  A metric that prepares on every graph (``prepare``) cannot
+    run in parts (:meth:`possible`).  Leaving the ``with`` block ends the workers.  With a
+    Dask ``client``, the cluster's workers are the team (:class:`~.executor.DaskTeam`: the
+    files' bytes are scattered to them once), and ``workers`` is ignored.
+
+    >>> from smatchpp.metrics import get_metric
+    >>> a = b"(a / dog)\\n\\n(b / cat :mod (c / big))\\n\\n(d / dog :ARG0 (e / bark-01))\\n"
+    >>> b = b"(a / dog)\\n\\n(b / cat)\\n\\n(d / dog :ARG0 (e / bark-01))\\n"
+    >>> m = get_metric("jaccard")
+    >>> with FileRun(m, [(a, "a.amr", "penman"), (b, "b.amr", "penman")], "raise", workers=2, part=1) as run:
+    ...     run.read(), run.total, run.errors
+    ...     got = [p for p, _ in run.results()]
+    (True, 3, [])
+    >>> got == [p for p, _ in metric_pairs(m, read_bytes(a, "a.amr"), read_bytes(b, "b.amr"))]
+    True
+    """
+
+    def __init__(self, metric: Metric, sources: Sequence[tuple[bytes, str, str]], on_error: str, workers: int,
+                 explain: bool = False, part: int | None = None, client: Any = None) -> None:
+        self.sources = list(sources)
+        self.part = part or PART_PAIRS
+        args = (metric, [d for d, _, _ in sources], [p for _, p, _ in sources], [f for _, _, f in sources],
+                on_error == "skip", explain)
+        self.team: Team | DaskTeam = (Team(workers, _part_task, _Parts, args) if client is None
+                                      else DaskTeam(client, _part_task, _Parts, args))
+        self.total = 0
+        self.errors: list = []
+        #: each system's id check against the gold (the last source)
+        self.checks = [IdCheck() for _ in self.sources[:-1]]
+        self._parts: list[tuple[int, int]] = []
+        self._early: dict = {}
+
+    @staticmethod
+    def possible(metric: Metric) -> bool:
+        """Whether ``metric`` can score in parts: it does not prepare on every graph of the run."""
+        return type(metric).prepare is Metric.prepare
+
+    def read(self) -> bool:
+        """Steps 1 and 2 (see the class); ``False``: the caller must read the files itself."""
+        team, workers = self.team, self.team.size
+        datas = [d for d, _, _ in self.sources]
+        # 1. the offsets of the graphs, a window of each file per worker
+        for f, data in enumerate(datas):
+            cuts = [len(data) * w // workers for w in range(workers + 1)]
+            for w in range(workers):
+                team.send(w, ("scan", f, cuts[w], cuts[w + 1]), ("scan", f, w))
+        found = self._wait({("scan", f, w) for f in range(len(datas)) for w in range(workers)})
+        offsets = []
+        for f in range(len(datas)):
+            windows = [found[("scan", f, w)] for w in range(workers)]
+            if any(x is None for x in windows):
+                return False
+            offsets.append([k for x in windows for k in x])
+        total = len(offsets[-1])
+        if any(len(x) != total for x in offsets) or total == 0:
+            return False
+        # 2. the parts, read by their workers; each part's line and graph index start where the
+        # file's do
+        parts = max(workers, -(-total // self.part))
+        bounds = [total * p // parts for p in range(parts + 1)]
+        self._parts = list(zip(bounds, bounds[1:]))
+        spans: list[list] = [[] for _ in self._parts]
+        for f, data in enumerate(datas):
+            line, at = 1, 0
+            for p, (lo, hi) in enumerate(self._parts):
+                start = offsets[f][lo] if lo > 0 else 0
+                stop = offsets[f][hi] if hi < total else len(data)
+                line += data.count(b"\n", at, start)
+                at = start
+                spans[p].append((start, stop, line, lo))
+        for p, span in enumerate(spans):
+            team.send(p % workers, ("read", p, span), ("read", p))
+        for p in range(len(spans)):  # a worker scores its parts as soon as it has read them
+            team.send(p % workers, ("score", p), ("score", p))
+        infos = self._wait({("read", p) for p in range(len(spans))})
+        errors: list[list] = [[] for _ in datas]
+        for p, (lo, hi) in enumerate(self._parts):
+            counts, part_errors, checks = infos[("read", p)]
+            if any(c != hi - lo for c in counts):
+                return False
+            for f, got in enumerate(part_errors):
+                errors[f] += got
+            self.checks = [mine + theirs for mine, theirs in zip(self.checks, checks)]
+        self.total = total
+        self.errors = [e for got in errors for e in got]
+        return True
+
+    @property
+    def ids(self) -> IdCheck:
+        """The first system's id check against the gold (of two files: the only one)."""
+        return self.checks[0]
+
+    def warnings(self) -> list[str]:
+        """The id warnings of every system against the gold, each once, as reading the files
+        and checking each system's pairing with the gold gives them."""
+        out: list[str] = []
+        for check in self.checks:
+            out += [m for m in check.warnings() if m not in out]
+        return out
+
+    def _wait(self, tags: set) -> dict:
+        """The results of ``tags``; other results that come meanwhile are kept for later."""
+        got = {t: self._early.pop(t) for t in list(tags) if t in self._early}
+        while len(got) < len(tags):
+            tag, result = self.team.receive()
+            if tag in tags:
+                got[tag] = result
+            else:
+                self._early[tag] = result
+        return got
+
+    def results(self) -> Iterator:
+        """Every pair's ``(MetricPair, explanation)``, in index order, as each part is done; with
+        several systems (more than two sources), rows of them, as :func:`metric_rows` gives."""
+        one = len(self.sources) == 2
+        for p, (lo, hi) in enumerate(self._parts):
+            rows = self._wait({("score", p)})[("score", p)]
+            for k, row in enumerate(rows, start=lo):
+                pairs = tuple((MetricPair(k, id, stats, error), explanation)
+                              for id, stats, error, explanation in row)
+                yield pairs[0] if one else pairs
+        self.team.finish()
+
+    def __enter__(self) -> "FileRun":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.team.__exit__(*exc)
+
+
+class _Parts:
+    """A :class:`FileRun` worker's state: the files' bytes, the metric, and the parts it has
+    read and not yet scored."""
+
+    def __init__(self, metric: Metric, datas: list, paths: list, fmts: list, skip: bool, explain: bool) -> None:
+        self.metric, self.datas, self.paths, self.fmts = metric, datas, paths, fmts
+        self.skip, self.explain = skip, explain
+        self.read: dict[int, list[list[Entry]]] = {}
+
+
+def _part_task(state: _Parts, task: tuple) -> Any:
+    """One step of a :class:`FileRun` in a worker: ``scan``, ``read`` or ``score``."""
+    if task[0] == "scan":
+        _, f, begin, end = task
+        return graph_offsets(state.datas[f], begin, end)
+    if task[0] == "read":
+        _, p, spans = task
+        entries = [read_bytes(state.datas[f][start:stop], state.paths[f], state.fmts[f], line, index)
+                   for f, (start, stop, line, index) in enumerate(spans)]
+        state.read[p] = entries
+        errors = [[e.error for e in got if e.error is not None] for got in entries]
+        return ([len(got) for got in entries], errors,
+                [IdCheck.of(system, entries[-1]) for system in entries[:-1]])
+    _, p = task
+    *systems, gold = state.read.pop(p)
+    metric, explain, skip = state.metric, state.explain, state.skip
+    rows = []
+    with no_cycle_collection():
+        for k, eb in enumerate(gold):
+            fb = None  # the gold graph's features, once a row
+            row = []
+            for entries in systems:
+                ea = entries[k]
+                id = ea.id if ea.id is not None else eb.id
+                bad = ea.error or eb.error
+                error = str(bad) if bad is not None else None
+                if error is not None and skip:
+                    row.append((id, None, error, None))
+                    continue
+                fa = metric.features(ea.graph if ea.graph is not None else EMPTY_GRAPH)
+                if fb is None:
+                    fb = metric.features(eb.graph if eb.graph is not None else EMPTY_GRAPH)
+                row.append((id, tuple([float(x) for x in metric.stats(fa, fb)]), error,
+                            metric.explain(fa, fb) if explain else None))
+            rows.append(row)
+    return rows
 
 
 def metric_matrix(metric: Metric, feats_a: Sequence[Any], feats_b: Sequence[Any], workers: int = 1,
