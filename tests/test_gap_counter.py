@@ -66,7 +66,8 @@ def test_gap_metric_counter(tmp_path):
     assert json.loads(again.stdout) == s
     text = run("gap", *common, cwd=tmp_path)
     assert text.returncode == 0, text.stderr
-    assert "1 pair below the optimum, 1 triple lost" in text.stdout
+    assert "1 pair below the optimum, 1 clause lost" in text.stdout
+    assert "gap histogram (clauses: pairs): 0: 1, 1: 1" in text.stdout
 
 
 def test_gap_refuses_a_metric_without_a_solver(tmp_path):

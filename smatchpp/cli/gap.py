@@ -54,6 +54,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 #: stable keys of the audited tools (JSON and --pairs-out keys)
 HILLCLIMBER, SMATCH104 = "hillclimber", "smatch104"
+#: what a metric's matched count counts, in the text report (the JSON keys stay ``..._triples``)
+UNITS = {"counter": "clause"}
 
 
 def _why_above(key: str) -> str:
@@ -67,9 +69,11 @@ def _why_above(key: str) -> str:
     return duplicates
 
 
-def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = None) -> str:
+def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = None,
+               unit: str = "triple") -> str:
     """The gap report in ``fmt`` (:func:`smatchpp.reporting.present.gap_report`; ``interrupted``:
-    ``{"finished": N, "total": M}`` when an interrupt stopped the run).
+    ``{"finished": N, "total": M}`` when an interrupt stopped the run; ``unit``: what the metric
+    matches, ``clause`` under ``--metric counter``).
 
     >>> from smatchpp.api import score_corpus
     >>> from smatchpp.audit import measure_gaps
@@ -82,7 +86,7 @@ def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = 
     summary = report.to_json()
     if interrupted:
         summary["interrupted"] = interrupted
-    return present.gap_report(summary, fmt, _why_above)
+    return present.gap_report(summary, fmt, _why_above, unit)
 
 
 
@@ -182,7 +186,7 @@ def _run_metric(args: argparse.Namespace) -> int:
     if args.plot:
         plot_histogram(report, args.plot)
     emit(format_gap(report, args.format,
-                    {"finished": len(rows), "total": total} if interrupted else None))
+                    {"finished": len(rows), "total": total} if interrupted else None, UNITS.get(args.metric, "item")))
     warn_unreadable(inputs.errors, settings.on_error)
     if corpus.pairs and not corpus.scored:
         warn(f"no pair was scored (all {plural(len(corpus.pairs), 'pair')} skipped): "
