@@ -68,6 +68,7 @@ def test_gap_metric_counter(tmp_path):
     assert text.returncode == 0, text.stderr
     assert "1 pair below the optimum, 1 clause lost" in text.stdout
     assert "gap histogram (clauses: pairs): 0: 1, 1: 1" in text.stdout
+    assert "clauses lost" in run("gap", *common, "--format", "markdown", cwd=tmp_path).stdout
 
 
 def test_gap_refuses_a_metric_without_a_solver(tmp_path):

@@ -725,4 +725,4 @@ def gap_report(s: Mapping[str, Any], fmt: str = "text", why_above: Callable[[str
              f"{len(t['unreadable'])} pairs unreadable" if t["unreadable"] else ""]
             for t in s["tools"].values()]
     return _document(fmt, notes, [("", ["tool", "micro F1", "exact micro F1", "difference",
-                                        "pairs below optimum", "triples lost", "note"], rows)])
+                                        "pairs below optimum", f"{unit}s lost", "note"], rows)])
