@@ -1,14 +1,15 @@
 """The whole output of many command lines of two source trees, identical but for reported seconds.
 
-    python3 experiments/same_outputs.py TREE_OLD TREE_NEW [--data ../shared/data/bamboo] [--pairs 60]
+    python3 experiments/same_outputs.py TREE_OLD TREE_NEW [--data ../shared/data/bamboo] [--pairs 60] [--only CMD]
 
 Writes, in a scratch folder, the first ``--pairs`` pairs of BAMBOO STS main test (``a.amr``
 the test side, ``b.amr`` the gold, ``c.amr`` the test side shifted by one graph: another
 system, ``bad.amr`` the test side with two unreadable graphs), then runs every command line
-of :data:`LINES` (``score``, ``compare`` with 2 and 4 systems, ``gap``, ``search``, in every
+of :data:`LINES` (``score``, ``compare`` with 2 and 4 systems, ``gap``, ``search``, ``matrix``, in every
 format, with resampling, aspects, coreference, skipped pairs, ``--pairs-out -`` and several
 metrics) with each tree's ``smatchpp`` (one worker) and compares standard output, standard
-error and the exit code, the seconds that outputs report masked.  Prints a table: command
+error and the exit code, the seconds that outputs report masked (``matrix``: and every array of
+its output and its intervals file).  Prints a table: command
 line, identical.  A refactoring that must not move an output passes when every row says yes.
 (A tree: ``git archive COMMIT | tar -x -C DIR``.)
 """
@@ -55,6 +56,14 @@ LINES = [
     "search a.amr b.amr --top 3", "search a.amr b.amr --top 3 --metric wlk",
     "search bad.amr b.amr --top 2 --on-error empty", "search bad.amr b.amr --top 2 --metric sembleu",
     "search a.amr b.amr --top 0",
+    "matrix a.amr -o m.npz", "matrix a.amr b.amr -o m.npz --all", "matrix a.amr -o m.parquet",
+    "matrix a.amr b.amr -o m.npz --aspects damonte --all", "matrix a.amr b.amr -o m.npz --all --solver hillclimber",
+    "matrix a.amr -o m.parquet --solver hillclimber",
+    "matrix bad.amr -o m.npz --on-error empty --all", "matrix bad.amr -o m.npz", "matrix a.amr -o m.txt",
+    "matrix a.amr -o a.amr", "matrix a.amr -o m.npz --metric wlk --all",
+    "matrix a.amr b.amr -o m.parquet --metric jaccard", "matrix bad.amr -o m.npz --metric sembleu --on-error empty",
+    "matrix bad.amr -o m.npz --metric sembleu --on-error skip", "matrix a.amr -o m.txt --metric wlk",
+    "matrix a.amr b.amr -o m.npz --metric rematch --all --chunk 0",
 ]
 #: reported seconds: JSON keys, --stats' column, search's summary
 TIMING = [re.compile(r'"(?:compile_|aspects_)?seconds": [0-9.e+-]+'), re.compile(r"\b\d+\.\d{3}(?= \w+$)", re.M),
@@ -72,7 +81,33 @@ def inputs(folder: Path, data: Path, pairs: int) -> None:
     (folder / "bad.amr").write_text("\n\n".join(bad) + "\n")
 
 
-def output(tree: Path, line: str, folder: Path) -> tuple[str, str, int]:
+def written(folder: Path, line: str, before: bool = False) -> list:
+    """What ``matrix -o OUT`` wrote: every array of OUT (.npz: name, dtype, shape, bytes; .parquet:
+    its table and schema metadata) and OUT.intervals.jsonl (removed before a run)."""
+    words = line.split()
+    if "-o" not in words or words[words.index("-o") + 1].endswith(".amr"):
+        return []
+    out = folder / words[words.index("-o") + 1]
+    files = [out, out.with_suffix(".intervals.jsonl")]
+    if before:
+        for f in files:
+            f.unlink(missing_ok=True)
+        return []
+    got: list = []
+    if out.suffix == ".npz" and out.exists():
+        import numpy as np
+        with np.load(out) as z:
+            got += [(k, z[k].dtype.str, z[k].shape, z[k].tobytes()) for k in sorted(z.files)]
+    elif out.suffix == ".parquet" and out.exists():
+        import pyarrow.parquet as pq
+        table = pq.read_table(out)
+        got += [table.to_pydict(), table.schema.metadata]
+    got += [f.read_text() if f.exists() else None for f in files[1:]]
+    return got
+
+
+def output(tree: Path, line: str, folder: Path) -> tuple:
+    written(folder, line, before=True)
     env = dict(os.environ, PYTHONPATH=str(tree.resolve()))
     done = subprocess.run([sys.executable, "-m", "smatchpp", *line.split(), "--quiet", "--workers", "1"],
                           cwd=folder, env=env, capture_output=True, text=True)
@@ -81,7 +116,7 @@ def output(tree: Path, line: str, folder: Path) -> tuple[str, str, int]:
         for pattern in TIMING:
             text = pattern.sub("<seconds>", text)
         masked.append(text)
-    return masked[0], masked[1], done.returncode
+    return masked[0], masked[1], done.returncode, written(folder, line)
 
 
 def main() -> int:
@@ -90,17 +125,19 @@ def main() -> int:
     ap.add_argument("new", type=Path)
     ap.add_argument("--data", type=Path, default=BAMBOO)
     ap.add_argument("--pairs", type=int, default=60)
+    ap.add_argument("--only", default=None, metavar="COMMAND", help="only the lines of this command")
     args = ap.parse_args()
+    lines = [line for line in LINES if args.only is None or line.split()[0] == args.only]
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         inputs(folder, args.data, args.pairs)
         print("| command line | identical |\n|---|---|")
-        for line in LINES:
+        for line in lines:
             same = output(args.old, line, folder) == output(args.new, line, folder)
             bad += not same
             print(f"| `smatchpp {line}` | {'yes' if same else 'NO'} |", flush=True)
-    print(f"\n{len(LINES) - bad} of {len(LINES)} identical")
+    print(f"\n{len(lines) - bad} of {len(lines)} identical")
     return 1 if bad else 0
 
 

@@ -111,3 +111,37 @@ def test_a_corpus_setting_is_refused_where_a_pair_is_scored_by_itself(field, val
     g = read_text("(a / dog)")[0].graph
     with pytest.raises(ValueError, match=f"{field} is .*cannot honour it"):
         metric.stats(metric.features(g), metric.features(g))
+
+
+def test_matrix_has_one_road_and_the_engine_is_picked_in_app():
+    """``cli/matrix.run`` checks the output's name and the inputs the same way for every metric
+    and hands the metric to ``app.all_pairs``, the one place that picks the matrix engine (as
+    ``app.score_pairs`` does for a pair); before, ``run`` forked on ``isinstance`` at its top."""
+    import ast
+    import inspect
+
+    from smatchpp.cli import matrix as cli_matrix
+
+    tree = ast.parse(inspect.getsource(cli_matrix))
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert "AlignmentMetric" not in names and "isinstance" not in names
+    assert AlignmentMetric.certifies() and not Metric.certifies()
+
+
+@pytest.mark.parametrize("options", [(), ("--metric", "jaccard")], ids=["smatch", "jaccard"])
+def test_matrix_of_every_metric_takes_the_shared_checks_then_its_engine(tmp_path, monkeypatch, options):
+    from smatchpp.cli import app, common
+
+    checked: list = []
+    original = common.check_outputs
+    monkeypatch.setattr("smatchpp.cli.matrix.check_outputs",
+                        lambda outputs, inputs: checked.append(sorted(outputs)) or original(outputs, inputs))
+    engines: list = []
+    original_all = app.all_pairs
+    monkeypatch.setattr(app, "all_pairs", lambda args, metric, intervals:
+                        engines.append((type(metric).__name__, intervals)) or original_all(args, metric, intervals))
+    r = run("matrix", PRED, GOLD, "-o", "m.npz", *options, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    smatch = not options
+    assert checked == [["--output", "intervals"] if smatch else ["--output"]]
+    assert engines == [("AlignmentMetric" if smatch else "TripleJaccard", "m.intervals.jsonl" if smatch else None)]

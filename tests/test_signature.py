@@ -94,7 +94,8 @@ METRIC_CASES = {
     "counter": [(), ("--counter-include-ref", "yes", "--counter-default-sense", "yes", "--counter-default-role", "yes",
                      "--counter-signature-file", "sig.yaml", "--counter-wordnet", "wn.json", "--counter-ill", "spar",
                      "--counter-spar", "spar.clf", "--counter-version", "2019", "--counter-time-limit", 30),
-                ("--counter-default-concept", "yes", "--counter-referee", "none", "--counter-ill", "dummy")],
+                ("--counter-default-concept", "yes", "--counter-referee", "none", "--counter-ill", "dummy"),
+                ("--counter-solver", "highs", "--counter-compression", "none")],
 }
 #: the options that name a file (given again to replay)
 FILE_OPTIONS = {"--wwlk-vectors", "--wwlk-edge-weights", "--rematch-verbatlas", "--vectors",
@@ -306,7 +307,9 @@ METRIC_PARAMS = {
         "include_ref": st.booleans(), "default_sense": st.booleans(), "default_role": st.booleans(),
         "default_concept": st.booleans(), "ill": st.sampled_from(["error", "dummy", "score"]),
         "referee": st.sampled_from(["2021", "none"]), "version": st.sampled_from(["2021", "2020", "2019"]),
-        "time_limit": st.none() | st.floats(0.5, 1e4).map(lambda x: round(x, 3))}),
+        "time_limit": st.none() | st.floats(0.5, 1e4).map(lambda x: round(x, 3)),
+        "solver": st.sampled_from(["exact", "highs", "cbc", "hillclimber"]),
+        "compression": st.sampled_from(["exact", "none"])}),
     "wlk": st.fixed_dictionaries({"iterations": st.integers(0, 6), "label_keyed": st.booleans()}),
     "rematch": st.just({}),
     "sembleu": st.tuples(_weights, st.sampled_from(["flip", "keep"])).map(

@@ -8,15 +8,7 @@ Every aspect follows one protocol (:mod:`smatchpp.aspects.base`): a
 :class:`AspectScorer` aligns; an :class:`~smatchpp.aspects.base.UnalignedAspect` is counted
 from each graph's features alone.
 
-Two modes (smatchpp 1.8 offers both, as ``all-multialign`` and ``all-onealign``):
-
-* ``separate`` (Damonte's definition, the default): every graph aspect is
-  aligned on its own, and set aspects ignore variables;
-* ``joint``: the one alignment of the full graphs (the run's main score) is
-  used for every aspect.  A set item is then anchored at its variable and
-  matches only the same label at the aligned variable; a graph aspect counts
-  the triples that alignment matches (:mod:`smatchpp.alignment.matching`).  Joint
-  scores never exceed separate ones and decompose one alignment.
+The two modes, ``separate`` and ``joint``, are described in :mod:`smatchpp.aspects.damonte`.
 
 Every aspect yields per-pair sufficient statistics ``(matched, upper, test,
 gold)``, so corpus scores are micro averages of summed counts, as in

@@ -41,8 +41,7 @@ from ..presets import standardize
 from ..graphs.triples import EMPTY
 from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, check_outputs, dask_client,
                      config_from_args, interrupts, one_stdin, open_output, plural, warn, workers_from_args)
-from ..metrics.alignment import AlignmentMetric
-from .metric import add_metric_options, metric_from_args, run_matrix as run_metric_matrix
+from .metric import add_metric_options, metric_from_args
 from .common import report_unreadable
 
 __all__ = ["add_parser", "run", "read_graphs", "graph_ids"]
@@ -106,17 +105,29 @@ def aspect_features(entries, config) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    """One road for every metric: the output's name and the inputs checked, then the metric's
+    all-pairs engine (:func:`smatchpp.cli.app.all_pairs`: the alignment family's
+    :func:`alignment_matrix`, the others' :func:`smatchpp.cli.metric.run_matrix`); a metric whose
+    pairs a limit can leave uncertified (:meth:`Metric.certifies`) writes their intervals beside
+    the matrix (``OUT.intervals.jsonl``)."""
+    from .app import all_pairs
+
     metric = metric_from_args(args)
-    if not isinstance(metric, AlignmentMetric):  # still a road of its own for the alignment family below
-        return run_metric_matrix(args, metric)
-    config = config_from_args(args)
     out = args.output
     if not (out.endswith(".npz") or out.endswith(".parquet")):
         raise UsageError(f"--output {out}: the name must end in .npz or .parquet")
-    intervals = out.rsplit(".", 1)[0] + ".intervals.jsonl"
+    intervals = out.rsplit(".", 1)[0] + ".intervals.jsonl" if metric.certifies() else None
     inputs = [args.test] + ([args.gold] if args.gold else [])
     one_stdin(args.test, args.gold)
-    check_outputs({"--output": out, "intervals": intervals}, inputs)
+    check_outputs({"--output": out, **({"intervals": intervals} if intervals else {})}, inputs)
+    return all_pairs(args, metric, intervals)
+
+
+def alignment_matrix(args: argparse.Namespace, metric, intervals: str) -> int:
+    """The alignment family's matrix (:func:`smatchpp.matrix.score_pairs`, chunks of pairs on the
+    backends): certificates, intervals of the uncertified pairs, aspects, Parquet rows."""
+    config = config_from_args(args)
+    out = args.output
     if args.chunk is not None and args.chunk < 1:
         raise UsageError(f"--chunk must be at least 1, got {args.chunk}")
     workers = workers_from_args(args)

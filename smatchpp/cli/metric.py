@@ -41,7 +41,7 @@ from ..core.signature import Signature, SignatureError, read_value
 from ..running.runs import EMPTY_GRAPH, metric_matrix
 from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS
 from .app import workers_for
-from .common import (EXIT_OK, EXIT_USAGE, UsageError, check_outputs, config_from_args, dask_client, one_stdin, plural,
+from .common import (EXIT_OK, EXIT_USAGE, UsageError, config_from_args, dask_client, plural,
                      read_input,
                      report_unreadable,
                      warn, warn_unreadable)
@@ -290,13 +290,10 @@ def _graphs(entries) -> list[RawGraph]:
 
 def run_matrix(args: argparse.Namespace, metric) -> int:
     """``matrix --metric NAME``: every pair's statistics at once (:meth:`Metric.stats_matrix`),
-    written with the graphs' ids and the signature."""
+    written with the graphs' ids and the signature (the output's name and the inputs are
+    checked by :func:`smatchpp.cli.matrix.run`)."""
     out = args.output
-    if not (out.endswith(".npz") or out.endswith(".parquet")):
-        raise UsageError(f"--output {out}: the name must end in .npz or .parquet")
     inputs = [args.test] + ([args.gold] if args.gold else [])
-    one_stdin(args.test, args.gold)
-    check_outputs({"--output": out}, inputs)
     entries = [read_input(path, args.input_format) for path in inputs]
     for path, got in zip(inputs, entries):
         if not got:

@@ -39,40 +39,21 @@ clauses it matches), and the bound is HiGHS's dual bound rounded down, so that
 
 from __future__ import annotations
 
-import os
-import sys
-import threading
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
 
+from ..alignment.solvers.highs import new_highs
 from .clauses import Clause, CounterDrs
 
 __all__ = ["CounterSolve", "solve", "count_matched", "matched_clauses", "clause_matches", "label_bound", "by_name"]
 
-_BANNER = threading.Lock()
-_BANNER_DONE: list[bool] = []
-
-
 def _highs():
-    """A silent HiGHS instance (HiGHS prints a banner on fd 1 when the process's first is made)."""
+    """A silent HiGHS instance (:func:`smatchpp.alignment.solvers.highs.new_highs`) for these models."""
     import highspy
 
-    with _BANNER:
-        if _BANNER_DONE:
-            h = highspy.Highs()
-        else:
-            sys.stdout.flush()
-            saved = os.dup(1)
-            try:
-                with open(os.devnull, "wb") as null:
-                    os.dup2(null.fileno(), 1)
-                    h = highspy.Highs()
-            finally:
-                os.dup2(saved, 1)
-                os.close(saved)
-            _BANNER_DONE.append(True)
+    h = new_highs()
     # presolve on: 4x faster on these small models (no MIP start is given, and the mapping
     # HiGHS returns is counted again, so its objective is never taken on trust)
     for name, value in (("output_flag", False), ("threads", 1), ("mip_rel_gap", 0.0), ("mip_abs_gap", 0.5),

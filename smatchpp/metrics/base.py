@@ -189,6 +189,13 @@ class Metric(ABC):
         """Whether the metric overrides :meth:`explain`."""
         return cls.explain is not Metric.explain
 
+    @classmethod
+    def certifies(cls) -> bool:
+        """Whether a limit can leave a pair's score unproven (an interval between a found and a
+        bound value): then an all-pairs matrix writes those pairs' intervals beside it. The
+        default: no, a pair's statistics are its score."""
+        return False
+
     def prepare(self, graphs: Iterable[RawGraph]) -> None:
         """Called once with every graph of a run before any feature is computed (a vocabulary,
         say). The default does nothing."""

@@ -25,7 +25,7 @@ from .base import (SOLVER_COUNT_MAX, Budget, Limits, deadline_after, empty_align
 from .formulation import Linking, MipSolver, Model, build, start_values
 
 __all__ = ["HighsSolver", "lp_bound", "solve_lp", "highs_time_limit", "abandoned_solves",
-           "interruptible_run"]
+           "interruptible_run", "new_highs"]
 
 
 #: one reusable instance per thread (a Dask worker runs pairs in several threads)
@@ -43,7 +43,7 @@ def _set(h: highspy.Highs, name: str, value) -> None:
         raise RuntimeError(f"HiGHS {h.version()} refused option {name}={value!r}")
 
 
-def _new_highs() -> highspy.Highs:
+def new_highs() -> highspy.Highs:
     """A silent Highs instance.
 
     HiGHS 1.16 prints a banner to the process's stdout (file descriptor 1) when
@@ -199,11 +199,11 @@ def _highs(model: Model, integer: bool, time_limit: float | None, abs_gap: float
     fresh instance, so that nothing of an earlier solve can carry over.
     """
     if model.n_cols > SHARED_MAX_COLUMNS:
-        h = _new_highs()
+        h = new_highs()
     else:
         h = getattr(_LOCAL, "highs", None)
         if h is None:
-            h = _LOCAL.highs = _new_highs()
+            h = _LOCAL.highs = new_highs()
         h.clearModel()
         h.clearSolver()
     _set(h, "random_seed", 0)
