@@ -86,3 +86,16 @@ def test_gap_counter_refuses_what_does_nothing(tmp_path):
                         (("--restarts", "2"), "does nothing under --metric counter")):
         done = run("gap", "--metric", "counter", "a.clf", "a.clf", *extra, cwd=tmp_path)
         assert done.returncode == 2 and said in done.stderr, done.stderr
+
+
+def test_gap_counter_replays_a_signature_of_the_exact_solver_only(tmp_path):
+    (tmp_path / "a.clf").write_text('b1 REF x1\nb1 dog "n.01" x1\n')
+    for solver, ok in (("exact", True), ("hillclimber", False)):
+        sig = json.loads(run("score", "--metric", "counter", "--solver", solver, "a.clf", "a.clf", "--format", "json",
+                             cwd=tmp_path).stdout)["signature"]
+        done = run("gap", "--signature", sig, "a.clf", "a.clf", "--format", "json", cwd=tmp_path)
+        if ok:
+            assert done.returncode == 0, done.stderr
+            assert json.loads(done.stdout)["signature"] == sig
+        else:
+            assert done.returncode == 2 and "--signature sets counter-solver:hillclimber" in done.stderr, done.stderr

@@ -33,7 +33,7 @@ from ..graphs.read import STDIN
 from .app import collect, read_pairs, score_rows
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_scoring_options, check_outputs,
                      config_from_args, emit, pairs_output, warn, plural, warn_unreadable, workers_from_args)
-from .metric import ALIGNMENT, RunSettings, add_metric_options, alignment_run, run_from_args
+from .metric import ALIGNMENT, add_metric_options, alignment_run, run_from_args
 from .score import warn_nothing_scored
 
 __all__ = ["add_parser", "run", "format_gap"]
@@ -89,8 +89,6 @@ def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = 
     return present.gap_report(summary, fmt, _why_above, unit)
 
 
-
-
 def audited(cls: type[Metric]) -> bool:
     """Whether ``gap --metric`` can audit ``cls``: a ``solver`` parameter with both an exact
     value (``exact``) and a heuristic one (``hillclimber``), and ``matched, upper`` as its
@@ -141,11 +139,6 @@ def _pair_score(pair, solver: str) -> PairScore:
 
 def _run_metric(args: argparse.Namespace) -> int:
     """``gap --metric NAME``: the exact and the heuristic solver of one metric."""
-    cls = METRICS[args.metric]
-    if not audited(cls):
-        raise UsageError(f"gap --metric {args.metric}: {args.metric} has no solver with an exact and a "
-                         f"heuristic value to compare; gap audits {ALIGNMENT} (the default) or "
-                         + ", ".join(sorted(n for n, c in METRICS.items() if n != ALIGNMENT and audited(c))))
     if args.smatch_python:
         raise UsageError(f"--smatch-python runs smatch 1.0.4, which scores AMR: it does nothing under "
                          f"--metric {args.metric}")
@@ -154,11 +147,17 @@ def _run_metric(args: argparse.Namespace) -> int:
                          f"and {HILLCLIMBER}")
     plot = args.plot
     args.plot = None  # gap's own option, not the metric's
-    exact, settings = run_from_args(args)
+    exact, settings = run_from_args(args)  # the metric of the options, or of --signature
     args.plot = plot
+    if not audited(type(exact)):
+        raise UsageError(f"gap --metric {args.metric}: {args.metric} has no solver with an exact and a "
+                         f"heuristic value to compare; gap audits {ALIGNMENT} (the default) or "
+                         + ", ".join(sorted(n for n, c in METRICS.items() if n != ALIGNMENT and audited(c))))
     if settings.bootstrap:
         raise UsageError("--bootstrap does nothing here: gap reports the exact and the heuristic scores")
-    exact = replace(exact, solver="exact")
+    if exact.solver != "exact":  # a signature's
+        raise UsageError(f"--signature sets {exact.name}-solver:{exact.solver}, which this command does not "
+                         f"take: it uses solver exact and {HILLCLIMBER}")
     climber = replace(exact, solver=HILLCLIMBER, compression="none")
     check_outputs({"--pairs-out": args.pairs_out, "--plot": args.plot}, [args.test, args.gold])
     if args.plot:
@@ -210,7 +209,7 @@ def _write_pairs(path: str | None, signature: str, scored: list, report: GapRepo
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "metric", ALIGNMENT) != ALIGNMENT:
+    if getattr(args, "metric", ALIGNMENT) != ALIGNMENT or "|metric:" in (getattr(args, "signature", None) or ""):
         return _run_metric(args)
     config = config_from_args(args, solver="exact")
     exact, settings = alignment_run(config)
