@@ -51,6 +51,10 @@ def commands(first: Path, out: str) -> dict[str, list[str]]:
                                                 "--workers", "2"],
         "search 150 x 150 --top 5, Dask 2 workers": ["search", g, g, "--top", "5", "--quiet", "--out", os.devnull,
                                                      "--workers", "2", "--dask"],
+        # the pairs of the 150 graphs against the next 150 (second.amr beside first.amr)
+        "gap 150 pairs, 1 worker": ["gap", g, str(first.with_name("second.amr")), "--quiet", "--workers", "1"],
+        "explain 150 pairs, 1 worker": ["explain", g, str(first.with_name("second.amr")), "-o",
+                                        str(first.with_name("explain.html")), "--workers", "1"],
     }
 
 
@@ -79,6 +83,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ab-commands-") as tmp:
         first = Path(tmp, "first150.amr")
         first.write_text("\n\n".join(graphs(150)) + "\n", encoding="utf-8")
+        first.with_name("second.amr").write_text("\n\n".join(graphs(300)[150:]) + "\n", encoding="utf-8")
         todo = {name: argv for name, argv in commands(first, str(Path(tmp, "m.npz"))).items()
                 if (not args.only or args.only in name) and not (args.skip_dask and "--dask" in argv)}
         for r in range(args.rounds):

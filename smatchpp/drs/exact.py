@@ -44,7 +44,6 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..alignment.solvers.highs import new_highs
 from .clauses import Clause, CounterDrs
 
 __all__ = ["CounterSolve", "solve", "count_matched", "matched_clauses", "clause_matches", "label_bound", "by_name"]
@@ -52,6 +51,8 @@ __all__ = ["CounterSolve", "solve", "count_matched", "matched_clauses", "clause_
 def _highs():
     """A silent HiGHS instance (:func:`smatchpp.alignment.solvers.highs.new_highs`) for these models."""
     import highspy
+
+    from ..alignment.solvers.highs import new_highs  # here: reading DRSs loads no solver
 
     h = new_highs()
     # presolve on: 4x faster on these small models (no MIP start is given, and the mapping

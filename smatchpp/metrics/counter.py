@@ -61,16 +61,21 @@ from typing import Any
 
 import numpy as np
 
-from ..drs.clauses import CounterDrs, counter_clauses
-from ..drs.clf import ClfDrs, load_signature, load_wordnet_map, read_clf
-from ..alignment.clauses import compile_clauses
+from typing import TYPE_CHECKING
+
 from ..alignment.solvers import COMPRESSIONS, SOLVERS, get_solver
-from ..drs.referee import IllFormed, check
 from ..core.exceptions import UsageError
 from ..core.settings import setting
 from ..statistics.significance import prf_arrays
 from .base import Metric, param
 from .registry import register
+
+if TYPE_CHECKING:
+    from ..drs.clauses import CounterDrs
+    from ..drs.clf import ClfDrs
+
+# the DRS modules (reader, Referee, clauses) and the clause compiler are imported where they are
+# used: every metric's run imports this module (the registry), and only a Counter run needs them
 
 __all__ = ["Counter"]
 
@@ -118,6 +123,8 @@ class Counter(Metric):
     _files: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        from ..drs.clf import load_signature, load_wordnet_map, read_clf
+
         if self.time_limit is not None and not self.time_limit > 0:
             raise ValueError(f"counter: time_limit must be positive seconds, not {self.time_limit}")
         sig = load_signature(self.signature_file) if self.signature_file else None
@@ -149,6 +156,8 @@ class Counter(Metric):
         (also ``None`` with ``referee="none"``)."""
         if self.referee == "none":
             return None
+        from ..drs.referee import IllFormed, check
+
         try:
             check(graph.clauses, self._files[0])
         except IllFormed as exc:
@@ -156,6 +165,10 @@ class Counter(Metric):
         return None
 
     def features(self, graph: ClfDrs) -> CounterDrs:
+        from ..drs.clauses import counter_clauses
+        from ..drs.clf import ClfDrs
+        from ..drs.referee import IllFormed, check
+
         if not isinstance(graph, ClfDrs):
             raise UsageError("counter compares DRSs in clausal form: give --input-format clf (or .clf files)")
         sig, wn, spar = self._files
@@ -184,6 +197,8 @@ class Counter(Metric):
         a clause at most once, the symmetric operators either way round; the clauses Counter never
         matches left out) and solved by ``solver`` (the certified portfolio by default), so that
         ``matched`` is reached by ``mapping`` and ``upper`` is proven (or the label bound)."""
+        from ..alignment.clauses import compile_clauses
+
         symmetric = {c.label for drs in (a, b) for c in drs.clauses if c.symmetric}
         problem = compile_clauses([(c.label, c.vars) for c in a.clauses if c.matchable],
                                   [(c.label, c.vars) for c in b.clauses if c.matchable],
