@@ -233,9 +233,10 @@ def score_rows(jobs: Sequence[tuple[Any, Sequence[Entry], Sequence[Entry]]], on_
     """:func:`score_pairs` of several jobs ``(metric, test entries, gold entries)`` at once, row by
     row: row ``k`` is every job's result of its ``k``-th pair, so that an interrupt keeps whole
     rows (``compare``: one metric, every system against one gold; ``gap``: the exact and the
-    heuristic solver of the alignment family on one pair of files).  The jobs are of the
-    alignment family (each metric's Scorer, one per metric), or of one other metric and one
-    gold (:func:`smatchpp.running.runs.metric_rows`: the gold's features once a row)."""
+    heuristic solver of one metric on one pair of files).  The jobs are of the alignment
+    family (each metric's Scorer, one per metric), or of one other metric class and one gold
+    (:func:`smatchpp.running.runs.metric_rows`: the gold's features once a row for each
+    instance)."""
     metrics = [metric for metric, _, _ in jobs]
     if all(isinstance(metric, AlignmentMetric) for metric in metrics):
         from ..api import Scorer, iter_score_rows
@@ -245,9 +246,10 @@ def score_rows(jobs: Sequence[tuple[Any, Sequence[Entry], Sequence[Entry]]], on_
             scorers.setdefault(id(metric), Scorer(metric.run_config(on_error)))
         return iter_score_rows([(scorers[id(metric)], a, b) for metric, a, b in jobs], workers, False, client)
     gold = jobs[0][2]
-    if any(metric is not metrics[0] for metric in metrics) or any(b is not gold for _, _, b in jobs):
+    if any(type(metric) is not type(metrics[0]) for metric in metrics) or any(b is not gold for _, _, b in jobs):
         raise ValueError("rows of a metric without an alignment are of one metric against one gold")
-    return _pairs_of(metric_rows(metrics[0], [a for _, a, _ in jobs], gold, on_error, workers, client))
+    return _pairs_of(metric_rows(metrics[0] if all(m is metrics[0] for m in metrics) else metrics,
+                                 [a for _, a, _ in jobs], gold, on_error, workers, client))
 
 
 def _pairs_of(rows: Iterable) -> Iterator[tuple]:

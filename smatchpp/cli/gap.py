@@ -5,6 +5,13 @@ The hill-climber is ours with smatch's default of 4 random restarts; with
 A pair smatch 1.0.4 cannot read is reported as such and left out of its
 comparison; the rest is audited.  Tools have stable keys (``hillclimber``,
 ``smatch104``) in ``--format json`` and ``--pairs-out`` (``gap_<key>``).
+
+``--metric NAME`` audits another metric that solves each pair with a ``solver`` parameter
+offering both ``exact`` and ``hillclimber`` (``counter``): the exact run and the heuristic
+run are two instances of that metric, differing only in the solver, scored row by row
+(:func:`smatchpp.cli.app.score_rows`); their matched counts (the first statistic, the
+second being the proven upper bound) give the same report.  A metric without such a solver
+is refused.
 """
 
 from __future__ import annotations
@@ -12,7 +19,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from dataclasses import dataclass, replace
+
 from ..reporting import present
+from ..alignment.score import PairScore, prf
+from ..alignment.solvers import get_solver
+from ..metrics import METRICS, Metric
 from ..metrics.alignment import AlignmentMetric
 from ..audit import (GapReport, check_plotting, check_smatch_python, measure_gaps, plot_histogram,
                      run_smatch104)
@@ -20,8 +32,8 @@ from ..core.exceptions import SmatchppError, UsageError
 from ..graphs.read import STDIN
 from .app import collect, read_pairs, score_rows
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_scoring_options, check_outputs,
-                     config_from_args, emit, pairs_output, plural, warn_unreadable, workers_from_args)
-from .metric import alignment_run
+                     config_from_args, emit, pairs_output, warn, plural, warn_unreadable, workers_from_args)
+from .metric import ALIGNMENT, add_metric_options, alignment_run, run_from_args
 from .score import warn_nothing_scored
 
 __all__ = ["add_parser", "run", "format_gap"]
@@ -36,11 +48,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", help="save a histogram of the gaps (needs matplotlib)")
     p.add_argument("--format", choices=present.FORMATS, default="text")
     p.add_argument("--pairs-out", metavar="FILE.jsonl", help="per-pair exact and heuristic results")
+    add_metric_options(p)
     return p
 
 
 #: stable keys of the audited tools (JSON and --pairs-out keys)
 HILLCLIMBER, SMATCH104 = "hillclimber", "smatch104"
+#: what a metric's matched count counts, in the text report (the JSON keys stay ``..._triples``)
+UNITS = {"counter": "clause"}
 
 
 def _why_above(key: str) -> str:
@@ -54,9 +69,11 @@ def _why_above(key: str) -> str:
     return duplicates
 
 
-def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = None) -> str:
+def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = None,
+               unit: str = "triple") -> str:
     """The gap report in ``fmt`` (:func:`smatchpp.reporting.present.gap_report`; ``interrupted``:
-    ``{"finished": N, "total": M}`` when an interrupt stopped the run).
+    ``{"finished": N, "total": M}`` when an interrupt stopped the run; ``unit``: what the metric
+    matches, ``clause`` under ``--metric counter``).
 
     >>> from smatchpp.api import score_corpus
     >>> from smatchpp.audit import measure_gaps
@@ -69,12 +86,131 @@ def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = 
     summary = report.to_json()
     if interrupted:
         summary["interrupted"] = interrupted
-    return present.gap_report(summary, fmt, _why_above)
+    return present.gap_report(summary, fmt, _why_above, unit)
 
 
+def audited(cls: type[Metric]) -> bool:
+    """Whether ``gap --metric`` can audit ``cls``: a ``solver`` parameter with both an exact
+    value (``exact``) and a heuristic one (``hillclimber``), and ``matched, upper`` as its
+    first statistics.
+
+    >>> from smatchpp.metrics import METRICS
+    >>> audited(METRICS["counter"]), audited(METRICS["jaccard"])
+    (True, False)
+    """
+    for name, _, f in cls.params():
+        if name == "solver":
+            choices = set(f.metadata.get("choices") or ())
+            return {"exact", HILLCLIMBER} <= choices and tuple(cls.stat_names[:2]) == ("matched", "upper")
+    return False
+
+
+@dataclass
+class _MetricCorpus:
+    """The exact run of a solving metric as :func:`~smatchpp.audit.measure_gaps` reads a corpus:
+    its scored pairs as :class:`~smatchpp.alignment.score.PairScore` (matched, proven upper
+    bound, the two totals) and the summary's keys the gap report shows."""
+
+    pairs: list[PairScore]
+    signature: str
+
+    @property
+    def scored(self) -> list[PairScore]:
+        return [p for p in self.pairs if p.status != "skipped"]
+
+    def summary(self) -> dict:
+        s = self.scored
+        test, gold = sum(p.test_weight for p in s), sum(p.gold_weight for p in s)
+        f1, upper = prf(sum(p.matched for p in s), test, gold)[2], prf(sum(p.upper for p in s), test, gold)[2]
+        return {"signature": self.signature, "pairs": len(self.pairs), "scored": len(s),
+                "optimal": sum(p.status == "optimal" for p in s), "micro": {"f1": f1},
+                "f1_interval": [f1, upper]}
+
+
+def _pair_score(pair, solver: str) -> PairScore:
+    """A metric pair ``(matched, upper, test, gold, ...)`` as a :class:`PairScore`."""
+    if pair.stats is None:
+        return PairScore(pair.index, pair.id, 0.0, 0.0, 0, 0, "skipped", solver, error=pair.error)
+    matched, upper, test, gold = pair.stats[:4]
+    return PairScore(pair.index, pair.id, matched, upper, int(test), int(gold),
+                     "optimal" if upper == matched else "time_limit", solver, error=pair.error,
+                     test_total=test, gold_total=gold)
+
+
+def _run_metric(args: argparse.Namespace) -> int:
+    """``gap --metric NAME``: the exact and the heuristic solver of one metric."""
+    if args.smatch_python:
+        raise UsageError(f"--smatch-python runs smatch 1.0.4, which scores AMR: it does nothing under "
+                         f"--metric {args.metric}")
+    if getattr(args, "solver", None) not in (None, "exact"):
+        raise UsageError(f"--solver {args.solver} does nothing here: this command uses --solver exact "
+                         f"and {HILLCLIMBER}")
+    plot = args.plot
+    args.plot = None  # gap's own option, not the metric's
+    exact, settings = run_from_args(args)  # the metric of the options, or of --signature
+    args.plot = plot
+    if not audited(type(exact)):
+        raise UsageError(f"gap --metric {args.metric}: {args.metric} has no solver with an exact and a "
+                         f"heuristic value to compare; gap audits {ALIGNMENT} (the default) or "
+                         + ", ".join(sorted(n for n, c in METRICS.items() if n != ALIGNMENT and audited(c))))
+    if settings.bootstrap:
+        raise UsageError("--bootstrap does nothing here: gap reports the exact and the heuristic scores")
+    if exact.solver != "exact":  # a signature's
+        raise UsageError(f"--signature sets {exact.name}-solver:{exact.solver}, which this command does not "
+                         f"take: it uses solver exact and {HILLCLIMBER}")
+    climber = replace(exact, solver=HILLCLIMBER, compression="none")
+    check_outputs({"--pairs-out": args.pairs_out, "--plot": args.plot}, [args.test, args.gold])
+    if args.plot:
+        check_plotting()
+    workers = workers_from_args(args)
+    inputs = read_pairs(args, ("test", "gold"), settings.on_error)
+    if inputs is None:
+        return EXIT_USAGE
+    entries_a, entries_b = inputs.entries
+    run = collect(args, lambda client: score_rows([(exact, entries_a, entries_b), (climber, entries_a, entries_b)],
+                                                  settings.on_error, workers),
+                  workers, inputs.total, progress=True)
+    rows, interrupted = run.results, run.interrupted
+    total = len(entries_a)
+    corpus = _MetricCorpus([_pair_score(e, "exact") for e, _ in rows], settings.signature(exact))
+    by_index = {h.index: (None if h.stats is None else h.stats[0]) for _, h in rows}
+    heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in corpus.scored]}
+    hc = get_solver(HILLCLIMBER)
+    labels = {HILLCLIMBER: f"hillclimber (ours, {plural(hc.restarts, 'restart')}, seed {hc.seed})"}
+    if interrupted:
+        print(f"smatchpp: interrupted: {len(rows)} of {plural(total, 'pair')} finished; "
+              "the report covers those only", file=sys.stderr)
+    report = measure_gaps(corpus, heuristic, labels)  # type: ignore[arg-type]
+    _write_pairs(args.pairs_out, settings.signature(exact), corpus.scored, report)
+    if args.plot:
+        plot_histogram(report, args.plot)
+    emit(format_gap(report, args.format,
+                    {"finished": len(rows), "total": total} if interrupted else None, UNITS.get(args.metric, "item")))
+    warn_unreadable(inputs.errors, settings.on_error)
+    if corpus.pairs and not corpus.scored:
+        warn(f"no pair was scored (all {plural(len(corpus.pairs), 'pair')} skipped): "
+             "the scores above are 0 by convention")
+    return EXIT_INTERRUPTED if interrupted else EXIT_OK
+
+
+def _write_pairs(path: str | None, signature: str, scored: list, report: GapReport) -> None:
+    """``--pairs-out``: each scored pair's exact result beside every tool's and its gap."""
+    if not path:
+        return
+    with pairs_output(path, signature) as out:
+        for k, p in enumerate(scored):
+            row = {"index": p.index, "id": p.id, "exact": p.matched, "upper": p.upper,
+                   "status": p.status, "test_triples": p.test_triples,
+                   "gold_triples": p.gold_triples}
+            for name, tool in report.tools.items():
+                row[name] = tool.matched[k]
+                row[f"gap_{name}"] = tool.gaps[k]
+            out.write(row)
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "metric", ALIGNMENT) != ALIGNMENT or "|metric:" in (getattr(args, "signature", None) or ""):
+        return _run_metric(args)
     config = config_from_args(args, solver="exact")
     exact, settings = alignment_run(config)
     climber = AlignmentMetric(exact.config.replace(solver="hillclimber", compression="none"))
@@ -119,16 +255,7 @@ def run(args: argparse.Namespace) -> int:
               + ("; smatch 1.0.4 not run" if args.smatch_python and SMATCH104 not in heuristic else "")
               + "; the report covers those only", file=sys.stderr)
     report = measure_gaps(exact, heuristic, labels)
-    if args.pairs_out:
-        with pairs_output(args.pairs_out, signature) as out:
-            for k, p in enumerate(exact.scored):
-                row = {"index": p.index, "id": p.id, "exact": p.matched, "upper": p.upper,
-                       "status": p.status, "test_triples": p.test_triples,
-                       "gold_triples": p.gold_triples}
-                for name, tool in report.tools.items():
-                    row[name] = tool.matched[k]
-                    row[f"gap_{name}"] = tool.gaps[k]
-                out.write(row)
+    _write_pairs(args.pairs_out, signature, exact.scored, report)
     if args.plot:
         plot_histogram(report, args.plot)
     emit(format_gap(report, args.format,

@@ -677,9 +677,11 @@ def _indices(indices: Sequence[int], shown: int = 10) -> str:
     return ", ".join(str(i) for i in indices[:shown]) + (", ..." if len(indices) > shown else "")
 
 
-def gap_report(s: Mapping[str, Any], fmt: str = "text", why_above: Callable[[str], str] = lambda key: "") -> str:
+def gap_report(s: Mapping[str, Any], fmt: str = "text", why_above: Callable[[str], str] = lambda key: "",
+               unit: str = "triple") -> str:
     """The summary of ``gap`` (``s``: the report's ``to_json()``; ``why_above(key)``: what can make
-    that tool score above a certified optimum)."""
+    that tool score above a certified optimum; ``unit``: what a metric matches, ``clause`` for
+    Counter)."""
     if fmt == "json":
         return emit_json(dict(s))
     head = [s["signature"],
@@ -695,7 +697,7 @@ def gap_report(s: Mapping[str, Any], fmt: str = "text", why_above: Callable[[str
         where = " on the pairs it read" if t["unreadable"] else ""
         lines.append(f"{t['label']}: F1 {pct(t['f1'])} ({_gap_points(t['f1_difference'])}{where}), "
                      f"{plural(t['wrong_pairs'], 'pair')} below the optimum, "
-                     f"{lost:g} {'triple' if lost == 1 else 'triples'} lost")
+                     f"{lost:g} {unit if lost == 1 else unit + 's'} lost")
         if t["unreadable"]:
             shown = ", ".join(str(i) for i in t["unreadable"][:10])
             more = ", ..." if len(t["unreadable"]) > 10 else ""
@@ -703,7 +705,7 @@ def gap_report(s: Mapping[str, Any], fmt: str = "text", why_above: Callable[[str
                          f"compared on the other {plural(s['pairs'] - len(t['unreadable']), 'pair')} "
                          f"(exact F1 there {pct(t['exact_f1_same_pairs'])})")
         binned = f", rounded up to a multiple of {t['histogram_bin']:g}" if t["histogram_bin"] else ""
-        lines.append(f"  gap histogram (triples{binned}: pairs): "
+        lines.append(f"  gap histogram ({unit}s{binned}: pairs): "
                      + ", ".join(f"{k}: {v}" for k, v in t["histogram"].items()))
         above = len(t["above_optimum"])
         if above:
@@ -723,4 +725,4 @@ def gap_report(s: Mapping[str, Any], fmt: str = "text", why_above: Callable[[str
              f"{len(t['unreadable'])} pairs unreadable" if t["unreadable"] else ""]
             for t in s["tools"].values()]
     return _document(fmt, notes, [("", ["tool", "micro F1", "exact micro F1", "difference",
-                                        "pairs below optimum", "triples lost", "note"], rows)])
+                                        "pairs below optimum", f"{unit}s lost", "note"], rows)])

@@ -73,18 +73,25 @@ def metric_pairs(metric: Metric, entries_a: Sequence[Entry], entries_b: Sequence
     return metric_rows(metric, [entries_a], entries_b, on_error, workers, client, chunk, explain, prepared)
 
 
-def metric_rows(metric: Metric, systems: Sequence[Sequence[Entry]], gold: Sequence[Entry],
+def metric_rows(metric: "Metric | Sequence[Metric]", systems: Sequence[Sequence[Entry]], gold: Sequence[Entry],
                 on_error: str = "raise", workers: int = 1, client: Any = None,
                 chunk: int | None = None, explain: bool = False,
                 prepared: bool = False) -> Iterator:
     """Row ``k``: every system's ``(pair, explanation)`` of its ``k``-th graph against the
     ``k``-th gold graph (``compare``: several systems, one gold; the gold graph's features
-    are computed once a row); see :func:`metric_pairs`.  With one system, the rows are its
-    ``(pair, explanation)`` themselves (:func:`metric_pairs`)."""
+    are computed once a row for each metric); see :func:`metric_pairs`.  ``metric``: one
+    metric, or one for each system (``gap``: the exact and the heuristic solver of one
+    metric on the same files).  With one system, the rows are its ``(pair, explanation)``
+    themselves (:func:`metric_pairs`)."""
     graphs = [metric_graphs(entries) for entries in systems]
     gold_graphs = metric_graphs(gold)
+    if isinstance(metric, Metric):
+        metric = [metric] * len(systems)
+    elif len(metric) != len(systems):
+        raise ValueError(f"{len(metric)} metrics for {len(systems)} systems")
     if not prepared:
-        metric.prepare([g for got in graphs for g in got] + gold_graphs)
+        for m in {id(m): m for m in metric}.values():
+            m.prepare([g for got in graphs for g in got] + gold_graphs)
     ids = [[ea.id if ea.id is not None else eb.id for ea, eb in zip(entries, gold)] for entries in systems]
     errors = [[_error(ea, eb) for ea, eb in zip(entries, gold)] for entries in systems]
     n = len(gold_graphs)
@@ -93,7 +100,8 @@ def metric_rows(metric: Metric, systems: Sequence[Sequence[Entry]], gold: Sequen
         chunk = max(1, min(256, n // (max(slots, 1) * 8)))
     # one system (score): its pairs themselves, not rows of one
     work = Work(run=_score_row if len(systems) > 1 else _score_one, setup=_State,
-                args=(metric, graphs, gold_graphs, ids, errors, on_error == "skip", explain))
+                args=(metric[0] if all(m is metric[0] for m in metric) else tuple(metric),
+                      graphs, gold_graphs, ids, errors, on_error == "skip", explain))
     return stream(work, range(n), workers, chunk, client)
 
 
@@ -124,17 +132,18 @@ def _score_one(state: _State, k: int) -> tuple[MetricPair, dict | None]:
 
 def _score_row(state: _State, k: int) -> tuple[tuple[MetricPair, dict | None], ...]:
     """Row ``k``: every system's statistics (and explanation) of pair ``k``."""
-    metric = state.metric
-    gold = None
+    golds: dict[int, Any] = {}  # the gold graph's features, once for each metric
     row = []
     for j, graphs in enumerate(state.graphs):
         error = state.errors[j][k]
         if error is not None and state.skip:
             row.append((MetricPair(k, state.ids[j][k], None, error), None))
             continue
+        metric = state.metric[j] if isinstance(state.metric, tuple) else state.metric
         fa = metric.features(graphs[k])
-        if gold is None:
-            gold = metric.features(state.gold[k])
+        if id(metric) not in golds:
+            golds[id(metric)] = metric.features(state.gold[k])
+        gold = golds[id(metric)]
         pair = MetricPair(k, state.ids[j][k], tuple(float(x) for x in metric.stats(fa, gold)), error)
         row.append((pair, metric.explain(fa, gold) if state.explain else None))
     return tuple(row)
