@@ -211,3 +211,16 @@ b2 dog "n.01" y2''')
             matched, upper, mapping, status = m.solve(x, y)
             mip = solve(x, y)
             assert (matched, upper, status) == (mip.matched, mip.upper, "optimal")
+
+
+@pytest.mark.parametrize("argv", [("explain", "a.clf", "b.clf", "-o", "e.html"), ("score", "a.clf", "b.clf"),
+                                  ("gap", "a.clf", "b.clf"), ("score", "--metric", "wlk", "a.clf", "b.clf")])
+def test_a_command_of_amr_refuses_drs_files_by_name(tmp_path, argv):
+    """``explain a.clf b.clf`` ended in an internal error (a DRS has no metadata): a run that
+    compares AMR refuses clausal-form files with a usage error that names the metric that reads them."""
+    (tmp_path / "a.clf").write_text(GOLD)
+    (tmp_path / "b.clf").write_text(GOLD)
+    done = run(*argv, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "a.clf: DRSs in clausal form are compared by --metric counter" in done.stderr
+    assert "internal error" not in done.stderr

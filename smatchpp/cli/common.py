@@ -39,7 +39,7 @@ from ..core.text import printable
 
 __all__ = ["add_scoring_options", "add_setting_options", "add_setting", "setting_help", "option_flag", "add_bootstrap_options", "config_from_args",
            "resample_count",
-           "read_inputs", "workers_from_args",
+           "read_inputs", "reads_drs", "workers_from_args",
            "one_stdin", "check_outputs", "check_option_inputs", "OUTPUT_DESTS", "open_output", "emit", "exit_code", "Interrupted", "INTERRUPTS",
            "interrupts", "warn", "user_warnings",
            "plural", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "EXIT_INTERRUPTED", "EXIT_PIPE"]
@@ -370,7 +370,8 @@ def read_inputs(args: argparse.Namespace,
     """
     paths = [getattr(args, name) for name in names]
     one_stdin(*paths)
-    entries = [read_input(path, args.input_format) for path in paths]
+    drs = reads_drs(args)
+    entries = [read_input(path, args.input_format, drs) for path in paths]
     warnings: list[str] = []
     for path, got in zip(paths[:-1], entries[:-1]):
         check = check_pairing(got, entries[-1], _shown(path), _shown(paths[-1]))
@@ -382,10 +383,25 @@ def read_inputs(args: argparse.Namespace,
     return tuple(entries)
 
 
-def read_input(path: str, fmt: str) -> list[Entry]:
+def reads_drs(args: argparse.Namespace) -> bool:
+    """Whether the command's metric (``--metric``; none: the alignment family) compares DRSs in
+    clausal form (:attr:`smatchpp.metrics.base.Metric.reads_drs`)."""
+    name = getattr(args, "metric", None)
+    if name is None:
+        return False
+    from ..metrics import METRICS
+
+    return bool(getattr(METRICS.get(name), "reads_drs", False))
+
+
+def read_input(path: str, fmt: str, drs: bool = True) -> list[Entry]:
     """:func:`~smatchpp.graphs.read.read_file`, or the DRSs of a clausal-form file (``fmt`` ``clf``, or
-    ``auto`` and a name ending in ``.clf``; :func:`smatchpp.drs.clf.read_clf_entries`)."""
+    ``auto`` and a name ending in ``.clf``; :func:`smatchpp.drs.clf.read_clf_entries`), which
+    ``drs`` false (a metric of AMR) refuses with a usage error."""
     if fmt == "clf" or (fmt == "auto" and str(path).endswith(".clf")):
+        if not drs:
+            raise UsageError(f"{path}: DRSs in clausal form are compared by --metric counter; this run "
+                             "compares AMR graphs")
         from ..drs.clf import read_clf_entries
 
         return read_clf_entries(path)

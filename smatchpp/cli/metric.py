@@ -42,7 +42,7 @@ from ..running.runs import EMPTY_GRAPH, metric_matrix
 from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS
 from .app import workers_for
 from .common import (EXIT_OK, EXIT_USAGE, UsageError, config_from_args, dask_client, plural,
-                     read_input,
+                     read_input, reads_drs,
                      report_unreadable,
                      warn, warn_unreadable)
 
@@ -294,7 +294,7 @@ def run_matrix(args: argparse.Namespace, metric) -> int:
     checked by :func:`smatchpp.cli.matrix.run`)."""
     out = args.output
     inputs = [args.test] + ([args.gold] if args.gold else [])
-    entries = [read_input(path, args.input_format) for path in inputs]
+    entries = [read_input(path, args.input_format, reads_drs(args)) for path in inputs]
     for path, got in zip(inputs, entries):
         if not got:
             warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")

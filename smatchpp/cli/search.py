@@ -22,7 +22,7 @@ from ..metrics.alignment import AlignmentMetric
 from ..running.runs import metric_graphs
 from .app import collect, interrupted_message
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, add_dask_option, add_scoring_options, check_outputs,
-                     name_inputs, one_stdin, plural, read_input, report_unreadable, warn, warn_unreadable,
+                     name_inputs, one_stdin, plural, read_input, reads_drs, report_unreadable, warn, warn_unreadable,
                      workers_from_args)
 from .matrix import graph_ids, read_graphs
 from .metric import add_metric_options, run_from_args
@@ -88,7 +88,7 @@ def _read(metric, args: argparse.Namespace, on_error: str):
         queries, query_ids = read_graphs(args.test, args, config)
         corpus, corpus_ids = read_graphs(args.gold, args, config)
         return queries, corpus, (query_ids, corpus_ids), []
-    entries = [read_input(path, args.input_format) for path in (args.test, args.gold)]
+    entries = [read_input(path, args.input_format, reads_drs(args)) for path in (args.test, args.gold)]
     for path, got in zip((args.test, args.gold), entries):
         if not got:
             warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")

@@ -151,6 +151,8 @@ class Metric(ABC):
     #: (``--workers``), and pauses the cycle collector.  The alignment family, whose pair is a
     #: solve, sets it off: every core from the first pair, the collector left alone
     cheap_pairs: ClassVar[bool] = True
+    #: the metric compares DRSs in clausal form (read from .clf files), not AMR graphs
+    reads_drs: ClassVar[bool] = False
 
     # --- what a metric implements ---------------------------------------------
 

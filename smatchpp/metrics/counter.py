@@ -92,6 +92,7 @@ class Counter(Metric):
     """Counter's clause F1 of DRSs, exact."""
 
     name = "counter"
+    reads_drs = True
     stat_names = ("matched", "upper", "test", "gold")
     headline = "f1"
     prune_search = False
