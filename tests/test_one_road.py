@@ -138,8 +138,9 @@ def test_matrix_of_every_metric_takes_the_shared_checks_then_its_engine(tmp_path
                         lambda outputs, inputs: checked.append(sorted(outputs)) or original(outputs, inputs))
     engines: list = []
     original_all = app.all_pairs
-    monkeypatch.setattr(app, "all_pairs", lambda args, metric, intervals:
-                        engines.append((type(metric).__name__, intervals)) or original_all(args, metric, intervals))
+    monkeypatch.setattr(app, "all_pairs", lambda args, metric, intervals, *engines_given:
+                        engines.append((type(metric).__name__, intervals))
+                        or original_all(args, metric, intervals, *engines_given))
     r = run("matrix", PRED, GOLD, "-o", "m.npz", *options, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     smatch = not options

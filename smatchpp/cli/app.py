@@ -212,20 +212,18 @@ def score_pairs(metric, entries_a: Sequence[Entry], entries_b: Sequence[Entry], 
                                    explain=details and metric.explains()))
 
 
-def all_pairs(args: argparse.Namespace, metric, intervals: str | None) -> int:
-    """``matrix``'s engine, picked here as :func:`score_pairs` picks a pair's: the alignment
-    family's chunks of pairs (:func:`smatchpp.matrix.score_pairs`, with certificates, the
-    uncertified pairs' ``intervals``, aspects and Parquet rows:
-    :func:`smatchpp.cli.matrix.alignment_matrix`), every other metric's statistics matrix
-    (:func:`smatchpp.cli.metric.run_matrix`).  The output's name and the inputs are checked
-    before, the same way for every metric (:func:`smatchpp.cli.matrix.run`)."""
+def all_pairs(args: argparse.Namespace, metric, intervals: str | None,
+              alignment: Callable[..., int], other: Callable[..., int]) -> int:
+    """``matrix``'s engine, picked here as :func:`score_pairs` picks a pair's: ``alignment``
+    for the alignment family's chunks of pairs (:func:`smatchpp.matrix.score_pairs`, with
+    certificates, the uncertified pairs' ``intervals``, aspects and Parquet rows:
+    :func:`smatchpp.cli.matrix.alignment_matrix`), ``other`` for every other metric's statistics
+    matrix (:func:`smatchpp.cli.metric.run_matrix`); the command hands both in (this module
+    imports neither: they import it).  The output's name and the inputs are checked before, the
+    same way for every metric (:func:`smatchpp.cli.matrix.run`)."""
     if isinstance(metric, AlignmentMetric):
-        from .matrix import alignment_matrix
-
-        return alignment_matrix(args, metric, intervals)
-    from .metric import run_matrix
-
-    return run_matrix(args, metric)
+        return alignment(args, metric, intervals)
+    return other(args, metric)
 
 
 def score_rows(jobs: Sequence[tuple[Any, Sequence[Entry], Sequence[Entry]]], on_error: str = "raise",

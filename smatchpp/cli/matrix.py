@@ -41,7 +41,7 @@ from ..presets import standardize
 from ..graphs.triples import EMPTY
 from .common import (EXIT_INTERRUPTED, EXIT_OK, Interrupted, add_dask_option, check_outputs, dask_client,
                      config_from_args, interrupts, one_stdin, open_output, plural, warn, workers_from_args)
-from .metric import add_metric_options, metric_from_args
+from .metric import add_metric_options, metric_from_args, run_matrix
 from .common import report_unreadable
 
 __all__ = ["add_parser", "run", "read_graphs", "graph_ids"]
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = [args.test] + ([args.gold] if args.gold else [])
     one_stdin(args.test, args.gold)
     check_outputs({"--output": out, **({"intervals": intervals} if intervals else {})}, inputs)
-    return all_pairs(args, metric, intervals)
+    return all_pairs(args, metric, intervals, alignment_matrix, run_matrix)
 
 
 def alignment_matrix(args: argparse.Namespace, metric, intervals: str) -> int:
