@@ -99,7 +99,11 @@ def test_windows_of_the_scan_tile_the_whole_scan(data, cuts):
     scanning it whole."""
     bounds = sorted({0, len(data), *(min(c, len(data)) for c in cuts)})
     windows = [graph_offsets(data, a, b) for a, b in zip(bounds, bounds[1:])]
-    assert [k for w in windows for k in w] == graph_offsets(data)
+    whole = graph_offsets(data)
+    if whole is None:  # a lone \r: the scan leaves the file to the reader, and so does the window holding it
+        assert any(w is None for w in windows)
+    else:
+        assert [k for w in windows for k in w] == whole
 
 
 def test_a_lone_carriage_return_is_left_to_the_reader():
