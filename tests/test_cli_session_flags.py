@@ -80,3 +80,52 @@ def test_one_spelling_of_the_main_output(tmp_path):
     assert len(hits) == 4 and all(len(h["hits"]) == 1 for h in hits)
     bad = run("search", PRED, GOLD, "-o", str(GOLD), cwd=tmp_path, fresh=True)
     assert bad.returncode == 2
+
+
+# the command lines of the second session of 28 November: the counter metric, Counter's own
+# command line, gap --metric counter, --aspect-set (their logic: tests/test_drs_counter.py,
+# tests/test_gap_counter.py, tests/test_aspect_registry.py)
+
+@pytest.fixture()
+def drs(tmp_path):
+    from test_drs_counter import GOLD as DRS_GOLD
+
+    (tmp_path / "g.clf").write_text(DRS_GOLD)
+    (tmp_path / "t.clf").write_text(DRS_GOLD.split("\n\n")[0] + "\n")  # one DRS: counts differ
+    # the second DRS's first clause has lost its referent, and no blank line ends the file
+    (tmp_path / "bad.clf").write_text(DRS_GOLD.split("\n\n")[0] + "\n\nb1 REF\nb1 dog \"n.01\" x1")
+    return tmp_path
+
+
+def test_score_metric_counter_and_counter_command_line(drs):
+    done = run("score", "--metric", "counter", "g.clf", "g.clf", "--format", "json", cwd=drs, fresh=True)
+    assert done.returncode == 0, done.stderr
+    totals = json.loads(done.stdout)["totals"]
+    assert totals == {"matched": 4, "upper": 4, "test": 4, "gold": 4}
+    flags = run("-f1", "g.clf", "-f2", "g.clf", cwd=drs, fresh=True)
+    assert flags.returncode == 0, flags.stderr
+    assert "Clauses prod : 4" in flags.stdout and "Matching clauses: 4" in flags.stdout
+    assert "F-score  : 1.0" in flags.stdout
+    assert run("score", "--metric", "counter", "t.clf", "g.clf", cwd=drs, fresh=True).returncode == 2
+    bad = run("score", "--metric", "counter", "bad.clf", "g.clf", cwd=drs, fresh=True)
+    assert bad.returncode == 2, bad.stderr
+    assert "bad.clf:8: graph 1: DRS 2: ill-formed: clause 1: a clause has 3 or 4 tokens, this one 2" in bad.stderr
+
+
+def test_gap_metric_counter_and_aspect_set(drs):
+    done = run("gap", "--metric", "counter", "g.clf", "g.clf", "--format", "json", cwd=drs, fresh=True)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (report["pairs"], report["exact_certified"], report["exact_f1"]) == (2, 2, 1.0)
+    assert report["tools"]["hillclimber"]["wrong_pairs"] == 0
+    assert run("gap", "--metric", "jaccard", "g.clf", "g.clf", cwd=drs, fresh=True).returncode == 2
+    aspect = run("score", PRED, GOLD, "--metric", "aspect", "--aspect-set", "smatchpp18", "--aspect-name",
+                 "CONCEPT", "--format", "json", cwd=drs, fresh=True)
+    assert aspect.returncode == 0, aspect.stderr
+    assert "aspect-set:smatchpp18" in aspect.stdout
+    inside = run("score", PRED, GOLD, "--metric", "aspect", "--aspect-set", "smatchpp18", "--aspect-name",
+                 "CONCEPT", "--format", "json", cwd=drs)  # the same numbers as in the test's process
+    assert json.loads(aspect.stdout)["micro"] == json.loads(inside.stdout)["micro"]
+    assert 0 < json.loads(aspect.stdout)["micro"]["f1"] < 1
+    bad = run("score", PRED, GOLD, "--metric", "aspect", "--aspect-set", "nope", cwd=drs, fresh=True)
+    assert bad.returncode == 2 and "unknown aspect set 'nope'" in bad.stderr
