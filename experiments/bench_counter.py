@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from compare_counter import repeated, sets  # noqa: E402
-from experiment import add_json, machine_line, markdown_table  # noqa: E402
+from experiment import add_json, print_results  # noqa: E402
 from peer_registry import COUNTER_HOME, COUNTER_VERSIONS, PEERS  # noqa: E402
 
 
@@ -82,10 +82,7 @@ def main(argv=None) -> int:
                                            str(test), str(gold)], HERE.parent, ours_env)
                 rows.append([name, f"ours --workers {procs}", f"{wall:.1f}", f"{rss:.0f}", f_line(out)])
                 print(json.dumps(rows[-2:]), file=sys.stderr, flush=True)
-    print(markdown_table(["set", "run", "wall s", "peak RSS MB (largest process)", "F1"], rows))
-    print(machine_line())
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+    print_results(["set", "run", "wall s", "peak RSS MB (largest process)", "F1"], rows, rows, args.json)
     return 0
 
 

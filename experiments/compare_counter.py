@@ -49,7 +49,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from experiment import add_json, machine_line, markdown_table  # noqa: E402
+from experiment import add_json, machine_line, markdown_table, print_results  # noqa: E402
 from peer_registry import COUNTER_HOME, COUNTER_VERSIONS, PEERS  # noqa: E402
 from peers import run_peer  # noqa: E402
 
@@ -259,12 +259,9 @@ def main(argv=None) -> int:
               f"{100 * r['f1_counter_r1']:.2f}", r["ours_below_counter"], r["counter_r20_short_any_seed"],
               r["counter_r1_short"], r["uncertified"], f"{r['seconds_ours']:.1f}", f"{r['seconds_counter_r20']:.1f}"]
              for r in rows]
-    print(markdown_table(["set", "Counter", "pairs", "totals equal", "clauses test/gold", "F1 ours",
+    print_results(["set", "Counter", "pairs", "totals equal", "clauses test/gold", "F1 ours",
                           f"F1 Counter r20 ({args.seeds} seeds)", "F1 Counter r1", "ours below", "Counter r20 short",
-                          "Counter r1 short", "uncertified", "s ours", "s Counter r20"], table))
-    print(machine_line())
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+                          "Counter r1 short", "uncertified", "s ours", "s Counter r20"], table, rows, args.json)
     return 0
 
 

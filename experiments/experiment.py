@@ -13,6 +13,7 @@ not change when it moves onto them.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 from pathlib import Path
@@ -116,3 +117,13 @@ def machine_line() -> str:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return (f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
             f"load {load:.1f}")
+
+
+def print_results(header: Sequence[str], table: Iterable[Sequence[object]], rows: object,
+                  json_path: Optional[str] = None) -> None:
+    """The end of a comparison: its table, the machine line under it, and ``rows`` as JSON in
+    ``json_path`` when given (``--json``)."""
+    print(markdown_table(header, table))
+    print(machine_line())
+    if json_path:
+        Path(json_path).write_text(json.dumps(rows, indent=1) + "\n")

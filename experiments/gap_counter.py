@@ -31,7 +31,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from compare_counter import concatenated, repeated, sets  # noqa: E402
-from experiment import add_json, machine_line, markdown_table  # noqa: E402
+from experiment import add_json, print_results  # noqa: E402
 from peer_registry import COUNTER_HOME, COUNTER_VERSIONS, PEERS  # noqa: E402
 from peers import run_peer  # noqa: E402
 
@@ -113,10 +113,7 @@ def main(argv=None) -> int:
             line += [f"{r['counter_r20_short']} ({r['counter_r20_lost']:g})",
                      f"{r['counter_r1_short']} ({r['counter_r1_lost']:g})",
                      r["counter_r20_above"] + r["counter_r1_above"]]
-    print(markdown_table(header, table))
-    print(machine_line())
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+    print_results(header, table, rows, args.json)
     return 0
 
 
