@@ -46,7 +46,7 @@ from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, default_workers, in
 from ..metrics.alignment import AlignmentMetric
 from ..graphs.read import STDIN, Entry, input_bytes
 from ..running.runs import PAIRS_PER_WORKER, FileRun, auto_workers, metric_pairs, metric_rows
-from .common import (EXIT_OK, check_outputs, dask_client, one_stdin, pairs_output, plural, read_inputs, warn,
+from .common import (EXIT_OK, check_outputs, dask_client, is_clausal_form, one_stdin, pairs_output, plural, read_inputs, warn,
                      report_unreadable, warn_unreadable, workers_from_args)
 
 __all__ = ["Inputs", "Run", "read_pairs", "read_in_parts", "collect", "score_pairs", "score_rows", "explained",
@@ -119,8 +119,7 @@ def read_in_parts(args: argparse.Namespace, metric, on_error: str, outputs: dict
     dask = getattr(args, "dask", None) is not None
     if not FileRun.possible(metric) or not all(path != STDIN and os.path.isfile(path) for path in paths):
         return None, None, None
-    fmt = getattr(args, "input_format", "auto")
-    if fmt == "clf" or (fmt == "auto" and any(str(path).endswith(".clf") for path in paths)):
+    if any(is_clausal_form(path, args.input_format) for path in paths):
         return None, None, None  # DRSs in clausal form: the parts' reader reads AMR (read_input reads both)
     given = getattr(args, "workers", None)
     if not dask and given is None and os.path.getsize(paths[-1]) < PAIRS_PER_WORKER * 2 * _BYTES_PER_GRAPH:

@@ -39,7 +39,7 @@ from ..core.text import printable
 
 __all__ = ["add_scoring_options", "add_setting_options", "add_setting", "setting_help", "option_flag", "add_bootstrap_options", "config_from_args",
            "resample_count",
-           "read_inputs", "reads_drs", "workers_from_args",
+           "read_inputs", "reads_drs", "is_clausal_form", "workers_from_args",
            "one_stdin", "check_outputs", "check_option_inputs", "OUTPUT_DESTS", "open_output", "emit", "exit_code", "Interrupted", "INTERRUPTS",
            "interrupts", "warn", "user_warnings",
            "plural", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "EXIT_INTERRUPTED", "EXIT_PIPE"]
@@ -394,11 +394,17 @@ def reads_drs(args: argparse.Namespace) -> bool:
     return bool(getattr(METRICS.get(name), "reads_drs", False))
 
 
+def is_clausal_form(path: str, fmt: str) -> bool:
+    """Whether ``path`` is read as DRSs in clausal form: ``fmt`` ``clf``, or ``auto`` and a name
+    ending in ``.clf``."""
+    return fmt == "clf" or (fmt == "auto" and str(path).endswith(".clf"))
+
+
 def read_input(path: str, fmt: str, drs: bool = True) -> list[Entry]:
     """:func:`~smatchpp.graphs.read.read_file`, or the DRSs of a clausal-form file (``fmt`` ``clf``, or
     ``auto`` and a name ending in ``.clf``; :func:`smatchpp.drs.clf.read_clf_entries`), which
     ``drs`` false (a metric of AMR) refuses with a usage error."""
-    if fmt == "clf" or (fmt == "auto" and str(path).endswith(".clf")):
+    if is_clausal_form(path, fmt):
         if not drs:
             raise UsageError(f"{path}: DRSs in clausal form are compared by --metric counter; this run "
                              "compares AMR graphs")
