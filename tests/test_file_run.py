@@ -5,6 +5,7 @@ same pairs, summary and errors with 1, 2 or 3 workers, and interrupts.  In this 
 from __future__ import annotations
 
 import json
+import re
 import os
 import signal
 import threading
@@ -80,8 +81,9 @@ def test_parts_read_as_the_whole_file_reads(data, draw):
     reader knows, they always agree."""
     whole = read_bytes(data, "f.amr")
     offsets = graph_offsets(data)
-    if offsets is None:  # a lone \r: never made here
-        pytest.fail("no lone carriage return in these files")
+    if offsets is None:  # the scan leaves a file with a lone \r to the reader, and only such a file
+        assert re.search(rb"\r(?!\n)", data), data  # (a byte put between \r and \n makes one)
+        return
     cuts = sorted(set(draw.draw(st.lists(st.integers(1, max(1, len(offsets) - 1)), max_size=4)))) \
         if len(offsets) > 1 else []
     got = _parts(data, offsets, cuts)
