@@ -47,7 +47,7 @@ from ..alignment.config import Config
 from ..graphs.read import RawGraph
 from ..core.signature import Signature
 from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, prf_arrays
-from .base import Metric
+from .base import Metric, MetricCorpus, MetricPair
 from .registry import register
 
 if TYPE_CHECKING:
@@ -175,7 +175,25 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         """Yes: a pair under a time or work limit may end with an interval, not a certified optimum."""
         return True
 
-    # --- the road of a run: each pair a PairScore (certificates, bounds, aspect counts) ---------
+    # --- the road of a run: each pair a MetricPair whose detail is its PairScore (certificates,
+    # bounds, aspect counts), the per-pair data of the family on the one road ---------------------
+
+    @staticmethod
+    def result(score: "PairScore") -> MetricPair:
+        """The pair result of a solved pair (:meth:`smatchpp.api.Scorer.iter_scores`'s
+        :class:`~smatchpp.alignment.score.PairScore`): the statistics :meth:`stats` gives, the
+        error text, and the ``PairScore`` itself as ``detail``.
+
+        >>> from smatchpp.alignment.score import PairScore
+        >>> r = AlignmentMetric.result(PairScore(0, "a", 3, 4, 4, 5, "time_limit", "exact"))
+        >>> r.stats, r.detail.status
+        ((3.0, 4.0, 4.0, 5.0), 'time_limit')
+        >>> AlignmentMetric.result(PairScore(1, None, 0, 0, 0, 0, "skipped", "exact")).skipped
+        True
+        """
+        stats = None if score.status == "skipped" else (
+            float(score.matched), float(score.upper), float(score.test_weight), float(score.gold_weight))
+        return MetricPair(score.index, score.id, stats, score.error, None, score)
 
     def note(self) -> str | None:
         """The preset's warning (presets that are not Smatch have one)."""
@@ -190,32 +208,52 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         return self.config.replace(on_error=on_error or self.config.on_error, bootstrap=bootstrap,
                                    bootstrap_seed=bootstrap_seed, ar_trials=ar_trials)
 
-    def pair_json(self, pair: "PairScore", details: bool = False) -> dict[str, Any]:
-        """:meth:`PairScore.to_json` (``details``: with the alignment, ``--alignments``)."""
-        return pair.to_json(details)
+    def pair_json(self, pair: MetricPair, details: bool = False) -> dict[str, Any]:
+        """The pair's :meth:`PairScore.to_json` (``details``: with the alignment,
+        ``--alignments``); a pair scored by :meth:`stats` alone (no ``detail``): its statistics."""
+        if pair.detail is None:
+            return super().pair_json(pair, details)
+        return pair.detail.to_json(details)
 
     def corpus(self, pairs, on_error: str = "raise", bootstrap: int | None = None,
-               bootstrap_seed: int = DEFAULT_SEED) -> "CorpusScore":
-        """The :class:`~smatchpp.alignment.score.CorpusScore` of a run's pairs (with the aspects' summary
-        when they carry aspect counts), signed with the run's settings."""
+               bootstrap_seed: int = DEFAULT_SEED) -> MetricCorpus:
+        """The corpus of a run's pairs, signed with the run's settings; its ``detail`` the
+        :class:`~smatchpp.alignment.score.CorpusScore` of the pairs' details (with the aspects'
+        summary when they carry aspect counts), whose summary is the corpus's."""
+        pairs = list(pairs)
+        detail = None
+        if all(p.detail is not None for p in pairs):
+            detail = self.corpus_score([p.detail for p in pairs], on_error, bootstrap, bootstrap_seed)
+        return MetricCorpus(self, pairs, on_error, bootstrap, bootstrap_seed, detail)
+
+    def corpus_score(self, scores: Sequence["PairScore"], on_error: str = "raise", bootstrap: int | None = None,
+                     bootstrap_seed: int = DEFAULT_SEED) -> "CorpusScore":
+        """The :class:`~smatchpp.alignment.score.CorpusScore` of pair scores (with the aspects'
+        summary when they carry aspect counts), signed with the run's settings."""
         from ..alignment.score import CorpusScore
 
-        pairs = list(pairs)
+        scores = list(scores)
         config = self.run_config(on_error, bootstrap, bootstrap_seed)
         aspects = None
-        if any(p.aspects is not None for p in pairs):
+        if any(p.aspects is not None for p in scores):
             from ..aspects.core import aspect_summary
 
-            aspects = aspect_summary(pairs, config)
-        return CorpusScore(pairs, config, None, aspects)
+            aspects = aspect_summary(scores, config)
+        return CorpusScore(scores, config, None, aspects)
 
-    def intervals(self, corpus: "CorpusScore", resamples: int = DEFAULT_RESAMPLES,
+    def intervals(self, corpus: "MetricCorpus | CorpusScore", resamples: int = DEFAULT_RESAMPLES,
                   seed: int = DEFAULT_SEED) -> tuple[Any, dict[str, Any]]:
         """Percentile bootstrap intervals of P/R/F1 (of the lower and, with uncertified pairs,
         the upper bounds: :func:`smatchpp.statistics.significance.bootstrap`), and on the same resampled
-        pairs those of the aspects (``aspects``) and of the coreference subscores (``coref``)."""
+        pairs those of the aspects (``aspects``) and of the coreference subscores (``coref``).
+        ``corpus``: a run's corpus (:meth:`corpus`), or the ``CorpusScore`` of its details; a
+        corpus of statistics alone (:meth:`Metric.score_graphs`): the statistics' intervals."""
         from ..statistics.significance import PairStats, bootstrap
 
+        if isinstance(corpus, MetricCorpus):
+            if corpus.detail is None:  # pairs scored by stats() alone: their statistics' intervals
+                return super().intervals(corpus, resamples, seed)
+            corpus = corpus.detail
         ci = bootstrap(PairStats.from_pairs(corpus.scored), resamples, seed)
         parts: dict[str, Any] = {}
         scored = [p.aspects for p in corpus.scored if p.aspects is not None]
@@ -235,6 +273,7 @@ class AlignmentMetric(SolvesWithAligner, Metric):
 
     def compare_line(self, row, names, gold_id=None) -> dict[str, Any]:
         """Every system's :meth:`PairScore.to_json` and each one's F1 difference to the first."""
+        row = [p.detail for p in row]
         if len(names) == 2:
             p1, p2 = row
             out = {"index": p1.index, "id": p1.id or p2.id, "sys1": p1.to_json(), "sys2": p2.to_json()}
@@ -253,7 +292,7 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         :func:`~smatchpp.statistics.significance.compare_columns` with the bounds of uncertified pairs), then
         the coreference subscores and the aspects the pairs carry, each its own comparison."""
         systems = len(rows[0]) if rows else 2
-        corpora = [[row[k] for row in rows] for k in range(systems)]
+        corpora = [[row[k].detail for row in rows] for k in range(systems)]
         return [comparisons(corpora[0], other, resamples, trials, seed) for other in corpora[1:]]
 
     def compare_notes(self, rows, kept, dropped, names, pairs: int) -> dict[str, Any]:
@@ -261,7 +300,7 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         and a warning for the pairs left out (skipped in a system)."""
         many = len(names) > 2
         counted = kept if many else rows  # two systems: every finished pair of each
-        certified = [sum(row[k].status == "optimal" for row in counted) for k in range(len(names))]
+        certified = [sum(row[k].detail.status == "optimal" for row in counted) for k in range(len(names))]
         which = "any" if many else "either"
         line = (f"pairs: {pairs} compared" + (", each system against sys1" if many else "")
                 + (f", {len(dropped)} left out (skipped in {which} system)" if dropped else "")
