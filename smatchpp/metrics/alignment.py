@@ -219,8 +219,10 @@ class AlignmentMetric(SolvesWithAligner, Metric):
                bootstrap_seed: int = DEFAULT_SEED) -> MetricCorpus:
         """The corpus of a run's pairs, signed with the run's settings; its ``detail`` the
         :class:`~smatchpp.alignment.score.CorpusScore` of the pairs' details (with the aspects'
-        summary when they carry aspect counts), whose summary is the corpus's."""
-        pairs = list(pairs)
+        summary when they carry aspect counts), whose summary is the corpus's.  A
+        :class:`~smatchpp.alignment.score.PairScore` among ``pairs`` (a Scorer's) is taken as its
+        pair result (:meth:`result`)."""
+        pairs = [p if isinstance(p, MetricPair) else self.result(p) for p in pairs]
         detail = None
         if all(p.detail is not None for p in pairs):
             detail = self.corpus_score([p.detail for p in pairs], on_error, bootstrap, bootstrap_seed)
