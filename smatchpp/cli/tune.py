@@ -202,8 +202,16 @@ def _run_s2match(args: argparse.Namespace) -> int:
                              "scores: one graph in each and one score per pair")
         sides.append((entries_a, entries_b, scores))
 
+    concepts: list = []  # each pair's concepts, as the preset reads them (the same in every cell)
+
     def evaluate(setting):
         metric = AlignmentMetric(Config(preset=args.preset, match="s2match", cutoff=setting[0], diffsense=setting[1]))
+        if not concepts:
+            concepts.extend((metric.features(ea.graph).concepts, metric.features(eb.graph).concepts)
+                            for entries_a, entries_b, _ in sides for ea, eb in zip(entries_a, entries_b))
+        # the cell's similarity table in one batch, as a Scorer prepares it (the values are the
+        # same computed pair by pair: only the time differs)
+        metric.aligner.prepare(concepts)
         return tuple(_headline(metric, metric_pairs(metric, ea, eb, "raise", workers=1)) for ea, eb, _ in sides)
 
     def progress(setting, tr, dr):

@@ -39,6 +39,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -67,6 +68,13 @@ _RUN_ONLY = {"bootstrap": "a resampling setting: give it to the run (Metric.sign
 #: the run carries; a method that scores one pair by itself refuses them (:meth:`AlignmentMetric.one_pair`)
 _CORPUS_ONLY = {"total_time_limit": "a corpus budget (score --total-time-limit)",
                 "aspects": "aspect scores, counted on a run's pairs (score --aspects)"}
+
+
+@lru_cache(maxsize=None)
+def _corpus_only_defaults() -> dict[str, Any]:
+    """The default of each setting of :data:`_CORPUS_ONLY` (a Config made once, not once a pair)."""
+    default = Config()
+    return {name: getattr(default, name) for name in _CORPUS_ONLY}
 
 
 def check_config(config: Any, what: str, run_only: dict[str, str]) -> None:
@@ -131,9 +139,9 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         """Refuse the settings that only a run of many pairs honours (:data:`_CORPUS_ONLY`): the
         one place where a method scoring one pair by itself (:meth:`stats`, :meth:`pair`,
         :meth:`explain`, :meth:`upper_stats`; so ``matrix`` and ``search``) says so."""
-        default = Config()
+        default = _corpus_only_defaults()
         for name, why in _CORPUS_ONLY.items():
-            if getattr(self.config, name) != getattr(default, name):
+            if getattr(self.config, name) != default[name]:
                 raise ValueError(f"{name} is {why}: a pair scored by itself cannot honour it")
 
     def features(self, graph: RawGraph) -> "TripleGraph":
