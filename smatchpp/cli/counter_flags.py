@@ -33,7 +33,6 @@ from .usage import Parser
 __all__ = ["requested", "parse", "run", "counter_prf"]
 
 _NO_EFFECT = ("r", "p", "s", "runs", "mem")
-_NAMES = ("operators", "roles", "concepts", "nouns", "verbs", "adjectives", "adverbs", "events")
 
 
 def requested(argv: Sequence[str]) -> bool:
@@ -95,32 +94,6 @@ def counter_prf(matched: float, test: float, gold: float, digits: int) -> tuple[
     return p, r, (round(2 * p * r / (p + r), digits) if p + r else 0.0)
 
 
-def _division(a, b, mapping) -> tuple[list[int], list[int], list[int]]:
-    """Matched, test and gold counts of Counter's eight kinds (operators, roles, concepts,
-    nouns, verbs, adjectives, adverbs, events)."""
-    from ..drs.clauses import family
-    from ..drs.exact import matched_clauses
-
-    def kinds(clause) -> list[int]:
-        row = [0] * 8
-        fam = family(clause)
-        row[("operator", "role", "concept").index(fam)] = 1
-        if fam == "concept":
-            tag = clause.label[2].split(".")[0][-1:]
-            tag = "a" if tag == "s" else tag
-            if tag in "nvar" and tag:
-                row[3 + "nvar".index(tag)] = 1
-            if tag in ("v", "a"):
-                row[7] = 1
-        return row
-
-    def total(rows) -> list[int]:
-        return [sum(col) for col in zip(*rows)] if rows else [0] * 8
-
-    matched = total([kinds(a.clauses[ci]) for ci, _ in matched_clauses(a, b, mapping)])
-    return matched, total([kinds(c) for c in a.clauses]), total([kinds(c) for c in b.clauses])
-
-
 def _block(matched: float, test: float, gold: float, pairs: int | None, args, division=None,
            start: float = 0.0) -> None:
     digits = args.significant
@@ -137,7 +110,9 @@ def _block(matched: float, test: float, gold: float, pairs: int | None, args, di
     print(f"F-score  : {round(f, digits)}")
     if args.prin and division is not None:
         print("\n## Detailed precision, recall, F-score ##\n")
-        for k, name in enumerate(_NAMES):
+        from ..drs.clauses import DETAIL_NAMES
+
+        for k, name in enumerate(DETAIL_NAMES):
             dp, dr, df = counter_prf(division[0][k], division[1][k], division[2][k], digits)
             print(f"Prec, rec, F1 {name}: {dp}, {dr}, {df}")
     print(f"Total processing time: {round(time.time() - start, digits)} sec", flush=True)
@@ -158,6 +133,7 @@ def _warn_ill(drss, args, metric) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..core.exceptions import UsageError
     from ..drs.clf import read_clf
+    from ..drs.exact import detailed_counts
     from ..metrics import get_metric
 
     given = [f"-{n}" for n in _NO_EFFECT if getattr(args, n) is not None]
@@ -193,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         if upper > matched:  # no time limit is set: the exact portfolio proves every optimum
             raise UsageError(f"{a.path}: DRS {a.index + 1}: the optimum was not certified")
         pair = (int(matched), fa.total, fb.total)
-        div = _division(fa, fb, mapping) if args.prin else None
+        div = detailed_counts(fa, fb, mapping) if args.prin else None
         if div is not None:
             division = [[x + y for x, y in zip(s, d)] for s, d in zip(division, div)]
         if args.ms and not single:

@@ -230,6 +230,9 @@ def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, R
     # and --time-limit are its own, as for AMR (its --counter-* spellings stay)
     solving = {d: getattr(args, d) for d in _COUNTER_SOLVING if args.metric == "counter" and d in stray}
     stray = [d for d in stray if d not in solving]
+    if args.metric == "counter" and {"aspects", "aspects_mode"} & set(stray):  # Counter's detailed scores
+        solving["aspects"] = _counter_aspects(args)
+        stray = [d for d in stray if d not in ("aspects", "aspects_mode")]
     if stray:
         shown = ", ".join(_flag(args, d) for d in stray)
         raise UsageError(f"{shown} {'does' if len(stray) == 1 else 'do'} nothing under --metric "
@@ -255,6 +258,29 @@ def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, R
         return get_metric(args.metric, **params), run
     except (ValueError, OSError) as exc:
         raise UsageError(f"--metric {args.metric}: {exc}") from None
+
+
+def _counter_aspects(args: argparse.Namespace) -> str:
+    """The counter metric's ``aspects`` of ``--aspects SET`` (and ``--aspects-mode``): the
+    sets that score DRSs (``counter``, Counter's detailed scores), counted under each pair's
+    mapping (``joint``); an AMR set, the mode ``separate`` or a contradicting
+    ``--counter-aspects`` are refused."""
+    from ..core.aspect_settings import drs_sets
+
+    chosen, mode = getattr(args, "aspects", None), getattr(args, "aspects_mode", None)
+    sets = drs_sets()
+    if chosen in (None, "none"):
+        raise UsageError("--aspects-mode needs --aspects")
+    if chosen not in sets:
+        raise UsageError(f"--aspects {chosen} scores AMR graphs; under --metric counter the aspect set is "
+                         f"{' or '.join(sets)} (Counter's detailed scores): --aspects {sets[0]}")
+    if mode not in (None, "joint"):
+        raise UsageError(f"--aspects-mode {mode}: Counter's detailed scores are counted under each pair's "
+                         "optimal mapping (joint), as Counter counts them on its best mapping")
+    own = getattr(args, _dest("counter", "aspects"), None)
+    if own is not None and own != chosen:
+        raise UsageError(f"--aspects {chosen} contradicts --counter-aspects {own}")
+    return chosen
 
 
 def _flag(args: argparse.Namespace, dest: str) -> str:

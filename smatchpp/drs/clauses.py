@@ -34,11 +34,11 @@ variable indices in order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 __all__ = ["Clause", "CounterDrs", "counter_clauses", "INV_BOXES", "OP_BOXES_2019", "is_role", "all_upper",
-           "between_quotes", "family"]
+           "between_quotes", "family", "DETAIL_NAMES", "detail_row"]
 
 #: Counter's operators whose two arguments may be swapped (``b NEQ x y`` = ``b NEQ y x``)
 INV_BOXES = ("APX", "NEQ", "EQU", "TAB")
@@ -71,6 +71,10 @@ class Clause:
     vars: tuple[int, ...]
     symmetric: bool = False
     matchable: bool = True
+    #: a concept clause's part-of-speech tag as written (the last character of its sense's
+    #: first part, ``s`` read as ``a``), before the WordNet map and ``-dse``/``-dc`` rewrite it:
+    #: Counter's detailed scores divide the matched clauses by it (:func:`detail_row`)
+    pos: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,48 @@ def family(clause: Clause) -> str:
     """``operator``, ``role`` or ``concept`` (Counter's detailed scores' three kinds)."""
     return {"op": "operator", "op_c1": "operator", "op_c2": "operator", "op3": "operator",
             "role_cc": "role", "role_c1": "role", "role_c2": "role", "role": "role"}.get(clause.label[0], "concept")
+
+
+#: Counter's detailed scores (``-prin``), in its order: three families, then the concepts by
+#: part of speech, then the events (verbs and adjectives)
+DETAIL_NAMES = ("operators", "roles", "concepts", "nouns", "verbs", "adjectives", "adverbs", "events")
+
+
+def _pos(sense: str) -> str:
+    """Counter's part-of-speech tag of a sense token (``"n.01"`` -> ``n``; ``s`` -> ``a``)."""
+    tag = sense.split(".")[0][-1:]
+    return "a" if tag == "s" else tag
+
+
+def detail_row(clause: Clause, written: bool = False) -> tuple[int, ...]:
+    """The clause's row in Counter's eight detailed counts (:data:`DETAIL_NAMES`): 1 in its
+    family's column and, for a concept, in its part of speech's and (verb or adjective) in the
+    events'.  As Counter (``get_detailed_results``, ``get_num_concepts``): a matched clause is
+    divided by its sense as written (``written=True``: :attr:`Clause.pos`), a DRS's clauses by
+    the sense they are matched with (after the WordNet map and ``-dse``/``-dc``), where a
+    concept whose name reads as an operator or a role has no part of speech.
+
+    >>> d = counter_clauses([("b1", "REF", "e1"), ("b1", "run", '"v.01"', "e1"), ("b1", "Agent", "e1", "x1"),
+    ...                      ("b1", "REF", "x1"), ("b1", "big", '"s.01"', "x1")], default_sense=True)
+    >>> [detail_row(c) for c in d.clauses][:2]  # -dse: every sense n.01, a noun
+    [(0, 0, 1, 1, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0, 0, 0)]
+    >>> detail_row(d.clauses[0], written=True), detail_row(d.clauses[2], written=True)  # as written
+    ((0, 0, 1, 0, 1, 0, 0, 1), (0, 0, 1, 0, 0, 1, 0, 1))
+    """
+    row = [0] * 8
+    fam = family(clause)
+    row[("operator", "role", "concept").index(fam)] = 1
+    if fam == "concept":
+        if written:
+            tag = clause.pos
+        else:
+            name = clause.label[1]
+            tag = "" if all_upper(name) or is_role(name) or name in ("SY1", "SY2") else _pos(clause.label[2])
+        if tag and tag in "nvar":
+            row[3 + "nvar".index(tag)] = 1
+            if tag in "va":
+                row[7] = 1
+    return tuple(row)
 
 
 def _op_boxes(signature: Mapping[str, tuple[str, str]] | None, version: str) -> frozenset[str]:
@@ -136,13 +182,14 @@ def counter_clauses(raw: Sequence[Sequence[str]], signature: Mapping[str, tuple[
     seen: set[tuple] = set()
     clauses: list[Clause] = []
 
-    def add(label: tuple[str, ...], vs: tuple[int, ...], symmetric: bool = False, matchable: bool = True) -> None:
+    def add(label: tuple[str, ...], vs: tuple[int, ...], symmetric: bool = False, matchable: bool = True,
+            pos: str = "") -> None:
         key = (label, vs)
         if key not in seen:  # Counter's add_if_not_exists, per category (the label's first item)
             seen.add(key)
             if len(vs) == 3 and len(set(vs)) < 3:
                 matchable = False  # Counter's add_node_pairs skips three pairs that are not distinct
-            clauses.append(Clause(label, vs, symmetric, matchable))
+            clauses.append(Clause(label, vs, symmetric, matchable, pos))
 
     for c in drs:
         if len(c) == 3:
@@ -184,5 +231,5 @@ def counter_clauses(raw: Sequence[Sequence[str]], signature: Mapping[str, tuple[
                 concept, sense = "work", '"n.01"'
             elif default_sense:
                 sense = '"n.01"'
-            add(("concept", concept, sense), (b, x), matchable=not unmatchable_concepts)
+            add(("concept", concept, sense), (b, x), matchable=not unmatchable_concepts, pos=_pos(c[2]))
     return CounterDrs(tuple(names), tuple(types), tuple(clauses))

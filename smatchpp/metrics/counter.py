@@ -52,6 +52,20 @@ Referee v.2.2.0 (PMB 2.2.0) had other rules   ``referee="none"`` skips the check
 1.0
 >>> Counter(include_ref=True).signature()  # doctest: +ELLIPSIS
 'smatchpp:...|metric:counter|counter-include-ref:yes|...'
+
+With ``aspects="counter"`` (``--aspects counter``) each pair also counts Counter's detailed
+scores (``-prin``: operators, roles, concepts; nouns, verbs, adjectives, adverbs, events) under
+the pair's optimal mapping, as the alignment family's ``joint`` aspects count under the full
+graphs' alignment (:mod:`smatchpp.aspects.counter`): three more statistics a kind (matched,
+test, gold), the ``aspects`` of the pair's JSON line and of the corpus summary, signed
+``counter-aspects:counter``.
+
+>>> m = Counter(aspects="counter")
+>>> s = m.stats(m.features(a), m.features(b))
+>>> dict(zip(m.stat_names[4:10], s[4:10]))  # operators (none left: REF pruned), roles
+{'operators_matched': 0.0, 'operators_test': 0.0, 'operators_gold': 0.0, 'roles_matched': 1.0, 'roles_test': 1.0, 'roles_gold': 1.0}
+>>> m.pair_json(MetricPair(0, None, s))["aspects"]["verbs"]
+{'matched': 1, 'upper': 1, 'test': 1, 'gold': 1, 'precision': 1.0, 'recall': 1.0, 'f1': 1.0}
 """
 
 from __future__ import annotations
@@ -66,8 +80,8 @@ from typing import TYPE_CHECKING
 from ..alignment.solvers import COMPRESSIONS, SOLVERS, get_solver
 from ..core.exceptions import UsageError
 from ..core.settings import setting
-from ..statistics.significance import prf_arrays
-from .base import Metric, param
+from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, prf_arrays
+from .base import Metric, MetricCorpus, MetricPair, param
 from .registry import register
 
 if TYPE_CHECKING:
@@ -77,7 +91,23 @@ if TYPE_CHECKING:
 # the DRS modules (reader, Referee, clauses) and the clause compiler are imported where they are
 # used: every metric's run imports this module (the registry), and only a Counter run needs them
 
-__all__ = ["Counter"]
+__all__ = ["Counter", "CounterCorpus"]
+
+#: the statistics every counter run has
+_MAIN = ("matched", "upper", "test", "gold")
+#: the aspect set of Counter's detailed scores (:mod:`smatchpp.aspects.counter`)
+ASPECT_SET = "counter"
+#: its kinds, in Counter's order (``smatchpp.drs.clauses.DETAIL_NAMES``, without importing the DRS modules)
+_KINDS = ("operators", "roles", "concepts", "nouns", "verbs", "adjectives", "adverbs", "events")
+_DETAIL = tuple(f"{kind}_{what}" for kind in _KINDS for what in ("matched", "test", "gold"))
+
+
+class _StatNames:
+    """``Counter.stat_names``: the four main statistics, and with ``aspects`` three more of
+    each detailed kind (on the class: the four)."""
+
+    def __get__(self, obj: Any, cls: type) -> tuple[str, ...]:
+        return _MAIN + _DETAIL if obj is not None and obj.aspects != "none" else _MAIN
 
 
 def _identity(path: str | None) -> str:
@@ -93,7 +123,7 @@ class Counter(Metric):
 
     name = "counter"
     reads_drs = True
-    stat_names = ("matched", "upper", "test", "gold")
+    stat_names = _StatNames()  # type: ignore[assignment]
     headline = "f1"
     prune_search = False
 
@@ -121,6 +151,10 @@ class Counter(Metric):
                                  "portfolio, certified)", choices=tuple(SOLVERS))
     compression: str = param("exact", "exact: shrink each problem without changing its optimum; none: "
                                       "solve it as compiled (as --compression for AMR)", choices=COMPRESSIONS)
+    aspects: str = setting("none", None, kind=str, choices=("none", ASPECT_SET), show=lambda m: m.aspects != "none",
+                           help="also count Counter's detailed scores (operators, roles, concepts; nouns, verbs, "
+                                "adjectives, adverbs, events) under each pair's optimal mapping: the aspect "
+                                "set counter (--aspects counter)")
     _files: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -139,6 +173,10 @@ class Counter(Metric):
                 raise ValueError(f"{self.spar}: no DRS in it")
             spar = found[0].clauses
         object.__setattr__(self, "_files", (sig, wn, spar))
+        if self.aspects != "none":
+            from ..aspects.registry import aspect_list
+
+            aspect_list(self.aspects)  # the kinds' titles, for the report
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -215,9 +253,57 @@ class Counter(Metric):
         mapping = tuple((i, int(j)) for i, j in enumerate(r.alignment) if j >= 0)
         return matched, upper, mapping, "optimal" if upper == matched else str(r.status)
 
-    def stats(self, a: CounterDrs, b: CounterDrs) -> tuple[float, float, float, float]:
-        matched, upper, _, _ = self.solve(a, b)
-        return (matched, upper, float(a.total), float(b.total))
+    def stats(self, a: CounterDrs, b: CounterDrs) -> tuple[float, ...]:
+        matched, upper, mapping, _ = self.solve(a, b)
+        main = (matched, upper, float(a.total), float(b.total))
+        if self.aspects == "none":
+            return main
+        from ..drs.exact import detailed_counts
+
+        counts = detailed_counts(a, b, mapping)  # on the mapping that reached `matched`
+        return main + tuple(float(counts[w][k]) for k in range(len(_KINDS)) for w in range(3))
+
+    # --- the aspects (Counter's detailed scores), when asked for ---------------------
+
+    def aspect_counts(self, stats: Any) -> dict[str, Any] | None:
+        """The detailed kinds of one pair's statistics as
+        :class:`~smatchpp.aspects.base.AspectCount` (name -> count; ``upper`` is ``matched``:
+        counted on one mapping), or ``None`` without ``aspects``."""
+        if self.aspects == "none" or stats is None:
+            return None
+        from ..aspects.base import AspectCount
+
+        s = [float(x) for x in stats]
+        return {kind: AspectCount(s[4 + 3 * k], s[4 + 3 * k], int(s[5 + 3 * k]), int(s[6 + 3 * k]))
+                for k, kind in enumerate(_KINDS)}
+
+    def pair_json(self, pair: Any, details: bool = False) -> dict[str, Any]:
+        """The pair's line; with ``aspects``, the detailed kinds nested under ``aspects`` as the
+        alignment family writes its aspects (the flat statistics stay in tables, which read
+        them back)."""
+        out = super().pair_json(pair, details)
+        counts = self.aspect_counts(pair.stats)
+        if counts is not None:
+            for key in _DETAIL:
+                out.pop(key, None)
+            out["aspects"] = {kind: count.to_json() for kind, count in counts.items()}
+        return out
+
+    def corpus(self, pairs: Any, on_error: str = "raise", bootstrap: int | None = None,
+               bootstrap_seed: int = DEFAULT_SEED) -> "CounterCorpus":
+        return CounterCorpus(self, list(pairs), on_error, bootstrap, bootstrap_seed)
+
+    def intervals(self, corpus: Any, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+                  ) -> tuple[Any, dict[str, Any]]:
+        """The F1 intervals, and with ``aspects`` each kind's (the same resampled pairs)."""
+        ci, parts = super().intervals(corpus, resamples, seed)
+        scored = [self.aspect_counts(p.stats) for p in corpus.pairs if p.stats is not None]
+        if self.aspects != "none" and scored:
+            from ..aspects.core import aspect_intervals
+
+            parts["aspects"] = {"resamples": resamples, "seed": seed, "level": 0.95, "method": "percentile",
+                                "f1": aspect_intervals(scored, resamples, seed)}
+        return ci, parts
 
     def explain(self, a: CounterDrs, b: CounterDrs) -> dict[str, Any]:
         _, _, mapping, status = self.solve(a, b)
@@ -228,3 +314,32 @@ class Counter(Metric):
         matched, upper, test, gold = (s[..., k] for k in range(4))
         p, r, f = prf_arrays(matched, test, gold)
         return {"precision": p, "recall": r, "f1": f, "f1_upper": prf_arrays(upper, test, gold)[2]}
+
+
+@dataclass
+class CounterCorpus(MetricCorpus):
+    """A counter run's corpus: with ``aspects``, its summary has the alignment family's
+    ``aspects`` part (set, mode ``joint``, each kind's summed counts and P/R/F1, macro F1),
+    which ``score``'s report prints as a table; ``totals`` keeps the four main statistics."""
+
+    def summary(self) -> dict[str, Any]:
+        out = super().summary()
+        metric = self.metric
+        scored = [metric.aspect_counts(p.stats) for p in self.pairs if p.stats is not None]
+        if metric.aspects == "none":
+            return out
+        out["totals"] = {k: out["totals"][k] for k in _MAIN}
+        scores, macro = {}, {}
+        for kind in _KINDS:
+            total = None
+            for counts in scored:
+                total = counts[kind] if total is None else total + counts[kind]
+            if total is None:
+                from ..aspects.base import AspectCount
+
+                total = AspectCount(0, 0, 0, 0)
+            scores[kind] = total.to_json()
+            f1s = [f for f in (c[kind].to_json()["f1"] for c in scored) if f is not None]
+            macro[kind] = sum(f1s) / len(f1s) if f1s else None
+        out["aspects"] = {"set": metric.aspects, "mode": "joint", "scores": scores, "macro_f1": macro, "notes": []}
+        return out
