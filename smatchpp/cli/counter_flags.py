@@ -12,6 +12,13 @@ the F-score computed from them and rounded, as Counter's ``compute_f`` does.
 * ``-g``, ``-ic``, ``-ill``, ``-dse``, ``-dr``, ``-dc``: as Counter's (the metric's settings);
   ``-ill spar`` needs ``--counter-spar FILE`` (the release's ``baseline_drs.txt``);
 * ``-ms``: each pair's block before the corpus's; ``-prin``: the detailed scores;
+* ``-m N`` (``--max_clauses``), as Counter: with several DRS pairs it says how many pairs
+  have a DRS of more than ``N`` clauses (after REF pruning, before repeated clauses are
+  dropped) and prints the limit in each block, and scores every pair (Counter's totals keep
+  them); with one pair whose DRS has more than ``N`` clauses (after both) it says so and
+  scores nothing;
+* ``-b`` (``--baseline``): the produced file holds one DRS, scored against every gold DRS
+  (Counter's way of choosing a baseline DRS); more than one is refused, as Counter does;
 * ``-r``, ``-p``, ``-s``, ``-runs``, ``-mem``: the hill-climber's; no effect on an exact score
   (said once on stderr);
 * ``--counter-wordnet``, ``--counter-spar``, ``--counter-referee``, ``--counter-version``: the
@@ -57,6 +64,11 @@ def _build() -> argparse.ArgumentParser:
     p.add_argument("-dc", "--default_concept", action="store_true", help="every concept work.n.01")
     p.add_argument("-ms", action="store_true", help="each pair's scores, then the corpus's")
     p.add_argument("-prin", action="store_true", help="the detailed scores (operators, roles, ...)")
+    p.add_argument("-m", "--max_clauses", type=int, default=0, metavar="N",
+                   help="with several pairs: count the pairs with a DRS above N clauses (all are scored); "
+                        "with one: skip it when above N (default 0: no limit)")
+    p.add_argument("-b", "--baseline", action="store_true",
+                   help="the produced file is one DRS, compared with every gold DRS")
     p.add_argument("-sig", "--significant", type=int, default=4, metavar="N", help="digits (default 4)")
     for name in _NO_EFFECT:
         p.add_argument(f"-{name}", default=None, help="the hill-climber's: no effect here")
@@ -101,6 +113,8 @@ def _block(matched: float, test: float, gold: float, pairs: int | None, args, di
     print("\n## Clause information ##\n")
     print(f"Clauses prod : {int(test)}")
     print(f"Clauses gold : {int(gold)}\n")
+    if args.max_clauses > 0:
+        print(f"Max number of clauses per DRS:  {args.max_clauses}\n")
     print("## Main Results ##\n")
     if pairs is not None:
         print(f"All shown number are micro-averages calculated over {pairs} DRS-pairs\n")
@@ -156,15 +170,28 @@ def run(args: argparse.Namespace) -> int:
     if args.ill != "error":
         _warn_ill(gold, args, metric)
         _warn_ill(test, args, metric)
-    if len(test) != len(gold):
+    single = len(gold) == 1
+    if args.baseline:  # Counter's check_input: one produced DRS against every gold DRS
+        if len(test) != 1:
+            raise UsageError("Using --baseline, but there is more than 1 DRS in prod file" if test else
+                             f"Using --baseline, but {args.f1} holds no DRS (it must hold one)")
+        print(f"Testing baseline DRS vs {len(gold)} DRSs...\n")
+        test = test * len(gold)
+    elif len(test) != len(gold):
         raise UsageError(f"Number of DRSs not equal, {len(test)} vs {len(gold)}")
-    if not (len(gold) == 1):
+    elif not single:
         print(f"Comparing {len(gold)} DRSs...\n")
+    features = [(metric.features(a), metric.features(b)) for a, b in zip(test, gold)]
+    limit = args.max_clauses
+    if limit > 0 and not single:  # counted and said, but scored: Counter's totals keep them
+        over = sum(fa.listed > limit or fb.listed > limit for fa, fb in features)
+        print(f"Skipping {over} DRSs due to their length exceeding {limit} (--max_clauses)\n")
+    if limit > 0 and single and (features[0][0].total > limit or features[0][1].total > limit):
+        print(f"Skip calculation of DRS, more clauses than max of {limit}")
+        return 0
     totals = [0.0, 0.0, 0.0]
     division = [[0] * 8, [0] * 8, [0] * 8]
-    single = len(gold) == 1
-    for a, b in zip(test, gold):
-        fa, fb = metric.features(a), metric.features(b)
+    for a, (fa, fb) in zip(test, features):
         matched, upper, mapping, _ = metric.solve(fa, fb)  # the shared road (--metric counter's)
         if upper > matched:  # no time limit is set: the exact portfolio proves every optimum
             raise UsageError(f"{a.path}: DRS {a.index + 1}: the optimum was not certified")

@@ -84,6 +84,9 @@ class CounterDrs:
     names: tuple[str, ...]
     types: tuple[str, ...]
     clauses: tuple[Clause, ...]
+    #: the clauses left after REF pruning, before a repeated clause is dropped (Counter's ``-m``
+    #: counts these in its line of the DRSs above the limit)
+    listed: int = field(default=0, compare=False)
 
     @property
     def total(self) -> int:
@@ -232,4 +235,4 @@ def counter_clauses(raw: Sequence[Sequence[str]], signature: Mapping[str, tuple[
             elif default_sense:
                 sense = '"n.01"'
             add(("concept", concept, sense), (b, x), matchable=not unmatchable_concepts, pos=_pos(c[2]))
-    return CounterDrs(tuple(names), tuple(types), tuple(clauses))
+    return CounterDrs(tuple(names), tuple(types), tuple(clauses), len(drs))
