@@ -74,7 +74,8 @@ def _build() -> argparse.ArgumentParser:
         p.add_argument(f"-{name}", default=None, help="the hill-climber's: no effect here")
     p.add_argument("--counter-wordnet", default=None, metavar="FILE", help="the WordNet map")
     p.add_argument("--counter-spar", default=None, metavar="FILE", help="the SPAR DRS of -ill spar")
-    p.add_argument("--counter-referee", default="2021", choices=("2021", "none"), help="the Referee rules")
+    p.add_argument("--counter-referee", default="2021", choices=("2021", "2019", "none"),
+                   help="the Referee rules: 2021 (PMB 3.0.0, 4.0.0), 2019 (v.2.2.0, PMB 2.2.0) or none")
     p.add_argument("--counter-version", default="2021", choices=("2021", "2020", "2019"),
                    help="which Counter builds the clauses")
     return p

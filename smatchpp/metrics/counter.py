@@ -29,8 +29,9 @@ the SPAR DRS of ``-ill spar`` is built in     ``spar=FILE``: the first DRS of a 
 the last DRS of a file without a trailing     every DRS is checked
 blank line is not checked by Referee
 the dummy DRS's concept is a random string    a concept that never matches
-Referee v.2.2.0 (PMB 2.2.0) had other rules   ``referee="none"`` skips the check
-                                              (``version="2019"``: v.2.2.0's box operators)
+Referee v.2.2.0 (PMB 2.2.0) had other rules   ``referee="2019"``: its rules
+                                              (``version="2019"``: v.2.2.0's box operators);
+                                              ``referee="none"`` skips the check
 ============================================  ==========================================
 
 >>> from smatchpp.drs import read_clf_text
@@ -141,7 +142,7 @@ class Counter(Metric):
     spar: str | None = param(None, "the DRS that replaces an ill-formed one under ill=spar (the first DRS "
                                    "of the file; the release's baseline_drs.txt)", file=_identity)
     referee: str = param("2021", "the well-formedness check: Referee's rules as of 2021 (PMB 3.0.0/4.0.0), "
-                                 "or none", choices=("2021", "none"))
+                                 "of v.2.2.0 (2019: PMB 2.2.0), or none", choices=("2021", "2019", "none"))
     version: str = param("2021", "which Counter builds the clauses: 2021 (190838f, PMB 4.0.0), 2020 (v.3.0.0: "
                                  "SY1/SY2 are concepts) or 2019 (v.2.2.0: also a fixed list of box operators)",
                          choices=("2021", "2020", "2019"))
@@ -198,7 +199,7 @@ class Counter(Metric):
         from ..drs.referee import IllFormed, check
 
         try:
-            check(graph.clauses, self._files[0])
+            check(graph.clauses, self._files[0], self.referee)
         except IllFormed as exc:
             return str(exc)
         return None
@@ -214,7 +215,7 @@ class Counter(Metric):
         raw, dummy = graph.clauses, False
         if self.referee != "none":
             try:
-                check(raw, sig)
+                check(raw, sig, self.referee)
             except IllFormed as exc:
                 if self.ill == "error":
                     raise graph.error(f"ill-formed: {exc}", exc.clause) from None
