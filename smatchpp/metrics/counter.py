@@ -143,8 +143,9 @@ class Counter(Metric):
                                    "of the file; the release's baseline_drs.txt)", file=_identity)
     referee: str = param("2021", "the well-formedness check: Referee's rules as of 2021 (PMB 3.0.0/4.0.0), "
                                  "of v.2.2.0 (2019: PMB 2.2.0), or none", choices=("2021", "2019", "none"))
-    version: str = param("2021", "which Counter builds the clauses: 2021 (190838f, PMB 4.0.0), 2020 (v.3.0.0: "
-                                 "SY1/SY2 are concepts) or 2019 (v.2.2.0: also a fixed list of box operators)",
+    version: str = param("2021", "which Counter builds the clauses: 2021 (6def45b on: v.3.0.0 and 190838f, PMB "
+                                 "3.0.0 and 4.0.0), 2020 (before 6def45b: SY1/SY2 are concepts) or 2019 (v.2.2.0: "
+                                 "also a fixed list of box operators)",
                          choices=("2021", "2020", "2019"))
     time_limit: float | None = setting(None, None, kind=float, choices=None,
                                        help="seconds per pair; a pair not certified by then gets an interval")
