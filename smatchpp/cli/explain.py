@@ -26,7 +26,6 @@ metric (:func:`refuse_views`, the one place).
 from __future__ import annotations
 
 import argparse
-
 import json
 import sys
 
