@@ -131,6 +131,26 @@ def test_gap_metric_counter_and_aspect_set(drs):
     assert bad.returncode == 2 and "unknown aspect set 'nope'" in bad.stderr
 
 
+def test_explain_metric_counter(drs):
+    """explain --metric counter (tests/test_explain_metric.py in-process): each pair's clauses,
+    matched ones numbered, --pairs-out; a bad DRS named by file, line and graph; the default
+    metric still refuses clausal form."""
+    done = run("explain", "--metric", "counter", "g.clf", "g.clf", "--pairs-out", "e.jsonl", "--color", "never",
+               cwd=drs, fresh=True)
+    assert done.returncode == 0, done.stderr
+    assert "pair 0: P 100.00  R 100.00  F1 100.00  (matched 3 of test 3 / gold 3)" in done.stdout
+    assert "clauses of B (gold): 3, 3 matched\n  [1] b1 dog \"n.01\" x1" in done.stdout
+    rows = [json.loads(line) for line in (drs / "e.jsonl").read_text().splitlines()]
+    assert [(r["index"], r["matched"], r["status"]) for r in rows] == [(0, 3, "optimal"), (1, 1, "optimal")]
+    bad = run("explain", "--metric", "counter", "bad.clf", "g.clf", cwd=drs, fresh=True)
+    assert bad.returncode == 2, bad.stderr
+    assert "bad.clf:8: graph 1: DRS 2: ill-formed: clause 1: a clause has 3 or 4 tokens, this one 2" in bad.stderr
+    refused = run("explain", "g.clf", "g.clf", cwd=drs, fresh=True)
+    assert refused.returncode == 2 and "g.clf: DRSs in clausal form are compared by --metric counter" in refused.stderr
+    html = run("explain", "--metric", "counter", "g.clf", "g.clf", "-o", "r.html", cwd=drs, fresh=True)
+    assert html.returncode == 2 and "-o/--output does nothing under --metric counter" in html.stderr
+
+
 # the command lines of the third session of 28 November: Counter's -m and -b, and the counter
 # metric's aspect set (their logic: tests/test_drs_counter.py, tests/test_counter_aspects.py)
 

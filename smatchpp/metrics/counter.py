@@ -111,6 +111,15 @@ class _StatNames:
         return _MAIN + _DETAIL if obj is not None and obj.aspects != "none" else _MAIN
 
 
+def _clause_text(c: Any, names: tuple[str, ...]) -> str:
+    """A clause as Counter matches it (:mod:`smatchpp.drs.clauses`: roles ``...Of`` turned round,
+    concepts rewritten, the ablations applied), written back as a line of clausal form."""
+    kind, rest, v = c.label[0], list(c.label[1:]), [names[k] for k in c.vars]
+    if kind in ("op_c2", "role_c2"):  # the constant last
+        return " ".join([v[0], rest[0]] + v[1:] + rest[1:])
+    return " ".join(v[:1] + rest + v[1:])  # concept and sense, or the operator or role and constants first
+
+
 def _identity(path: str | None) -> str:
     from ..core.paths import file_identity
 
@@ -308,8 +317,44 @@ class Counter(Metric):
         return ci, parts
 
     def explain(self, a: CounterDrs, b: CounterDrs) -> dict[str, Any]:
+        """The mapping (``alignment``: ``[A variable, B variable]``; split into ``boxes`` and
+        ``referents``; ``unaligned_a``/``_b``), the certificate's ``status``, and each side's
+        clauses as Counter matches them (``clauses_a``/``_b``: ``{"clause": text, "match": the
+        other side's clause index or None}``, ``"never": True`` on a clause Counter never matches):
+        ``explain --metric counter`` draws it.  The matched clauses are those the mapping makes
+        equal (a symmetric operator's last two either way round), each used once: as many as
+        the pair's ``matched``."""
         _, _, mapping, status = self.solve(a, b)
-        return {"alignment": [[a.names[i], b.names[j]] for i, j in mapping], "status": status}
+        symmetric = {c.label for drs in (a, b) for c in drs.clauses if c.symmetric}
+
+        def key(c, to=None):
+            vs = tuple(to.get(v, -1) for v in c.vars) if to is not None else c.vars
+            return c.label, (vs[:-2] + tuple(sorted(vs[-2:])) if c.label in symmetric else vs)
+
+        to = dict(mapping)
+        free: dict[tuple, list[int]] = {}
+        for j, c in enumerate(b.clauses):
+            if c.matchable:
+                free.setdefault(key(c), []).append(j)
+        match_a: list[int | None] = [None] * a.total
+        match_b: list[int | None] = [None] * b.total
+        for i, c in enumerate(a.clauses):
+            if c.matchable and all(v in to for v in c.vars) and free.get(key(c, to)):
+                match_a[i] = free[key(c, to)].pop(0)
+                match_b[match_a[i]] = i
+        pairs = [[a.names[i], b.names[j]] for i, j in mapping]
+        aligned_b = {j for _, j in mapping}
+
+        def listed(drs: CounterDrs, match: list) -> list[dict[str, Any]]:
+            return [{"clause": _clause_text(c, drs.names), "match": m, **({} if c.matchable else {"never": True})}
+                    for c, m in zip(drs.clauses, match)]
+
+        return {"alignment": pairs, "status": status,
+                "boxes": [p for (i, _), p in zip(mapping, pairs) if a.types[i] == "b"],
+                "referents": [p for (i, _), p in zip(mapping, pairs) if a.types[i] != "b"],
+                "unaligned_a": [n for i, n in enumerate(a.names) if i not in to],
+                "unaligned_b": [n for j, n in enumerate(b.names) if j not in aligned_b],
+                "clauses_a": listed(a, match_a), "clauses_b": listed(b, match_b)}
 
     def scores(self, stats: np.ndarray) -> dict[str, np.ndarray]:
         s = np.asarray(stats, dtype=np.float64)
