@@ -135,3 +135,16 @@ def test_a_table_of_the_run_reads_back_with_its_aspects(files):
     ci, parts = m.intervals(m.corpus(corpus.pairs), 100, 1)
     assert set(parts["aspects"]["f1"]) == set(DETAIL_NAMES)
     assert m.intervals(m.corpus(corpus.pairs), 100, 1)[1] == parts
+
+
+def test_compare_tests_each_kind_as_the_alignment_family_tests_its_aspects(files):
+    done = run("compare", "--metric", "counter", "test.clf", "gold.clf", "gold.clf", "--aspects", "counter",
+               "--bootstrap", "50", "--ar-trials", "50", "--format", "json", cwd=files)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)["comparisons"]
+    by = {c["name"]: c for c in found}
+    assert [c["name"] for c in found][1:] == [t.capitalize() for t in DETAIL_NAMES]
+    assert by["Roles"]["f1_sys1"] == 0.0 and by["Roles"]["f1_sys2"] == 1.0  # Theme against Agent
+    assert by["Nouns"]["delta_f1"] == 0 and by["Operators"]["f1_sys1"] is None  # no operator anywhere
+    plain = run("compare", "--metric", "counter", "test.clf", "gold.clf", "gold.clf", "--format", "json", cwd=files)
+    assert len(json.loads(plain.stdout)["comparisons"]) == 1

@@ -81,7 +81,7 @@ from typing import TYPE_CHECKING
 from ..alignment.solvers import COMPRESSIONS, SOLVERS, get_solver
 from ..core.exceptions import UsageError
 from ..core.settings import setting
-from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, prf_arrays
+from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, prf_arrays
 from .base import Metric, MetricCorpus, MetricPair, param
 from .registry import register
 
@@ -303,6 +303,38 @@ class Counter(Metric):
     def corpus(self, pairs: Any, on_error: str = "raise", bootstrap: int | None = None,
                bootstrap_seed: int = DEFAULT_SEED) -> "CounterCorpus":
         return CounterCorpus(self, list(pairs), on_error, bootstrap, bootstrap_seed)
+
+    def compare_systems(self, rows: Any, resamples: int = DEFAULT_RESAMPLES, trials: int = DEFAULT_TRIALS,
+                        seed: int = DEFAULT_SEED) -> list[list[Any]]:
+        """The clause F1 of each system against the first, and with ``aspects`` each detailed
+        kind's F1 (the same resamples and trials; a kind with no clause in either system or
+        the gold is n/a, as the alignment family's aspects)."""
+        out = super().compare_systems(rows, resamples, trials, seed)
+        if self.aspects == "none" or not rows:
+            return out
+        from dataclasses import replace
+
+        from ..aspects.registry import aspect_title
+        from ..statistics.significance import compare_columns
+
+        def f1(matched, test, gold):
+            return prf_arrays(matched, test, gold)[2]
+
+        stats = [np.array([row[j].stats for row in rows], dtype=float) for j in range(len(rows[0]))]
+        for k, kind in enumerate(_KINDS):
+            cols = [[s[:, 4 + 3 * k + w] for w in range(3)] for s in stats]
+            for j, other in enumerate(cols[1:]):
+                c = compare_columns(f1, cols[0], other, resamples, trials, seed, name=aspect_title(kind))
+                if not any(x.sum() for side in (cols[0], other) for x in side[1:]):
+                    c = replace(c, f1=(None, None), extra={**c.extra, "no_items": True})
+                out[j].append(c)
+        return out
+
+    def compare_notes(self, rows: Any, kept: Any, dropped: Any, names: Any, pairs: int) -> dict[str, Any]:
+        out = super().compare_notes(rows, kept, dropped, names, pairs)
+        if self.aspects != "none":
+            out["mode"] = "joint"  # the kinds are counted under each pair's mapping
+        return out
 
     def intervals(self, corpus: Any, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
                   ) -> tuple[Any, dict[str, Any]]:
