@@ -148,3 +148,15 @@ def test_compare_tests_each_kind_as_the_alignment_family_tests_its_aspects(files
     assert by["Nouns"]["delta_f1"] == 0 and by["Operators"]["f1_sys1"] is None  # no operator anywhere
     plain = run("compare", "--metric", "counter", "test.clf", "gold.clf", "gold.clf", "--format", "json", cwd=files)
     assert len(json.loads(plain.stdout)["comparisons"]) == 1
+
+
+def test_matrix_writes_an_array_per_kind(files):
+    done = run("matrix", "--metric", "counter", "gold.clf", "-o", "m.npz", "--aspects", "counter", cwd=files)
+    assert done.returncode == 0, done.stderr
+    got = np.load(files / "m.npz")
+    assert "|counter-aspects:counter|" in str(got["signature"])
+    assert got["aspect:roles:f1"][0].tolist() == [1.0, 0.0] and np.isnan(got["aspect:roles:f1"][1, 1])
+    assert got["aspect:nouns:f1"].tolist() == [[1.0, 0.0], [0.0, 1.0]]
+    assert "aspect:nouns:recall" not in got
+    plain = run("matrix", "--metric", "counter", "gold.clf", "-o", "p.npz", cwd=files)
+    assert plain.returncode == 0 and not any(k.startswith("aspect:") for k in np.load(files / "p.npz"))

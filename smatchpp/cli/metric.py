@@ -371,6 +371,11 @@ def _write_metric_matrix(args: argparse.Namespace, metric, entries, stats: np.nd
     # the headline score is ``score`` in every matrix file; a metric whose headline is another key
     # (``f1``) keeps that name too, for the scripts that read it
     arrays["score"] = scores[metric.headline]
+    aspect_arrays = getattr(metric, "aspect_arrays", None)  # the counter metric's --aspects counter
+    if aspect_arrays is not None:
+        for name, values in aspect_arrays(stats, args.all).items():
+            values[unscored] = np.nan
+            arrays[name] = values
     if args.all:
         arrays.update((k, v) for k, v in scores.items() if k != metric.headline)
         arrays.update((name, stats[..., k]) for k, name in enumerate(metric.stat_names))

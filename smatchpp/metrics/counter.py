@@ -288,6 +288,22 @@ class Counter(Metric):
         return {kind: AspectCount(s[4 + 3 * k], s[4 + 3 * k], int(s[5 + 3 * k]), int(s[6 + 3 * k]))
                 for k, kind in enumerate(_KINDS)}
 
+    def aspect_arrays(self, stats: np.ndarray, every: bool = False) -> dict[str, np.ndarray]:
+        """``matrix``'s arrays of the detailed kinds (``stats``: shape ``(..., len(stat_names))``),
+        named as AMR's aspect matrices: ``aspect:KIND:f1`` (with ``every``, precision and recall
+        too); a kind with no clause on either side is NaN (n/a); none without ``aspects``."""
+        if self.aspects == "none":
+            return {}
+        s = np.asarray(stats, dtype=np.float64)
+        out = {}
+        for k, kind in enumerate(_KINDS):
+            matched, test, gold = (s[..., 4 + 3 * k + w] for w in range(3))
+            p, r, f = prf_arrays(matched, test, gold)
+            empty = (test == 0) & (gold == 0)
+            for key, values in (("f1", f), ("precision", p), ("recall", r))[:3 if every else 1]:
+                out[f"aspect:{kind}:{key}"] = np.where(empty, np.nan, values)
+        return out
+
     def pair_json(self, pair: Any, details: bool = False) -> dict[str, Any]:
         """The pair's line; with ``aspects``, the detailed kinds nested under ``aspects`` as the
         alignment family writes its aspects (the flat statistics stay in tables, which read
