@@ -10,15 +10,17 @@ for each pair its eight detailed counts on its own best mapping (matched, test, 
 numbers ``-prin`` sums) and that mapping, by the variables' names.  Ours:
 
 * on Counter's mapping: ``smatchpp.drs.exact.detailed_counts`` of our clauses under the same
-  mapping (names to our variables) must give Counter's 24 numbers, on every pair, and its
-  matched count Counter's;
+  mapping (names to our variables) must give Counter's 24 numbers, on every pair, its
+  matched count Counter's, and ``clause_counts`` (``-ds``'s counts of each clause name)
+  Counter's ``idv_dict``, in its order;
 * on our mapping (the certified optimum, what ``score --metric counter --aspects counter``
   reports): where Counter's mapping is optimal too (same matched), the pairs whose 24
   numbers equal Counter's, and those where they differ (two optimal mappings that match
   different clauses of a kind; both are Counter's definition).
 
 Printed: per set, the pairs; pairs whose detailed counts on Counter's mapping equal Counter's;
-pairs whose test and gold division equals Counter's; the pairs where Counter's mapping is
+pairs whose test and gold division equals Counter's; pairs whose ``-ds`` counts equal
+Counter's; the pairs where Counter's mapping is
 optimal; of those, the pairs whose counts on our mapping equal Counter's; then the corpus F1 of
 each kind, Counter's (its mapping) and ours (our mapping), the largest difference in points.
 """
@@ -55,7 +57,7 @@ def f1(m: float, t: float, g: float) -> float:
 def compare(name: str, spec, seed: int, flags: list[str], folder: Path) -> dict:
     from smatchpp.drs import read_clf
     from smatchpp.drs.clauses import DETAIL_NAMES
-    from smatchpp.drs.exact import count_matched, detailed_counts
+    from smatchpp.drs.exact import clause_counts, count_matched, detailed_counts
     from smatchpp.metrics import get_metric
 
     release, test, gold, spar = spec[:4]
@@ -73,8 +75,8 @@ def compare(name: str, spec, seed: int, flags: list[str], folder: Path) -> dict:
     m = get_metric("counter", signature_file=str(src / "clf_signature.yaml"), version=version, referee=referee,
                    aspects="counter", **{FLAG_PARAMS[f]: True for f in flags})
     n = len(DETAIL_NAMES)
-    rows = {"on_counter_mapping": 0, "division_equal": 0, "matched_equal": 0, "counter_optimal": 0,
-            "ours_equal_where_optimal": 0, "errors": 0}
+    rows = {"on_counter_mapping": 0, "division_equal": 0, "matched_equal": 0, "clauses_equal": 0,
+            "counter_optimal": 0, "ours_equal_where_optimal": 0, "errors": 0}
     sums = {"counter": [[0] * n for _ in range(3)], "ours": [[0] * n for _ in range(3)]}
     differ: list[int] = []
     pairs = list(zip(read_clf(test), read_clf(gold)))
@@ -91,6 +93,8 @@ def compare(name: str, spec, seed: int, flags: list[str], folder: Path) -> dict:
         rows["matched_equal"] += count_matched(fa, fb, mapping) == c["matched"]
         rows["on_counter_mapping"] += det_o == det_c
         rows["division_equal"] += det_o[1:] == det_c[1:]
+        # -ds's counts of each clause name, in Counter's order
+        rows["clauses_equal"] += [[k, *v] for k, v in clause_counts(fa, fb, mapping).items()] == c["clauses"]
         s = m.stats(fa, fb)
         mine = [[int(s[4 + 3 * j + w]) for j in range(n)] for w in range(3)]
         if c["matched"] == s[0]:
@@ -132,11 +136,12 @@ def main(argv=None) -> int:
     for r in rows:
         gap = max(abs(x - y) for x, y in zip(r["f1_counter"], r["f1_ours"]))
         table.append([r["set"], r["counter"], r["pairs"], r["matched_equal"], r["on_counter_mapping"],
-                      r["division_equal"], r["counter_optimal"], r["ours_equal_where_optimal"],
+                      r["division_equal"], r["clauses_equal"], r["counter_optimal"], r["ours_equal_where_optimal"],
                       " ".join(f"{100 * x:.2f}" for x in r["f1_counter"]),
                       " ".join(f"{100 * x:.2f}" for x in r["f1_ours"]), f"{100 * gap:.2f}"])
     print_results(["set", "Counter", "pairs", "matched equal on its mapping", "detail equal on its mapping",
-                   "test/gold division equal", "Counter optimal", "ours = Counter's there",
+                   "test/gold division equal", "-ds counts equal on its mapping", "Counter optimal",
+                   "ours = Counter's there",
                    "F1 Counter (op rol con n v a r ev)", "F1 ours", "max diff"], table, rows, args.json)
     return 0
 

@@ -12,7 +12,8 @@ With ``--detailed`` Counter also divides the matched clauses (``-nm`` left out: 
 ``get_mappings``), and each line adds ``detail`` (its eight detailed counts of the pair:
 matched, test, gold, as ``get_matching_clauses`` returns them for ``-prin``) and ``mapping``
 (its best mapping as ``[test variable, gold variable]`` names, recorded from its
-``get_best_match``).
+``get_best_match``) and ``clauses`` (``-ds``'s counts of the pair: ``[name, matched, test,
+gold]`` in its order, its ``idv_dict``).
 Nothing of Counter is copied: the driver imports it from ``--peer-src`` (outside the repo).
 """
 from __future__ import annotations
@@ -92,7 +93,8 @@ def main() -> int:
                 rec = {"index": k, "matched": res[0], "test_clauses": res[1], "gold_clauses": res[2],
                        "found_at_restart": res[4], "seconds": time.perf_counter() - t0}
                 if ours.detailed:
-                    rec.update(detail=[res[5], res[6], res[7]], mapping=found[-1])
+                    rec.update(detail=[res[5], res[6], res[7]], mapping=found[-1],
+                               clauses=[[name, *counts] for name, counts in res[9].items()])
                 for i in range(3):
                     totals[i] += res[i]
         if out:

@@ -8,7 +8,8 @@ with Counter's flags (ours with the release's ``--counter-version`` and ``--coun
 ``peer_registry.COUNTER_VERSIONS``) on files built from the release's data: the first ``--first`` gold DRSs
 (``gold.txt``), the fourth of them alone (``one.txt``) and the SPAR DRS (``baseline_drs.txt``).
 The cases exercise ``-m`` (several pairs; one pair above the limit), ``-b`` (one DRS against
-every gold DRS; more than one, which both refuse), ``-ms`` and ``-prin``.  Compared: stdout
+every gold DRS; more than one, which both refuse), ``-ds`` (each clause's F-score), ``-ms``
+and ``-prin``.  Compared: stdout
 without the lines that time the run (``Total processing time``) and without ``-prin``'s
 ``Smart F-score concepts`` (the hill-climber's start, which we do not have); a refusal is
 compared by its message (Counter raises, we exit 2).  Printed: one row per case, same or
@@ -33,7 +34,10 @@ CASES = (("-m 12, several pairs, -prin", "gold.txt", "gold.txt", "-m 12 -prin"),
          ("-m 5, one pair above it", "one.txt", "one.txt", "-m 5"),
          ("-b -m 12 -prin (SPAR DRS)", "SPAR", "gold.txt", "-b -m 12 -prin"),
          ("-b -ms -sig 3", "SPAR", "gold.txt", "-b -ms -sig 3"),
-         ("-b with several DRSs", "gold.txt", "gold.txt", "-b"))
+         ("-b with several DRSs", "gold.txt", "gold.txt", "-b"),
+         ("-ds 2", "gold.txt", "gold.txt", "-ds 2"),
+         ("-ds 1 -ic", "gold.txt", "gold.txt", "-ds 1 -ic"),
+         ("-b -ds 1 (SPAR DRS)", "SPAR", "gold.txt", "-b -ds 1"))
 DROP = ("Total processing time", "Smart F-score concepts")
 
 

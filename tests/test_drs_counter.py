@@ -261,3 +261,25 @@ def test_counters_baseline_scores_one_drs_against_every_gold_drs(tmp_path):
     assert "Prec, rec, F1 nouns: 0.5, 0.5, 0.5" in lines
     many = run("-f1", "gold.clf", "-f2", "gold.clf", "-b", cwd=tmp_path)
     assert many.returncode == 2 and "Using --baseline, but there is more than 1 DRS in prod file" in many.stderr
+
+
+def test_counters_detailed_stats_list_each_clause_name(tmp_path):
+    """Counter's -ds N: each operator, role and concept (with its sense) occurring N times or
+    more on a side, by F-score, named as written (AgentOf stays AgentOf), a repeated clause
+    counted (experiments/same_counter_lines.py: Counter's lines)."""
+    (tmp_path / "gold.clf").write_text(GOLD)
+    (tmp_path / "test.clf").write_text(TEST.split("\n\n")[0] + "\nb2 dog \"n.01\" y1\n\n" + GOLD.split("\n\n")[1])
+    done = run("-f1", "test.clf", "-f2", "gold.clf", "-ds", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    start = lines.index("Individual clause scores for roles:")
+    assert lines[start + 2].split() == ["Roles", "F-score", "Prod", "inst", "Gold", "inst", "Match"]
+    assert [x.split() for x in lines[start + 3:start + 5]] == [["Theme", "0.0", "1", "0", "0"],
+                                                                ["Agent", "0.0", "0", "1", "0"]]
+    concepts = lines[lines.index("Individual clause scores for concepts:") + 3:]
+    # dog twice in the test DRS (written twice, matched once): F 0.6667 from P 0.5 and R 1.0
+    assert [x.split() for x in concepts] == [["run.v.01", "1.0", "1", "1", "1"], ["cat.n.01", "1.0", "1", "1", "1"],
+                                             ["dog.n.01", "0.6667", "2", "1", "1"]]
+    assert "Individual clause" not in run("-f1", "test.clf", "-f2", "gold.clf", cwd=tmp_path).stdout
+    two = run("-f1", "test.clf", "-f2", "gold.clf", "-ds", "2", cwd=tmp_path).stdout.splitlines()
+    assert [x.split()[0] for x in two[two.index("Individual clause scores for concepts:") + 3:]] == ["dog.n.01"]

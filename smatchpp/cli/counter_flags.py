@@ -19,6 +19,11 @@ the F-score computed from them and rounded, as Counter's ``compute_f`` does.
   scores nothing;
 * ``-b`` (``--baseline``): the produced file holds one DRS, scored against every gold DRS
   (Counter's way of choosing a baseline DRS); more than one is refused, as Counter does;
+* ``-ds N`` (``--detailed_stats``): after the scores, each operator, role and concept (with
+  its sense) that occurs at least ``N`` times in the produced or the gold DRSs, with its
+  F-score, its clauses on each side and its matches (Counter's lists, by F-score; the
+  clauses as written, after REF pruning, a repeated clause included; v.2.2.0's shape with
+  ``--counter-version 2019``: more than ``N``, the F-score and the gold clauses);
 * ``-r``, ``-p``, ``-s``, ``-runs``, ``-mem``: the hill-climber's; no effect on an exact score
   (said once on stderr);
 * ``--counter-wordnet``, ``--counter-spar``, ``--counter-referee``, ``--counter-version``: the
@@ -69,6 +74,9 @@ def _build() -> argparse.ArgumentParser:
                         "with one: skip it when above N (default 0: no limit)")
     p.add_argument("-b", "--baseline", action="store_true",
                    help="the produced file is one DRS, compared with every gold DRS")
+    p.add_argument("-ds", "--detailed_stats", type=int, default=0, metavar="N",
+                   help="the F-score of each operator, role and concept that occurs N times or more "
+                        "(default 0: none)")
     p.add_argument("-sig", "--significant", type=int, default=4, metavar="N", help="digits (default 4)")
     for name in _NO_EFFECT:
         p.add_argument(f"-{name}", default=None, help="the hill-climber's: no effect here")
@@ -133,6 +141,33 @@ def _block(matched: float, test: float, gold: float, pairs: int | None, args, di
     print(f"Total processing time: {round(time.time() - start, digits)} sec", flush=True)
 
 
+def _tab_list(rows: list[list[str]]) -> list[str]:
+    """Counter's ``create_tab_list``: each column padded to its widest cell and one space, tab-joined."""
+    widths = [max(len(r[k]) for r in rows) + 1 for k in range(len(rows[0]))]
+    return ["\t".join(cell.ljust(widths[k]) for k, cell in enumerate(row)) for row in rows]
+
+
+def _print_clause_stats(table: dict, args) -> None:
+    """Counter's ``save_detailed_stats``: operators, roles and concepts, each by F-score."""
+    from ..drs.clauses import all_upper, is_role
+
+    old = args.counter_version == "2019"  # v.2.2.0: more than N, and the gold clauses only
+    f = {name: counter_prf(*row, args.significant)[2] for name, row in table.items()}
+    lists: list[list[list[str]]] = [[], [], []]
+    for name in sorted(f, key=f.get, reverse=True):
+        m, prod, gold = table[name]
+        limit = args.detailed_stats
+        if (prod > limit or gold > limit) if old else (prod >= limit or gold >= limit):
+            kind = 0 if all_upper(name) or (not old and name in ("SY1", "SY2")) else 1 if is_role(name) else 2
+            lists[kind].append([name, str(f[name]), str(gold)] if old else
+                               [name, str(f[name]), str(prod), str(gold), str(m)])
+    for head, rows in zip(("Operators", "Roles", "Concepts"), lists):
+        print(f"\nIndividual clause scores for {head.lower()}:\n")
+        top = [head, "F-score", "Gold inst"] if old else [head, "F-score", "Prod inst", "Gold inst", "Match"]
+        for line in _tab_list([top] + rows):
+            print(line)
+
+
 _REPLACED = {"dummy": "is ill-formed and replaced by a dummy DRS",
              "spar": "is ill-formed and replaced by the SPAR DRS",
              "score": "is ill-formed, but try to give a score anyway - might still error later"}
@@ -148,7 +183,7 @@ def _warn_ill(drss, args, metric) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..core.exceptions import UsageError
     from ..drs.clf import read_clf
-    from ..drs.exact import detailed_counts
+    from ..drs.exact import clause_counts, detailed_counts
     from ..metrics import get_metric
 
     given = [f"-{n}" for n in _NO_EFFECT if getattr(args, n) is not None]
@@ -192,6 +227,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     totals = [0.0, 0.0, 0.0]
     division = [[0] * 8, [0] * 8, [0] * 8]
+    table: dict = {}
     for a, (fa, fb) in zip(test, features):
         matched, upper, mapping, _ = metric.solve(fa, fb)  # the shared road (--metric counter's)
         if upper > matched:  # no time limit is set: the exact portfolio proves every optimum
@@ -200,8 +236,12 @@ def run(args: argparse.Namespace) -> int:
         div = detailed_counts(fa, fb, mapping) if args.prin else None
         if div is not None:
             division = [[x + y for x, y in zip(s, d)] for s, d in zip(division, div)]
+        if args.detailed_stats > 0:
+            clause_counts(fa, fb, mapping, table)
         if args.ms and not single:
             _block(*pair, 1, args, div, start)
         totals = [x + y for x, y in zip(totals, pair)]
     _block(*totals, None if single else len(gold), args, division, start)
+    if args.detailed_stats > 0:
+        _print_clause_stats(table, args)
     return 0

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 __all__ = ["Clause", "CounterDrs", "counter_clauses", "INV_BOXES", "OP_BOXES_2019", "is_role", "all_upper",
-           "between_quotes", "family", "DETAIL_NAMES", "detail_row"]
+           "between_quotes", "family", "DETAIL_NAMES", "detail_row", "clause_id"]
 
 #: Counter's operators whose two arguments may be swapped (``b NEQ x y`` = ``b NEQ y x``)
 INV_BOXES = ("APX", "NEQ", "EQU", "TAB")
@@ -71,10 +71,18 @@ class Clause:
     vars: tuple[int, ...]
     symmetric: bool = False
     matchable: bool = True
-    #: a concept clause's part-of-speech tag as written (the last character of its sense's
-    #: first part, ``s`` read as ``a``), before the WordNet map and ``-dse``/``-dc`` rewrite it:
-    #: Counter's detailed scores divide the matched clauses by it (:func:`detail_row`)
-    pos: str = field(default="", compare=False)
+    #: where the clause was written: its position in :attr:`CounterDrs.written` (the DRS after
+    #: REF pruning; a repeated clause is kept at its first position), -1 if not given
+    at: int = field(default=-1, compare=False)
+    #: the clause as written (before ``RoleOf`` is inverted, the WordNet map and the ablations):
+    #: Counter's detailed scores divide a matched clause by it (:func:`detail_row`, :func:`clause_id`)
+    written: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def pos(self) -> str:
+        """A concept's part-of-speech tag as written (the last character of its sense's first
+        part, ``s`` read as ``a``); ``""`` for another clause."""
+        return _pos(self.written[2]) if family(self) == "concept" and len(self.written) > 2 else ""
 
 
 @dataclass(frozen=True)
@@ -84,9 +92,16 @@ class CounterDrs:
     names: tuple[str, ...]
     types: tuple[str, ...]
     clauses: tuple[Clause, ...]
-    #: the clauses left after REF pruning, before a repeated clause is dropped (Counter's ``-m``
-    #: counts these in its line of the DRSs above the limit)
-    listed: int = field(default=0, compare=False)
+    #: the clauses as written, after REF pruning, before a repeated clause is dropped (Counter's
+    #: "original clauses": ``-m`` counts them, ``-ds`` lists the unmatched ones)
+    written: tuple[tuple[str, ...], ...] = field(default=(), compare=False)
+    #: the index in :attr:`clauses` of the clause each written one became (or repeats)
+    became: tuple[int, ...] = field(default=(), compare=False)
+
+    @property
+    def listed(self) -> int:
+        """How many clauses :attr:`written` holds (Counter's ``-m`` counts these)."""
+        return len(self.written)
 
     @property
     def total(self) -> int:
@@ -141,6 +156,23 @@ def detail_row(clause: Clause, written: bool = False) -> tuple[int, ...]:
     return tuple(row)
 
 
+def clause_id(clause: Clause, written: Sequence[str] | None = None) -> str:
+    """Counter's name of a clause in its ``-ds`` lists (``get_clause_id`` of the clause as
+    written): its operator or role (``AgentOf`` stays ``AgentOf``), a concept with its sense
+    (``dog.n.01``).  ``written``: the tokens as written (default: the clause's own), read as a
+    clause of ``clause``'s family.
+
+    >>> d = counter_clauses([("b1", "REF", "x1"), ("b1", "dog", '"n.01"', "x1"), ("b1", "OwnerOf", "x1", "x2"),
+    ...                      ("b2", "REF", "x2")])
+    >>> [clause_id(c) for c in d.clauses]
+    ['dog.n.01', 'OwnerOf', 'REF']
+    """
+    w = tuple(clause.written if written is None else written)
+    if family(clause) != "concept" or len(w) < 3:
+        return w[1]
+    return w[1] + "." + w[2].replace('"', "")
+
+
 def _op_boxes(signature: Mapping[str, tuple[str, str]] | None, version: str) -> frozenset[str]:
     if version == "2019":
         return frozenset(OP_BOXES_2019)
@@ -161,15 +193,19 @@ def counter_clauses(raw: Sequence[Sequence[str]], signature: Mapping[str, tuple[
     if any(len(c) < 3 for c in raw):
         raise ValueError("a clause has fewer than 3 tokens")
     drs = [list(c) for c in raw]
+    original = [tuple(c) for c in raw]
     for c in drs:
         if len(c) == 4 and is_role(c[1]) and c[1].endswith("Of") and len(c[1]) > 2:
             c[2], c[3] = c[3], c[2]
             c[1] = c[1][:-2]
         elif c[1] in INV_BOXES and len(c) == 4 and between_quotes(c[2]) and not between_quotes(c[3]):
             c[2], c[3] = c[3], c[2]
+    kept = range(len(drs))
     if not include_ref:
-        drs = [c for k, c in enumerate(drs) if c[1] != "REF" or not any(
+        kept = [k for k, c in enumerate(drs) if c[1] != "REF" or not any(
             j != k and o[0] == c[0] and (c[2] == o[-1] or c[2] == o[-2]) for j, o in enumerate(drs))]
+    written = tuple(original[k] for k in kept)
+    drs = [drs[k] for k in kept]
     op_boxes = _op_boxes(signature, version)
     index: dict[str, int] = {}
     names: list[str] = []
@@ -182,19 +218,22 @@ def counter_clauses(raw: Sequence[Sequence[str]], signature: Mapping[str, tuple[
             types.append(kind)
         return index[name]
 
-    seen: set[tuple] = set()
+    seen: dict[tuple, int] = {}
     clauses: list[Clause] = []
+    became: list[int] = []
 
-    def add(label: tuple[str, ...], vs: tuple[int, ...], symmetric: bool = False, matchable: bool = True,
-            pos: str = "") -> None:
+    at = 0  # the position of the clause being added
+
+    def add(label: tuple[str, ...], vs: tuple[int, ...], symmetric: bool = False, matchable: bool = True) -> None:
         key = (label, vs)
         if key not in seen:  # Counter's add_if_not_exists, per category (the label's first item)
-            seen.add(key)
+            seen[key] = len(clauses)
             if len(vs) == 3 and len(set(vs)) < 3:
                 matchable = False  # Counter's add_node_pairs skips three pairs that are not distinct
-            clauses.append(Clause(label, vs, symmetric, matchable, pos))
+            clauses.append(Clause(label, vs, symmetric, matchable, at, written[at]))
+        became.append(seen[key])
 
-    for c in drs:
+    for at, c in enumerate(drs):
         if len(c) == 3:
             b = var(c[0], "b")
             add(("op", c[1]), (b, var(c[2], "b" if c[1] in op_boxes else "x")))
@@ -234,5 +273,5 @@ def counter_clauses(raw: Sequence[Sequence[str]], signature: Mapping[str, tuple[
                 concept, sense = "work", '"n.01"'
             elif default_sense:
                 sense = '"n.01"'
-            add(("concept", concept, sense), (b, x), matchable=not unmatchable_concepts, pos=_pos(c[2]))
-    return CounterDrs(tuple(names), tuple(types), tuple(clauses), len(drs))
+            add(("concept", concept, sense), (b, x), matchable=not unmatchable_concepts)
+    return CounterDrs(tuple(names), tuple(types), tuple(clauses), written, tuple(became))
