@@ -1,5 +1,6 @@
 """Counter's command line (``RikVN/DRS_parsing``'s ``evaluation/counter.py``):
-``smatchpp -f1 TEST -f2 GOLD [-g clf_signature.yaml] [-ic] [-ill dummy] [-ms] [-prin] [-sig 4]``.
+``smatchpp -f1 TEST -f2 GOLD [-g clf_signature.yaml] [-ic] [-ill dummy] [-ms] [-prin] [-ds N] [-m N] [-b]
+[-sig 4]``.
 
 When ``-f1`` is given, the command takes Counter's options and prints Counter's lines
 (``## Clause information ##``, ``Clauses prod :``, ``Matching clauses:``, ``Precision:``,
