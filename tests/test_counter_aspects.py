@@ -160,3 +160,16 @@ def test_matrix_writes_an_array_per_kind(files):
     assert "aspect:nouns:recall" not in got
     plain = run("matrix", "--metric", "counter", "gold.clf", "-o", "p.npz", cwd=files)
     assert plain.returncode == 0 and not any(k.startswith("aspect:") for k in np.load(files / "p.npz"))
+
+
+def test_commands_without_a_place_for_the_aspects_refuse_them(files):
+    for argv in (["gap", "--metric", "counter", "test.clf", "gold.clf"],
+                 ["search", "--metric", "counter", "test.clf", "gold.clf", "--top", "1"],
+                 ["explain", "--metric", "counter", "test.clf", "gold.clf"]):
+        done = run(*argv, "--counter-aspects", "counter", cwd=files)
+        assert done.returncode == 2 and "--counter-aspects does nothing" in done.stderr, (argv, done.stderr)
+    done = run("explain", "--metric", "counter", "test.clf", "gold.clf", "--counter-aspects", "counter",
+               "--pairs-out", "e.jsonl", "--color", "never", cwd=files)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(x) for x in (files / "e.jsonl").read_text().splitlines()]
+    assert [r["aspects"]["nouns"]["matched"] for r in rows] == [1, 1]

@@ -248,6 +248,7 @@ def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, R
     run = RunSettings(args.on_error, getattr(args, "bootstrap", None), getattr(args, "bootstrap_seed", BOOTSTRAP_SEED),
                       getattr(args, "ar_trials", None))
     if replayed is not None:
+        _refuse_idle_aspects(args, replayed)
         return replayed, run
     params = {f: getattr(args, _dest(args.metric, f)) for f, _, _ in _others()[args.metric].params()
               if getattr(args, _dest(args.metric, f)) is not None}
@@ -255,9 +256,29 @@ def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, R
     if args.metric == "aspect" and limit is not None:
         params["config"] = Config(aspects="separate", time_limit=limit)
     try:
-        return get_metric(args.metric, **params), run
+        metric = get_metric(args.metric, **params)
     except (ValueError, OSError) as exc:
         raise UsageError(f"--metric {args.metric}: {exc}") from None
+    _refuse_idle_aspects(args, metric)
+    return metric, run
+
+
+#: the commands whose output shows the counter metric's aspects (Counter's detailed scores)
+_SHOWS_ASPECTS = ("score", "compare", "matrix", "explain")
+
+
+def _refuse_idle_aspects(args: argparse.Namespace, metric: Metric) -> None:
+    """The counter metric's ``aspects`` in a command whose output has no place for them (gap,
+    search) would do nothing but sign the run: refused."""
+    command = getattr(args, "command", None)
+    if getattr(metric, "aspects", "none") == "none" or args.metric != "counter":
+        return
+    if command not in _SHOWS_ASPECTS:
+        raise UsageError(f"--counter-aspects does nothing in {command}: its output has no aspects (they are in "
+                         f"{', '.join(_SHOWS_ASPECTS)})")
+    if command == "explain" and not getattr(args, "json", None):  # explain's --pairs-out
+        raise UsageError("--counter-aspects does nothing in explain's view: its pairs are written with their "
+                         "aspects by --pairs-out FILE")
 
 
 def _counter_aspects(args: argparse.Namespace) -> str:
