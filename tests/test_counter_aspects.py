@@ -129,8 +129,8 @@ def test_a_table_of_the_run_reads_back_with_its_aspects(files):
     gold, test = read_clf_text(GOLD), read_clf_text((files / "test.clf").read_text())
     corpus = m.score_graphs(test, gold)
     table = m.corpus(corpus.pairs).to_pandas()
-    assert MetricCorpus.from_pandas(table).metric == m  # the statistics read back, the aspects' among them
-    back = CounterCorpus.from_pandas(table)
+    back = MetricCorpus.from_pandas(table)  # the metric's corpus type: its summary has the aspects
+    assert back.metric == m and isinstance(back, CounterCorpus)
     assert back.summary()["aspects"] == m.corpus(corpus.pairs).summary()["aspects"]
     ci, parts = m.intervals(m.corpus(corpus.pairs), 100, 1)
     assert set(parts["aspects"]["f1"]) == set(DETAIL_NAMES)
