@@ -1,7 +1,7 @@
 """``smatchpp explain --metric counter`` on the PMB files of DRS_parsing's ``data/``: does each
 pair's view mark as many clauses matched as the pair's certified ``matched``, is its
 ``--pairs-out`` the line ``score --metric counter --alignments`` writes, and what does the view
-cost beside ``score`` (the explanation solves each pair a second time)?
+cost beside ``score`` (the statistics and the explanation come from one solve)?
 
     bash experiments/setup_counter_peer.sh       # the data
     python3 experiments/explain_counter.py [--sets 2.2.0-dev,...] [--json out.json]

@@ -208,3 +208,30 @@ def test_a_symmetric_operator_matches_either_way_round():
     assert m.stats(fa, fb)[0] == 3
     assert [c["match"] for c in e["clauses_a"]] == [0, 1, 2]
     assert e["referents"] == [["x1", "y1"], ["x2", "y2"]]
+
+
+def test_a_run_that_explains_solves_each_pair_once(monkeypatch, tmp_path):
+    """The statistics and the explanation of a pair come from one solve (``stats_explained``):
+    under a time limit two solves could stop apart and the marks would not add up to
+    ``matched``; a second solve is also half the cost of ``--alignments``."""
+    from smatchpp.metrics.counter import Counter
+    from smatchpp.drs.clf import read_clf_entries
+    from smatchpp.running.runs import metric_pairs
+
+    calls = []
+    solve = Counter.solve
+    monkeypatch.setattr(Counter, "solve", lambda self, a, b: calls.append(1) or solve(self, a, b))
+    metric = get_metric("counter")
+    (tmp_path / "t.clf").write_text(TEST_CLF)
+    (tmp_path / "g.clf").write_text(DRS_GOLD)
+    test, gold = read_clf_entries(str(tmp_path / "t.clf")), read_clf_entries(str(tmp_path / "g.clf"))
+    pairs = list(metric_pairs(metric, test, gold, "raise", explain=True))
+    solved = [p for p, _ in pairs if p.stats is not None]
+    assert len(calls) == len(solved) > 0
+    for pair, why in pairs:
+        if pair.stats is None:
+            continue
+        pair.explanation = why
+        line = metric.pair_json(pair, details=True)
+        marked = sum(c["match"] is not None for c in line["clauses_a"])
+        assert marked == line["matched"]

@@ -186,6 +186,13 @@ class Metric(ABC):
         clash with :meth:`MetricPair.to_json`'s), or ``None``: the default, no explanation."""
         return None
 
+    def stats_explained(self, a: Any, b: Any) -> tuple[Sequence[float], dict[str, Any] | None]:
+        """The pair's statistics and its explanation, from one computation: a metric whose
+        explanation comes out of the computation of its statistics (a solve under a time
+        limit) overrides this, so that the two can never disagree.  The default: :meth:`stats`,
+        then :meth:`explain`."""
+        return self.stats(a, b), self.explain(a, b)
+
     @classmethod
     def explains(cls) -> bool:
         """Whether the metric overrides :meth:`explain`."""

@@ -364,7 +364,18 @@ class Counter(Metric):
                                 "f1": aspect_intervals(scored, resamples, seed)}
         return ci, parts
 
+    def stats_explained(self, a: CounterDrs, b: CounterDrs) -> tuple[tuple[float, ...], dict[str, Any]]:
+        """The statistics and the explanation of one solve (a second solve under ``time_limit``
+        could stop elsewhere, and the marks would not add up to ``matched``)."""
+        matched, upper, mapping, status = self.solve(a, b)
+        return (matched, upper, float(a.total), float(b.total)), self.explained(a, b, mapping, status)
+
     def explain(self, a: CounterDrs, b: CounterDrs) -> dict[str, Any]:
+        """:meth:`explained` of the pair's solve."""
+        return self.stats_explained(a, b)[1]
+
+    def explained(self, a: CounterDrs, b: CounterDrs, mapping: tuple[tuple[int, int], ...],
+                  status: str) -> dict[str, Any]:
         """The mapping (``alignment``: ``[A variable, B variable]``; split into ``boxes`` and
         ``referents``; ``unaligned_a``/``_b``), the certificate's ``status``, and each side's
         clauses as Counter matches them (``clauses_a``/``_b``: ``{"clause": text, "match": the
@@ -372,7 +383,6 @@ class Counter(Metric):
         ``explain --metric counter`` draws it.  The matched clauses are those the mapping makes
         equal (a symmetric operator's last two either way round), each used once: as many as
         the pair's ``matched``."""
-        _, _, mapping, status = self.solve(a, b)
         symmetric = {c.label for drs in (a, b) for c in drs.clauses if c.symmetric}
 
         def key(c, to=None):
