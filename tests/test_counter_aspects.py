@@ -173,3 +173,17 @@ def test_commands_without_a_place_for_the_aspects_refuse_them(files):
     assert done.returncode == 0, done.stderr
     rows = [json.loads(x) for x in (files / "e.jsonl").read_text().splitlines()]
     assert [r["aspects"]["nouns"]["matched"] for r in rows] == [1, 1]
+
+
+def test_an_explained_pair_has_the_same_statistics_aspects_included(files):
+    m = get_metric("counter", aspects="counter")
+    gold, test = read_clf_text(GOLD), read_clf_text((files / "test.clf").read_text())
+    for a, b in zip(test, gold):
+        fa, fb = m.features(a), m.features(b)
+        stats, explanation = m.stats_explained(fa, fb)
+        assert tuple(stats) == m.stats(fa, fb) and len(stats) == len(m.stat_names)
+    done = run("score", "--metric", "counter", "test.clf", "gold.clf", "--counter-aspects", "counter",
+               "--alignments", "--pairs-out", "p.jsonl", cwd=files)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(x) for x in (files / "p.jsonl").read_text().splitlines()]
+    assert rows[0]["aspects"]["roles"]["gold"] == 1 and "clauses_a" in rows[0]

@@ -266,12 +266,18 @@ class Counter(Metric):
 
     def stats(self, a: CounterDrs, b: CounterDrs) -> tuple[float, ...]:
         matched, upper, mapping, _ = self.solve(a, b)
+        return self._stats(a, b, matched, upper, mapping)
+
+    def _stats(self, a: CounterDrs, b: CounterDrs, matched: float, upper: float,
+               mapping: tuple[tuple[int, int], ...]) -> tuple[float, ...]:
+        """The statistics of one solve: the four, and with ``aspects`` the detailed kinds'
+        counts on the mapping that reached ``matched``."""
         main = (matched, upper, float(a.total), float(b.total))
         if self.aspects == "none":
             return main
         from ..drs.exact import detailed_counts
 
-        counts = detailed_counts(a, b, mapping)  # on the mapping that reached `matched`
+        counts = detailed_counts(a, b, mapping)
         return main + tuple(float(counts[w][k]) for k in range(len(_KINDS)) for w in range(3))
 
     # --- the aspects (Counter's detailed scores), when asked for ---------------------
@@ -368,7 +374,7 @@ class Counter(Metric):
         """The statistics and the explanation of one solve (a second solve under ``time_limit``
         could stop elsewhere, and the marks would not add up to ``matched``)."""
         matched, upper, mapping, status = self.solve(a, b)
-        return (matched, upper, float(a.total), float(b.total)), self.explained(a, b, mapping, status)
+        return self._stats(a, b, matched, upper, mapping), self.explained(a, b, mapping, status)
 
     def explain(self, a: CounterDrs, b: CounterDrs) -> dict[str, Any]:
         """:meth:`explained` of the pair's solve."""
