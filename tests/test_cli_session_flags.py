@@ -149,3 +149,28 @@ def test_explain_metric_counter(drs):
     assert refused.returncode == 2 and "g.clf: DRSs in clausal form are compared by --metric counter" in refused.stderr
     html = run("explain", "--metric", "counter", "g.clf", "g.clf", "-o", "r.html", cwd=drs, fresh=True)
     assert html.returncode == 2 and "-o/--output does nothing under --metric counter" in html.stderr
+
+
+# the command lines of the third session of 28 November: Counter's -m and -b, and the counter
+# metric's aspect set (their logic: tests/test_drs_counter.py, tests/test_counter_aspects.py)
+
+def test_counters_max_clauses_and_baseline_and_the_counter_aspects(drs):
+    (drs / "one.clf").write_text((drs / "g.clf").read_text().split("\n\n")[1])
+    done = run("-f1", "one.clf", "-f2", "g.clf", "-b", "-m", "1", cwd=drs, fresh=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Testing baseline DRS vs 2 DRSs..."
+    assert "Skipping 1 DRSs due to their length exceeding 1 (--max_clauses)" in lines
+    assert "Max number of clauses per DRS:  1" in lines and "Clauses gold : 4" in lines
+    many = run("-f1", "g.clf", "-f2", "g.clf", "-b", cwd=drs, fresh=True)
+    assert many.returncode == 2 and "more than 1 DRS in prod file" in many.stderr
+    aspects = run("score", "--metric", "counter", "t.clf", "t.clf", "--aspects", "counter", "--format", "json",
+                  cwd=drs, fresh=True)
+    assert aspects.returncode == 0, aspects.stderr
+    s = json.loads(aspects.stdout)
+    assert "|counter-aspects:counter|" in s["signature"]
+    assert {k: v["f1"] for k, v in s["aspects"]["scores"].items()}["roles"] == 1.0
+    bad = run("score", "--metric", "counter", "bad.clf", "g.clf", "--aspects", "counter", cwd=drs, fresh=True)
+    assert bad.returncode == 2 and "bad.clf:8: graph 1: DRS 2: ill-formed" in bad.stderr
+    amr = run("score", PRED, GOLD, "--aspects", "counter", cwd=drs, fresh=True)
+    assert amr.returncode == 2 and "--metric counter" in amr.stderr

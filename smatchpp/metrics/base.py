@@ -609,8 +609,11 @@ class MetricCorpus:
                             None if r.get("status") == "skipped" else tuple(float(r[k]) for k in metric.stat_names),
                             r.get("error")) for r in found]
         bootstrap = tokens.get("bootstrap")
-        return cls(metric, pairs, tokens.get("errors", "raise"), int(bootstrap) if bootstrap else None,
-                   int(tokens.get("bootstrap-seed", DEFAULT_SEED)))
+        run = (tokens.get("errors", "raise"), int(bootstrap) if bootstrap else None,
+               int(tokens.get("bootstrap-seed", DEFAULT_SEED)))
+        # the metric's own corpus type (the counter metric's summary has its aspects), unless a
+        # subclass asked for itself
+        return metric.corpus(pairs, *run) if cls is MetricCorpus else cls(metric, pairs, *run)
 
     def _repr_html_(self) -> str:
         """A notebook shows the corpus summary (:func:`smatchpp.core.tables.summary_html`)."""
