@@ -91,7 +91,7 @@ def _untimed(line: dict) -> dict:
 _ONE_TYPE = {"AlignmentMetric", "PairScore", "CorpusScore", "MetricPair", "MetricCorpus"}
 
 
-@pytest.mark.parametrize("module", ["score", "compare", "gap", "search", "matrix", "tune", "metric"])
+@pytest.mark.parametrize("module", ["score", "compare", "gap", "search", "matrix", "tune", "metric", "explain"])
 def test_no_command_tests_a_result_or_metric_type(module):
     """The commands hand results around without asking their type: ``app.aligns`` is the one
     test of the engine (before: ``isinstance(metric, AlignmentMetric)`` in score, search, and

@@ -611,14 +611,14 @@ class MetricCorpus:
         family's ``aspect_intervals``)."""
         if self.detail is not None:
             return self.detail.to_pandas(intervals, **parts)
-        return tables.to_pandas([self.metric.pair_json(p) for p in self.pairs], self.signature,
+        return tables.to_pandas([p.to_json(self.metric) for p in self.pairs], self.signature,
                                 self._summary_with(intervals))
 
     def to_arrow(self, intervals: "MetricIntervals | None" = None, **parts):
         """:meth:`to_pandas` as a :class:`pyarrow.Table` (signature and summary in its metadata)."""
         if self.detail is not None:
             return self.detail.to_arrow(intervals, **parts)
-        return tables.to_arrow([self.metric.pair_json(p) for p in self.pairs], self.signature,
+        return tables.to_arrow([p.to_json(self.metric) for p in self.pairs], self.signature,
                                self._summary_with(intervals))
 
     @classmethod
