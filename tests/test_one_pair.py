@@ -64,6 +64,20 @@ def test_rows_of_every_metric_are_pair_results():
         assert line["index"] == 0
 
 
+def test_rows_of_statistics_alone_compare_as_every_metrics():
+    """Rows of ``runs.metric_rows`` under the smatch metric (``Metric.stats``: no detail) take
+    every metric's compare steps instead of failing on a missing ``PairScore``."""
+    from smatchpp.running.runs import metric_rows
+
+    a, b = read_text(A), read_text(B)
+    m = AlignmentMetric()
+    rows = [tuple(p for p, _ in row) for row in metric_rows(m, [a, b], b)]
+    line = m.compare_line(rows[0], ["sys1", "sys2"])
+    assert set(line) == {"index", "id", "sys1", "sys2", "difference"}
+    (found,) = m.compare_systems(rows, 20, 20, 1)
+    assert found[0].name == "smatch" and "certified" not in m.compare_notes(rows, rows, [], ["sys1", "sys2"], 3)["line"]
+
+
 def test_a_skipped_pair_is_skipped_in_the_one_type():
     (bad,) = read_text("(a / b :ARG0 (c\n")
     (good,) = read_text("(x / b)")

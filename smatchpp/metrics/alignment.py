@@ -282,7 +282,10 @@ class AlignmentMetric(SolvesWithAligner, Metric):
     headline_title = "F1"
 
     def compare_line(self, row, names, gold_id=None) -> dict[str, Any]:
-        """Every system's :meth:`PairScore.to_json` and each one's F1 difference to the first."""
+        """Every system's :meth:`PairScore.to_json` and each one's F1 difference to the first (pairs
+        scored by :meth:`stats` alone, without ``detail``: every metric's line)."""
+        if any(p.detail is None for p in row):
+            return super().compare_line(row, names, gold_id)
         row = [p.detail for p in row]
         if len(names) == 2:
             p1, p2 = row
@@ -301,6 +304,8 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         """Smatch's micro F1 of each system against the first (:func:`smatchpp.statistics.significance.compare`:
         :func:`~smatchpp.statistics.significance.compare_columns` with the bounds of uncertified pairs), then
         the coreference subscores and the aspects the pairs carry, each its own comparison."""
+        if any(p.detail is None for row in rows for p in row):  # statistics alone: every metric's test
+            return super().compare_systems(rows, resamples, trials, seed)
         systems = len(rows[0]) if rows else 2
         corpora = [[row[k].detail for row in rows] for k in range(systems)]
         return [comparisons(corpora[0], other, resamples, trials, seed) for other in corpora[1:]]
@@ -308,6 +313,8 @@ class AlignmentMetric(SolvesWithAligner, Metric):
     def compare_notes(self, rows, kept, dropped, names, pairs: int) -> dict[str, Any]:
         """The pairs certified optimal in each system beside the pair counts, the aspects' mode,
         and a warning for the pairs left out (skipped in a system)."""
+        if any(p.detail is None for row in rows for p in row):  # statistics alone: no certificates
+            return super().compare_notes(rows, kept, dropped, names, pairs)
         many = len(names) > 2
         counted = kept if many else rows  # two systems: every finished pair of each
         certified = [sum(row[k].detail.status == "optimal" for row in counted) for k in range(len(names))]
