@@ -109,6 +109,9 @@ LP_PASSES = 120
 LP_MAX_PAIRS_UNDER_DEADLINE = 2_000_000
 #: the priced LP stops once its floored bound cannot fall further (``priced_lp``'s ``settle``)
 SETTLE_LP = True
+#: where the priced LP does not certify, up to this many rounds of the cuts of
+#: :mod:`.cuts` lower its bound below the LP's (lp-doc100's first pair: 1597.009 -> 1595.46)
+CUT_ROUNDS = 10
 #: the row/column star bound's cost per candidate pair before it is measured on the pair
 #: (1.1 s for the 4,476,091 pairs of a 180-sentence Bio pair on a quiet machine): a big
 #: problem gets it only if one such pass fits in the time compiling has left
@@ -361,7 +364,7 @@ class Portfolio:
                 # most pairs are zero in a big LP's solution: priced in as needed
                 if not limits.exhausted and limits.affords(PRICING_PASSES * problem.n_pairs):
                     lp = priced_lp(problem, problem.selected(alignment), limits, limits.budget,
-                                   lower=lower, settle=SETTLE_LP)
+                                   lower=lower, settle=SETTLE_LP, cut_rounds=CUT_ROUNDS)
             elif not limits.exhausted and limits.affords(LP_PASSES * problem.n_pairs):
                 lp = solve_lp(problem, time_limit=limits.time_left(), budget=limits.budget,
                               limits=limits)
