@@ -132,3 +132,45 @@ def test_the_rows_close_the_six_cycle():
     assert without.bound >= 4.5 - TOL
     assert 4.0 - TOL <= with_cuts.bound <= 4.0 + TOL and with_cuts.cuts >= 1
     assert Portfolio(bnb_max_pairs=0).solve(problem).objective == 4.0
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(graph_pairs(max_vars=12, min_vars=8, max_attributes=8, max_relations=16))
+def test_portfolio_with_cuts_and_the_neighbourhood_stays_exact(pair):
+    """Every component's LP priced and cut, the LP's neighbourhood solved (both thresholds
+    lowered): the HiGHS MIP's optimum, an alignment worth what it reports."""
+    from unittest import mock
+
+    from oracle import rescore_array
+    from smatchpp.alignment.solvers import HighsSolver
+    from smatchpp.alignment.solvers import portfolio as portfolio_module
+
+    a, b = pair
+    problem = compile_pair(a, b)
+    expected = HighsSolver().solve(problem)
+    with mock.patch.object(portfolio_module, "PRICING_MIN_PAIRS", 0), \
+            mock.patch.object(portfolio_module, "NEIGHBOURHOOD_MAX_PAIRS", 10**9):
+        result = Portfolio(bnb_max_pairs=0).solve(problem)
+    assert result.status == "optimal" and result.objective == expected.objective
+    assert rescore_array(a, b, result.alignment) == result.objective
+
+
+@SETTINGS
+@given(graph_pairs(**SMALL), st.data())
+def test_the_neighbourhood_gives_an_alignment_of_the_whole(pair, data):
+    """Its value is the alignment's, at least the incumbent's and at most the optimum."""
+    from smatchpp.alignment.solvers.base import Limits
+
+    problem = compile_pair(*pair)
+    if problem.n_pairs == 0:
+        return
+    start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
+                                        max_size=problem.n_pairs)), dtype=bool)
+    lp = priced_lp(problem, start, max_rounds=data.draw(st.integers(1, 3)))
+    incumbent = problem.alignment_from_pairs(lp.x > 0.999)
+    lower = problem.objective(incumbent)
+    best, _ = _best_with_each_pair(problem)
+    found, value = Portfolio()._neighbourhood(problem, incumbent, lower, lp.x, lp.reduced,
+                                              Limits())
+    assert value == problem.objective(found)
+    assert lower <= value <= best
