@@ -16,8 +16,10 @@
 2. the label-count bound, then the star (assignment) bound try to certify it;
 3. exact compression (:mod:`smatchpp.alignment.compression.exact`) fixes forced pairs,
    solves assignment-only components and splits the rest into components;
-4. per component: the star bound, then the LP relaxation; if the LP does not
-   certify ``L`` either, its reduced costs rule out every pair that cannot be
+4. per component: the star bound, then the LP relaxation (priced on big components,
+   and cut by the rows of :mod:`.cuts` where pricing stops uncertified; then the
+   LP's neighbourhood is solved for a better alignment: :meth:`Portfolio._neighbourhood`);
+   if the LP does not certify ``L`` either, its reduced costs rule out every pair that cannot be
    in a solution better than ``L`` (compression rule 5), the rest is
    compressed again and each remaining component goes straight to the HiGHS MIP,
    warm-started with the climber's alignment, within what is left of the
