@@ -137,8 +137,10 @@ def test_the_rows_close_the_six_cycle():
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(graph_pairs(max_vars=12, min_vars=8, max_attributes=8, max_relations=16))
 def test_portfolio_with_cuts_and_the_neighbourhood_stays_exact(pair):
-    """Every component's LP priced and cut, the LP's neighbourhood solved (both thresholds
-    lowered): the HiGHS MIP's optimum, an alignment worth what it reports."""
+    """Every component's LP priced, its neighbourhood solved, the LP cut before every
+    elimination (the three thresholds lowered): the HiGHS MIP's optimum, an alignment worth
+    what it reports.  (On pairs this small the LP mostly certifies: the neighbourhood and the
+    cut elimination are exercised by their own tests.)"""
     from unittest import mock
 
     from oracle import rescore_array
@@ -149,7 +151,8 @@ def test_portfolio_with_cuts_and_the_neighbourhood_stays_exact(pair):
     problem = compile_pair(a, b)
     expected = HighsSolver().solve(problem)
     with mock.patch.object(portfolio_module, "PRICING_MIN_PAIRS", 0), \
-            mock.patch.object(portfolio_module, "NEIGHBOURHOOD_MAX_PAIRS", 10**9):
+            mock.patch.object(portfolio_module, "NEIGHBOURHOOD_MAX_PAIRS", 10**9), \
+            mock.patch.object(portfolio_module, "CUT_STEP_PAIRS", 0):
         result = Portfolio(bnb_max_pairs=0).solve(problem)
     assert result.status == "optimal" and result.objective == expected.objective
     assert rescore_array(a, b, result.alignment) == result.objective
@@ -174,3 +177,38 @@ def test_the_neighbourhood_gives_an_alignment_of_the_whole(pair, data):
                                               Limits())
     assert value == problem.objective(found)
     assert lower <= value <= best
+
+
+@SETTINGS
+@given(graph_pairs(**SMALL), st.data())
+def test_elimination_tightened_by_the_cut_lp_stays_exact(pair, data):
+    """The elimination descent from the empty alignment, its LP cut before the first step
+    (``tighten``, the threshold lowered to 0): the brute-force optimum, certified."""
+    from collections import Counter
+    from unittest import mock
+
+    from smatchpp.alignment.solvers import portfolio as portfolio_module
+    from smatchpp.alignment.solvers.base import Limits
+
+    problem = compile_pair(*pair)
+    if problem.n_pairs == 0 or not problem.integral:
+        return
+    best, _ = _best_with_each_pair(problem)
+    start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
+                                        max_size=problem.n_pairs)), dtype=bool)
+    lp = priced_lp(problem, start)
+    empty = np.full(problem.n_a, -1, dtype=np.int64)
+    lower = problem.objective(empty)
+    called = []
+
+    def tighten(lower: float):
+        called.append(lower)
+        return priced_lp(problem, lp.restricted, lower=lower, settle=True, cut_rounds=5)
+
+    with mock.patch.object(portfolio_module, "CUT_STEP_PAIRS", 0):
+        result = Portfolio()._eliminate(problem, empty, lower, np.floor(lp.bound + 1e-6),
+                                        lp.bound + np.minimum(lp.reduced, 0.0), Limits(),
+                                        Counter(), tighten)
+    assert result.status == "optimal" and result.objective == best
+    assert problem.objective(result.alignment) == best
+    assert len(called) <= 1

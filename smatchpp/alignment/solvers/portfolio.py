@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from typing import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -52,7 +53,7 @@ from .bnb import MAX_PAIRS as BNB_MAX_PAIRS, branch_and_bound
 from .bounds import branch_star_bound, dense_assignment, lagrangian_star_bound, star_bound
 from ..sentences import sentence_drop, sentence_parts
 from .highs import HighsSolver, highs_time_limit, solve_lp
-from .pricing import PRICING_MIN_PAIRS, PRICING_PASSES, priced_lp, restrict
+from .pricing import PRICING_MIN_PAIRS, PRICING_PASSES, PricedLp, priced_lp, restrict
 from .hillclimber import climb
 
 __all__ = ["Portfolio", "STAGES"]
@@ -111,9 +112,12 @@ LP_PASSES = 120
 LP_MAX_PAIRS_UNDER_DEADLINE = 2_000_000
 #: the priced LP stops once its floored bound cannot fall further (``priced_lp``'s ``settle``)
 SETTLE_LP = True
-#: where the priced LP does not certify, up to this many rounds of the cuts of
-#: :mod:`.cuts` lower its bound below the LP's (lp-doc100's first pair: 1597.009 -> 1595.46)
+#: when an elimination step would be big, the priced LP goes on from where it stopped with
+#: up to this many rounds of the cuts of :mod:`.cuts` (lp-doc100's first pair: 1597.009 ->
+#: 1595.47, and the step of 82,264 pairs at 1596 is not needed)
 CUT_ROUNDS = 10
+#: ... called for by the elimination before a step that would keep more pairs than this
+CUT_STEP_PAIRS = 30_000
 #: after a priced LP that does not certify, the problem restricted to the LP's support, the
 #: incumbent and the pairs of reduced cost above minus this is solved exactly for a better
 #: alignment (:meth:`Portfolio._neighbourhood`).  lp-doc100's second pair: 5,095 pairs,
@@ -374,7 +378,7 @@ class Portfolio:
                 # most pairs are zero in a big LP's solution: priced in as needed
                 if not limits.exhausted and limits.affords(PRICING_PASSES * problem.n_pairs):
                     lp = priced_lp(problem, problem.selected(alignment), limits, limits.budget,
-                                   lower=lower, settle=SETTLE_LP, cut_rounds=CUT_ROUNDS)
+                                   lower=lower, settle=SETTLE_LP)
             elif not limits.exhausted and limits.affords(LP_PASSES * problem.n_pairs):
                 lp = solve_lp(problem, time_limit=limits.time_left(), budget=limits.budget,
                               limits=limits)
@@ -399,9 +403,16 @@ class Portfolio:
                     if certified(problem, lower, upper):
                         return self._done(alignment, lower, "lp")
                 if self.compression:
+                    tighten = None
+                    if isinstance(lp, PricedLp) and lp.restricted is not None:
+                        def tighten(lower: float) -> PricedLp | None:
+                            return priced_lp(problem, lp.restricted, limits, limits.budget,
+                                             lower=lower, settle=SETTLE_LP,
+                                             cut_rounds=CUT_ROUNDS)
                     # every solution using p is worth at most value + d_p
                     return self._eliminate(problem, alignment, lower, upper,
-                                           value + np.minimum(reduced, 0.0), limits, stats)
+                                           value + np.minimum(reduced, 0.0), limits, stats,
+                                           tighten)
         return self._mip(problem, alignment, lower, upper, limits, stats)
 
     def _neighbourhood(self, problem: Problem, alignment: Alignment, lower: float,
@@ -448,7 +459,8 @@ class Portfolio:
         return result
 
     def _eliminate(self, problem: Problem, alignment: Alignment, lower: float, upper: float,
-                   reach: np.ndarray, limits: Limits, stats: Counter) -> SolveResult:
+                   reach: np.ndarray, limits: Limits, stats: Counter,
+                   tighten: Callable[[float], PricedLp | None] | None = None) -> SolveResult:
         """Solve without the pairs that bounds rule out (compression rule 5), else the MIP.
 
         ``reach[p]`` bounds every solution that uses pair ``p``.  The descent
@@ -489,7 +501,13 @@ class Portfolio:
           is at most ``max(u, T)``, the descent stops there.
 
         Each target is below ``upper``, so every uncertified step lowers
-        ``upper`` by at least ``delta``.  A step that rules out less than
+        ``upper`` by at least ``delta``.
+
+        ``tighten`` (a priced LP's continuation with the cuts of :mod:`.cuts`, given the
+        incumbent's value) is called once, before the first step that would keep more than
+        :data:`CUT_STEP_PAIRS` pairs: its bound lowers ``upper`` and each pair's reach is the
+        smaller of the two (both are bounds).  On lp-doc50 the LP alone floors to the
+        optimum and the steps stay small, so the cuts are not paid for there.  A step that rules out less than
         ``drop_share`` of the pairs does not pay for compressing: the whole
         problem goes to the MIP instead.
         """
@@ -515,6 +533,15 @@ class Portfolio:
                         > LAST_STEP_SHARE * np.count_nonzero(reach >= last)):
                     target = last
                 drop = (reach < target) & ~keep
+            if tighten is not None and problem.n_pairs - np.count_nonzero(drop) > CUT_STEP_PAIRS:
+                cut, tighten = tighten(lower), None
+                if cut is not None:
+                    stats["cut_rows"] += cut.cuts
+                    cut_reach = cut.bound + np.minimum(cut.reduced, 0.0)
+                    reach = np.minimum(reach, np.floor(cut_reach + 1e-6) if integral
+                                       else cut_reach + REACH_SLACK)
+                    upper = min(upper, math.floor(cut.bound + 1e-6) if integral else cut.bound)
+                    continue
             if np.count_nonzero(drop) < self.drop_share * problem.n_pairs:
                 result = self._mip(problem, alignment, lower, upper, limits, stats)
                 stage = max(stage, result.stage, key=STAGES.index)

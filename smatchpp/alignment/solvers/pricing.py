@@ -87,6 +87,8 @@ class PricedLp:
     exact: bool
     #: rows of :mod:`.cuts` in the LP of ``bound`` (0: the LP relaxation's own bound)
     cuts: int = 0
+    #: the restricted set when pricing stopped (a start to go on from)
+    restricted: np.ndarray | None = None
 
 
 def restrict(problem: Problem, keep: np.ndarray) -> tuple[Problem, np.ndarray]:
@@ -239,6 +241,8 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
         if done:
             break
         keep |= enter
+    if best is not None:
+        best.restricted = keep
     return best
 
 
