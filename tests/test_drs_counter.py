@@ -165,6 +165,18 @@ def test_counters_command_line_says_which_drss_it_replaced(tmp_path):
     assert "Matching clauses: 2" in done.stdout.splitlines()
 
 
+def test_ill_spar_without_the_spar_drs_names_the_flags_a_user_gives(tmp_path):
+    """The message names the command line's flags, once prefixed, not only the metric's
+    parameter names."""
+    (tmp_path / "gold.clf").write_text(GOLD)
+    for argv in (("-f1", "gold.clf", "-f2", "gold.clf", "-ill", "spar"),
+                 ("score", "--metric", "counter", "--counter-ill", "spar", "gold.clf", "gold.clf")):
+        done = run(*argv, cwd=tmp_path)
+        assert done.returncode == 2
+        assert "--counter-spar FILE" in done.stderr and "-ill spar" in done.stderr, done.stderr
+        assert "counter: counter:" not in done.stderr
+
+
 def test_the_shared_solving_options_reach_the_counter_metric(tmp_path):
     """--solver, --compression and --time-limit solve each DRS pair as for AMR (the clauses are
     compiled into the shared problem) and are signed; every solver gives the same counts here."""

@@ -172,13 +172,14 @@ class Counter(Metric):
         from ..drs.clf import load_signature, load_wordnet_map, read_clf
 
         if self.time_limit is not None and not self.time_limit > 0:
-            raise ValueError(f"counter: time_limit must be positive seconds, not {self.time_limit}")
+            raise ValueError(f"time_limit must be positive seconds, not {self.time_limit}")
         sig = load_signature(self.signature_file) if self.signature_file else None
         wn = load_wordnet_map(self.wordnet) if self.wordnet else None
         spar = None
         if self.ill == "spar":
             if not self.spar:
-                raise ValueError("counter: ill=spar needs spar=FILE (the SPAR baseline DRS)")
+                raise ValueError("ill='spar' (command line: -ill spar or --counter-ill spar) needs "
+                                 "the SPAR DRS: spar=FILE (--counter-spar FILE, a release's baseline_drs.txt)")
             found = read_clf(self.spar)
             if not found:
                 raise ValueError(f"{self.spar}: no DRS in it")
