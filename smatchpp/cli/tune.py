@@ -20,6 +20,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+import numpy as np
+
+from ..metrics.alignment import AlignmentMetric
+from ..running.runs import metric_pairs
 from ..metrics.tune import SPSA, GridResult, TuneResult, grid_search, read_scores, spsa, write_weights
 from ..graphs.read import read_file
 from .common import INTERRUPTS, EXIT_OK, EXIT_USAGE, UsageError, check_outputs, report_unreadable
@@ -172,8 +176,10 @@ def _write_spsa(args: argparse.Namespace, metric, result: TuneResult, interrupte
 
 
 def _run_s2match(args: argparse.Namespace) -> int:
-    """S2Match's cutoff x diffsense grid: exact pair scores, chosen by the dev pairs' r."""
-    from ..api import Config, Scorer
+    """S2Match's cutoff x diffsense grid: exact pair scores, chosen by the dev pairs' r.  Each
+    cell is the ``smatch`` metric with S2Match's parameters, its pairs scored on the road of
+    every metric (:func:`smatchpp.running.runs.metric_pairs`), their F1 its headline score."""
+    from ..alignment.config import Config
     from ..alignment.matchers.embeddings import vectors_held
 
     given = [f"--{k.replace('_', '-')}" for k in _SPSA_ONLY if getattr(args, k) != args.spsa_defaults[k]]
@@ -196,9 +202,17 @@ def _run_s2match(args: argparse.Namespace) -> int:
                              "scores: one graph in each and one score per pair")
         sides.append((entries_a, entries_b, scores))
 
+    concepts: list = []  # each pair's concepts, as the preset reads them (the same in every cell)
+
     def evaluate(setting):
-        scorer = Scorer(Config(preset=args.preset, match="s2match", cutoff=setting[0], diffsense=setting[1]))
-        return tuple([p.f1 for p in scorer.score_corpus(ea, eb, workers=1).pairs] for ea, eb, _ in sides)
+        metric = AlignmentMetric(Config(preset=args.preset, match="s2match", cutoff=setting[0], diffsense=setting[1]))
+        if not concepts:
+            concepts.extend((metric.features(ea.graph).concepts, metric.features(eb.graph).concepts)
+                            for entries_a, entries_b, _ in sides for ea, eb in zip(entries_a, entries_b))
+        # the cell's similarity table in one batch, as a Scorer prepares it (the values are the
+        # same computed pair by pair: only the time differs)
+        metric.aligner.prepare(concepts)
+        return tuple(_headline(metric, metric_pairs(metric, ea, eb, "raise", workers=1)) for ea, eb, _ in sides)
 
     def progress(setting, tr, dr):
         print(f"cutoff {setting[0]:g} diffsense {setting[1]:g}: train r {tr:.4f}, dev r {dr:.4f}",
@@ -228,6 +242,13 @@ def _run_s2match(args: argparse.Namespace) -> int:
     print(f"best on dev: --preset {args.preset} --match s2match --cutoff {c:g} --diffsense {d:g} (dev r {best[2]:.4f}, train r "
           f"{best[1]:.4f}); {len(result.rows)} settings written to {args.out}")
     return EXIT_OK
+
+
+def _headline(metric, found) -> list[float]:
+    """The headline score of each pair of :func:`~smatchpp.running.runs.metric_pairs`, in order
+    (:meth:`Metric.scores` of their statistics at once)."""
+    stats = np.array([pair.stats for pair, _ in found], dtype=float).reshape(-1, len(metric.stat_names))
+    return metric.scores(stats)[metric.headline].tolist()
 
 
 def _write_grid(path: str, result: GridResult) -> None:
