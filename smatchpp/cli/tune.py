@@ -82,6 +82,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--preset", default="smatch", metavar="NAME",
                    help="--metric smatch: the preset the S2Match scores use (default smatch; "
                         "amr-suite for BAMBOO's published S2match rows)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="--metric smatch: processes that score each setting's pairs (default 1; "
+                        "the grid file is the same with any number)")
     p.add_argument("--input-format", default="penman", choices=("penman",), help=argparse.SUPPRESS)
     p.set_defaults(spsa_defaults={k: p.get_default(k) for k in _SPSA_ONLY})
     add_metric_options(p, _SAMPLE)
@@ -117,8 +120,9 @@ def run(args: argparse.Namespace) -> int:
     if args.metric != "wwlk":
         raise UsageError("tune fits WWLK's edge weights (--metric wwlk) or S2Match's cutoff and "
                          "diffsense (--metric smatch)")
-    if args.cutoffs != _GRID or args.diffsenses != _GRID or args.preset != "smatch":
-        raise UsageError("--cutoffs, --diffsenses and --preset do nothing under --metric wwlk")
+    if args.cutoffs != _GRID or args.diffsenses != _GRID or args.preset != "smatch" or args.workers != 1:
+        raise UsageError("--cutoffs, --diffsenses, --preset and --workers do nothing under --metric wwlk "
+                         "(SPSA's steps follow one another)")
     if args.metric_wwlk_edge_weights is not None and args.metric_wwlk_edge_weights == args.out:
         raise UsageError("--output is the --wwlk-edge-weights file it starts from: write another file")
     inputs = [args.a, args.b, args.scores] + list(args.dev or [])
@@ -189,6 +193,8 @@ def _run_s2match(args: argparse.Namespace) -> int:
     if not args.dev:
         raise UsageError("--metric smatch needs --dev A.amr B.amr SCORES.txt: the grid is chosen on it")
     metric_from_args(args)  # refuses the other metrics' options
+    if args.workers < 1:
+        raise UsageError(f"--workers: expected at least 1, got {args.workers}")
     check_outputs({"--output": args.out}, [args.a, args.b, args.scores] + list(args.dev))
     sides = []
     for a, b, y in ((args.a, args.b, args.scores), tuple(args.dev)):
@@ -212,7 +218,7 @@ def _run_s2match(args: argparse.Namespace) -> int:
         # the cell's similarity table in one batch, as a Scorer prepares it (the values are the
         # same computed pair by pair: only the time differs)
         metric.aligner.prepare(concepts)
-        return tuple(_headline(metric, metric_pairs(metric, ea, eb, "raise", workers=1)) for ea, eb, _ in sides)
+        return tuple(_headline(metric, metric_pairs(metric, ea, eb, "raise", workers=args.workers)) for ea, eb, _ in sides)
 
     def progress(setting, tr, dr):
         print(f"cutoff {setting[0]:g} diffsense {setting[1]:g}: train r {tr:.4f}, dev r {dr:.4f}",
