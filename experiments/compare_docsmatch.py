@@ -8,7 +8,8 @@ peak RSS from ``wait4``, as ``/usr/bin/time -v`` reports it).  Ours runs as
 ``smatchpp score --workers 1`` with and without ``--sentence-buckets`` (``--coref-subscore``,
 ``--alignments``), under ``--time-limit`` per pair when given.
 
-Per set it prints one row per run (F1, certified pairs, wall seconds, peak MB) and the checks:
+Per set it prints one row per run (F1, certified pairs, wall and CPU seconds, peak MB, the
+1-minute load average at the run's start and end) and the checks:
 
 * ``totals``: pairs whose test and gold triple counts equal docSmatch's;
 * ``buckets``: graphs whose sentence buckets (:func:`smatchpp.alignment.sentences.sentence_buckets`) equal
@@ -24,7 +25,12 @@ Per set it prints one row per run (F1, certified pairs, wall seconds, peak MB) a
 
     python3 experiments/compare_docsmatch.py --sets lp-doc5 lp-doc20 [--restarts 1 4]
         [--peer-src /root/.cache/docamr-peer] [--peer-python /root/.cache/docamr-peer/venv/bin/python]
-        [--time-limit 60] [--peer-timeout 600] [--files NAME TEST GOLD ...]
+        [--time-limit 60] [--peer-timeout 600] [--peer-mem-mb 12000] [--files NAME TEST GOLD ...]
+        [--ours restricted unrestricted]
+
+``--ours restricted`` runs only the restricted solve (the checks need it), for a rerun of
+docSmatch alone.  CPU seconds are the child's user + system time (``wait4``); ours under
+``--time-limit`` has a wall-clock deadline, so on a loaded machine it gets less CPU than that.
 
 >>> matched_f1({"matched": 3, "test": 4, "gold": 4}.__getitem__, [0])
 0.75
@@ -34,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -75,6 +82,11 @@ def facts_equal(raw, peer: dict) -> tuple[bool, bool]:
     return ours == peer["buckets"], same_coref
 
 
+def load() -> str:
+    """The 1-minute load average now."""
+    return f"{os.getloadavg()[0]:.1f}"
+
+
 def run_set(name: str, test: Path, gold: Path, args) -> list[str]:
     rows = []
     graphs_a = [e.graph for e in read_file(test)]
@@ -84,24 +96,31 @@ def run_set(name: str, test: Path, gold: Path, args) -> list[str]:
         options += ["--time-limit", str(args.time_limit)]
     ours = {}
     for label, extra in (("ours restricted", ["--sentence-buckets"]), ("ours unrestricted", [])):
+        if label.split()[1] not in args.ours:
+            continue
+        began = load()
         run = peers.run_ours(test, gold, *options, *extra, timeout=args.ours_timeout, tool=label)
         ours[label] = run
         s = run.summary
+        clock = f"{run.wall_seconds:.1f} | {run.cpu_seconds or 0:.1f} | {run.peak_rss_mb or 0:.0f} | {began}-{load()}"
+        log(args, name, label, run)
         if not s:
-            rows.append(f"| {name} | {label} | {run.status} | | | {run.wall_seconds:.1f} | "
-                        f"{run.peak_rss_mb or 0:.0f} | |")
+            rows.append(f"| {name} | {label} | {run.status} | | | {clock} | |")
             continue
         lo, hi = s["f1_interval"]
         f1 = f"{100 * lo:.2f}" if s["optimal"] == s["scored"] else f"[{100 * lo:.2f}, {100 * hi:.2f}]"
         coref = s.get("coref", {}).get("Total Coref", {})
         rows.append(f"| {name} | {label} | {f1} | {s['optimal']} of {s['scored']} | "
-                    f"{100 * coref.get('f1', 0):.2f} | {run.wall_seconds:.1f} | {run.peak_rss_mb:.0f} | |")
-    restricted = {p["index"]: p for p in ours["ours restricted"].pairs}
+                    f"{100 * coref.get('f1', 0):.2f} | {clock} | |")
+    restricted = {p["index"]: p for p in ours["ours restricted"].pairs} if "ours restricted" in ours else {}
     for r in args.restarts:
+        began = load()
         run = peers.run_peer(f"docSmatch -r {r}", [str(HERE / "docsmatch_peer_driver.py"), str(test), str(gold),
                                                   "--peer-src", str(args.peer_src), "--restarts", str(r)],
                              timeout=args.peer_timeout, mem_limit_mb=args.peer_mem_mb,
                              python=args.peer_python)
+        ended = load()
+        log(args, name, f"docSmatch -r {r}", run)
         pairs = run.pairs
         totals = buckets = items = on_its = below = above = ours_below = 0
         short = 0
@@ -127,10 +146,22 @@ def run_set(name: str, test: Path, gold: Path, args) -> list[str]:
         cm, ct, cg = (sum(p["coref"][k] for p in pairs) for k in range(3))
         status = "" if run.status == "ok" else f" ({run.status} after {n} pairs)"
         rows.append(f"| {name} | docSmatch -r {r}{status} | {100 * f1:.2f} | | {100 * prf(cm, ct, cg)[2]:.2f} | "
-                    f"{run.wall_seconds:.1f} | {run.peak_rss_mb or 0:.0f} | totals {totals}/{n}, "
+                    f"{run.wall_seconds:.1f} | {run.cpu_seconds or 0:.1f} | {run.peak_rss_mb or 0:.0f} | "
+                    f"{began}-{ended} | totals {totals}/{n}, "
                     f"buckets {buckets}/{2 * n}, coref items {items}/{2 * n}, coref on its alignment "
                     f"{on_its}/{n}, below {below}/{n} (by up to {short:g}), above {above}, ours below {ours_below} |")
     return rows
+
+
+def log(args, name: str, label: str, run) -> None:
+    """One run's status, clocks, summary and per-pair records as a JSON line in ``--log``."""
+    if args.log is None:
+        return
+    with open(args.log, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"set": name, "run": label, "status": run.status, "wall": run.wall_seconds,
+                            "cpu": run.cpu_seconds, "peak_mb": run.peak_rss_mb, "summary": run.summary,
+                            "pairs": [{k: v for k, v in p.items() if k not in ("a", "b", "mapping", "alignment")}
+                                      for p in run.pairs]}) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,7 +177,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=None, help="ours, per pair")
     ap.add_argument("--ours-timeout", type=float, default=3600)
     ap.add_argument("--peer-timeout", type=float, default=600)
-    ap.add_argument("--peer-mem-mb", type=int, default=16000)
+    ap.add_argument("--peer-mem-mb", type=int, default=12000, help="docSmatch's address-space cap")
+    ap.add_argument("--ours", nargs="+", default=["restricted", "unrestricted"],
+                    choices=["restricted", "unrestricted"], help="which of our solves to run")
+    ap.add_argument("--log", type=Path, default=None, help="append every run's records here (JSON lines)")
     args = ap.parse_args(argv)
     known = sets(args.shared)
     if not (args.peer_src / "docSmatch" / "smatch.py").exists():
@@ -155,8 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.sets is None:
         args.sets = [] if args.files else ["lp-doc5", "lp-doc20"]
     chosen = [(n, *known[n]) for n in args.sets] + [(n, Path(t), Path(g)) for n, t, g in args.files]
-    print("| set | run | F1 | certified | Total Coref F1 | wall s | peak MB | checks against docSmatch |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| set | run | F1 | certified | Total Coref F1 | wall s | CPU s | peak MB | load | checks against docSmatch |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, test, gold in chosen:
         for row in run_set(name, test, gold, args):
             print(row, flush=True)
