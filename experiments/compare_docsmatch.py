@@ -21,7 +21,11 @@ Per set it prints one row per run (F1, certified pairs, wall and CPU seconds, pe
 * ``below``: pairs where docSmatch's matched count is below our certified restricted optimum
   (and the largest shortfall); ``above``: pairs where it is above our restricted upper bound
   (must be 0: docSmatch's alignment is feasible for the restricted problem); ``ours below``:
-  pairs where our restricted alignment (certified or not) matches fewer triples than docSmatch's.
+  pairs where our restricted alignment (certified or not) matches fewer triples than docSmatch's;
+* ``coref``: docSmatch's Total Coref matched count against ours on our certified restricted
+  optimum, pair by pair, apart for the pairs where docSmatch reached that optimum and where not
+  (:func:`coref_against_optimum`); ``ours on these``: our restricted F1 on the pairs docSmatch
+  finished, when it did not finish them all.
 
     python3 experiments/compare_docsmatch.py --sets lp-doc5 lp-doc20 [--restarts 1 4]
         [--peer-src /root/.cache/docamr-peer] [--peer-python /root/.cache/docamr-peer/venv/bin/python]
@@ -34,6 +38,8 @@ docSmatch alone.  CPU seconds are the child's user + system time (``wait4``); ou
 
 >>> matched_f1({"matched": 3, "test": 4, "gold": 4}.__getitem__, [0])
 0.75
+>>> points(0, 0, 0), points(3, 4, 4)
+('n/a', '75.00')
 """
 
 from __future__ import annotations
@@ -71,6 +77,39 @@ def matched_f1(get, rows) -> float:
     """Micro F1 of summed ``matched``/``test``/``gold`` of ``rows`` (``get(key)`` per row)."""
     return prf(sum(get("matched") for _ in rows), sum(get("test") for _ in rows),
                sum(get("gold") for _ in rows))[2]
+
+
+def points(matched: int, test: int, gold: int) -> str:
+    """F1 in points, or ``n/a`` when neither side has an item (docSmatch prints 0.00 then)."""
+    return "n/a" if test + gold == 0 else f"{100 * prf(matched, test, gold)[2]:.2f}"
+
+
+def coref_against_optimum(peer_pairs: list[dict], restricted: dict[int, dict]) -> str:
+    """docSmatch's Total Coref matched count against ours on our certified restricted optimum,
+    per pair: where docSmatch's total reached the optimum, how many counts are equal; where it fell
+    below, how many are equal, ours above, ours below.  Pairs without coreference items and
+    uncertified ones are left out.
+
+    >>> mine = {0: {"status": "optimal", "matched": 10, "coref": {"Total Coref": {"matched": 4}}},
+    ...         1: {"status": "optimal", "matched": 10, "coref": {"Total Coref": {"matched": 4}}}}
+    >>> coref_against_optimum([{"index": 0, "matched": 10, "coref": [4, 5, 5]},
+    ...                        {"index": 1, "matched": 9, "coref": [5, 5, 5]}], mine)
+    'at the optimum 1/1 equal; below it 0 equal, 0 ours above, 1 ours below'
+    """
+    at = at_equal = 0
+    below = Counter()
+    for p in peer_pairs:
+        mine = restricted.get(p["index"])
+        if mine is None or mine["status"] != "optimal" or p["coref"][1] + p["coref"][2] == 0:
+            continue
+        ours, theirs = mine["coref"]["Total Coref"]["matched"], p["coref"][0]
+        if p["matched"] == mine["matched"]:
+            at += 1
+            at_equal += ours == theirs
+        else:
+            below["equal" if ours == theirs else "above" if ours > theirs else "below"] += 1
+    return (f"at the optimum {at_equal}/{at} equal; below it {below['equal']} equal, "
+            f"{below['above']} ours above, {below['below']} ours below")
 
 
 def facts_equal(raw, peer: dict) -> tuple[bool, bool]:
@@ -111,7 +150,7 @@ def run_set(name: str, test: Path, gold: Path, args) -> list[str]:
         f1 = f"{100 * lo:.2f}" if s["optimal"] == s["scored"] else f"[{100 * lo:.2f}, {100 * hi:.2f}]"
         coref = s.get("coref", {}).get("Total Coref", {})
         rows.append(f"| {name} | {label} | {f1} | {s['optimal']} of {s['scored']} | "
-                    f"{100 * coref.get('f1', 0):.2f} | {clock} | |")
+                    f"{points(*(coref.get(k, 0) for k in ('matched', 'test', 'gold')))} | {clock} | |")
     restricted = {p["index"]: p for p in ours["ours restricted"].pairs} if "ours restricted" in ours else {}
     for r in args.restarts:
         began = load()
@@ -141,15 +180,21 @@ def run_set(name: str, test: Path, gold: Path, args) -> list[str]:
             above += p["matched"] > mine["upper"]
             ours_below += mine["matched"] < p["matched"]
         n = len(pairs)
-        f1 = prf(sum(p["matched"] for p in pairs), sum(p["test"] for p in pairs),
-                 sum(p["gold"] for p in pairs))[2] if pairs else float("nan")
-        cm, ct, cg = (sum(p["coref"][k] for p in pairs) for k in range(3))
+        f1 = points(*(sum(p[k] for p in pairs) for k in ("matched", "test", "gold"))) if pairs else "no pair finished"
+        coref = points(*(sum(p["coref"][k] for p in pairs) for k in range(3)))
         status = "" if run.status == "ok" else f" ({run.status} after {n} pairs)"
-        rows.append(f"| {name} | docSmatch -r {r}{status} | {100 * f1:.2f} | | {100 * prf(cm, ct, cg)[2]:.2f} | "
+        done = [restricted[p["index"]] for p in pairs if p["index"] in restricted]
+        if run.status != "ok" and done:
+            f1 += " (ours restricted on these: " + points(
+                *(sum(m[k] for m in done) for k in ("matched", "test_triples", "gold_triples"))) + ")"
+            coref += " (ours: " + points(*(sum(m["coref"]["Total Coref"][k] for m in done)
+                                           for k in ("matched", "test", "gold"))) + ")"
+        rows.append(f"| {name} | docSmatch -r {r}{status} | {f1} | | {coref} | "
                     f"{run.wall_seconds:.1f} | {run.cpu_seconds or 0:.1f} | {run.peak_rss_mb or 0:.0f} | "
                     f"{began}-{ended} | totals {totals}/{n}, "
                     f"buckets {buckets}/{2 * n}, coref items {items}/{2 * n}, coref on its alignment "
-                    f"{on_its}/{n}, below {below}/{n} (by up to {short:g}), above {above}, ours below {ours_below} |")
+                    f"{on_its}/{n}, below {below}/{n} (by up to {short:g}), above {above}, ours below {ours_below}, "
+                    f"coref {coref_against_optimum(pairs, restricted)} |")
     return rows
 
 
