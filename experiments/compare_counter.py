@@ -5,15 +5,17 @@ DRS_parsing's ``data/``: clause counts, matched, certificates, F1, time.
     python3 experiments/compare_counter.py [--sets all|NAME,...] [--seeds 3] [--wordnet MAP.json] [--json out.json]
     python3 experiments/compare_counter.py --sets 2.2.0-dev-doc5,...,2.2.0-dev-doc40 --seeds 0   # ours only
     python3 experiments/compare_counter.py --referee 4.0.0/dev      # Referee's verdicts beside ours
+    python3 experiments/compare_counter.py --referee 2.2.0/boxer_parse_dev.txt   # a file of the release's data
 
 Sets (each with the Counter version that reads the release; see setup_counter_peer.sh):
 
 * ``2.2.0-dev``/``2.2.0-test``: Boxer's output against gold (Counter v.2.2.0; ours
-  ``version=2019 referee=none``: v.2.2.0's Referee accepts every DRS of these files, ours has
-  the 2021 rules, which reject 2.2.0's ``DRS`` operator);
+  ``version=2019 referee=2019``: v.2.2.0's Referee, whose rules accept every DRS of these
+  files, where the 2021 rules reject 2.2.0's ``DRS`` operator), and ``...-spar``: 2.2.0's SPAR
+  DRS against every gold DRS;
 * ``3.0.0-dev``/``3.0.0-test``: gold against itself, and ``...-spar``: the SPAR baseline DRS
   (``baseline_drs.txt``, Counter's ``-b``) against every gold DRS (Counter v.3.0.0; ours
-  ``version=2020``);
+  ``version=2021``: the tag's counter.py is 190838f's, with SY1/SY2 as operators);
 * ``4.0.0-dev``/``-test``/``-eval`` and their ``-spar`` sets likewise (Counter 190838f; ours
   ``version=2021``);
 * ``2.2.0-dev-docK`` (K = 5, 10, 20, 40): documents, K consecutive DRSs of Boxer's 2.2.0 dev
@@ -60,6 +62,9 @@ def sets(data: Path) -> dict[str, tuple[str, Path, Path, bool]]:
     for split in ("dev", "test"):
         out[f"2.2.0-{split}"] = ("2.2.0", data / "pmb-2.2.0" / f"boxer_parse_{split}.txt",
                                  data / "pmb-2.2.0" / "gold" / f"{split}.txt", False)
+    for split in ("dev", "test"):  # the SPAR DRS of 2.2.0 against its gold (published beside Boxer's)
+        out[f"2.2.0-{split}-spar"] = ("2.2.0", data / "pmb-2.2.0" / "baseline_drs.txt",
+                                      data / "pmb-2.2.0" / "gold" / f"{split}.txt", True)
     for release, splits in (("3.0.0", ("dev", "test")), ("4.0.0", ("dev", "test", "eval"))):
         for split in splits:
             gold = data / f"pmb-{release}" / "gold" / f"{split}.txt"
@@ -135,7 +140,7 @@ def referee_agreement(release: str, gold: Path, folder: Path) -> dict:
     src = COUNTER_HOME / COUNTER_VERSIONS[release][0] / "evaluation"
     drss = read_clf(gold)
     mutated = [d.clauses[:d.index % len(d.clauses)] + d.clauses[d.index % len(d.clauses) + 1:] for d in drss]
-    path = folder / f"{gold.parent.parent.name}-{gold.stem}-mutated.txt"
+    path = folder / f"{gold.stem}-mutated.txt"
     path.write_text("\n\n".join("\n".join(" ".join(c) for c in m) for m in mutated if m) + "\n", encoding="utf-8")
     mutated = [m for m in mutated if m]
     out = subprocess.run([str(PEERS["counter"].python), str(PEERS["counter"].driver), "--peer-src", str(src),
@@ -146,7 +151,7 @@ def referee_agreement(release: str, gold: Path, folder: Path) -> dict:
 
     def ok(clauses) -> bool:
         try:
-            check(clauses, sig)
+            check(clauses, sig, COUNTER_VERSIONS[release][2])
             return True
         except IllFormed:
             return False
@@ -234,8 +239,9 @@ def main(argv=None) -> int:
     if args.referee:
         release, split = args.referee.split("/")
         with tempfile.TemporaryDirectory(prefix="counter-") as tmp:
-            got = referee_agreement(release, COUNTER_HOME / "data" / f"pmb-{release}" / "gold" / f"{split}.txt",
-                                    Path(tmp))
+            folder = COUNTER_HOME / "data" / f"pmb-{release}"
+            got = referee_agreement(release, folder / split if split.endswith(".txt")
+                                    else folder / "gold" / f"{split}.txt", Path(tmp))
         print(markdown_table(list(got), [list(got.values())]))
         return 0
     known = sets(COUNTER_HOME / "data")

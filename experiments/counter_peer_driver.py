@@ -8,6 +8,12 @@ Counter's own functions read the two files (``get_clauses``: Referee's check, th
 and its hill-climber), with Python's ``random`` seeded once.  Per pair, a JSON line:
 ``index``, ``matched``, ``test_clauses``, ``gold_clauses``, ``seconds``; on stdout one JSON
 summary: pairs, f1 (Counter's micro F1 of the summed counts, unrounded), seconds, errors.
+With ``--detailed`` Counter also divides the matched clauses (``-nm`` left out: its
+``get_mappings``), and each line adds ``detail`` (its eight detailed counts of the pair:
+matched, test, gold, as ``get_matching_clauses`` returns them for ``-prin``) and ``mapping``
+(its best mapping as ``[test variable, gold variable]`` names, recorded from its
+``get_best_match``) and ``clauses`` (``-ds``'s counts of the pair: ``[name, matched, test,
+gold]`` in its order, its ``idv_dict``).
 Nothing of Counter is copied: the driver imports it from ``--peer-src`` (outside the repo).
 """
 from __future__ import annotations
@@ -25,6 +31,8 @@ def main() -> int:
     ap.add_argument("--peer-src", required=True)
     ap.add_argument("--out", default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--detailed", action="store_true",
+                    help="also Counter's detailed counts of each pair and its best mapping by variable names")
     ap.add_argument("--referee", default=None, metavar="FILE",
                     help="only Referee's verdict on each DRS of FILE (a JSON line each: index, ok, error)")
     ours, rest = ap.parse_known_args()
@@ -39,11 +47,22 @@ def main() -> int:
     os.chdir(src)  # Counter imports its siblings and reads clf_signature.yaml relative to it
     import counter  # noqa: E402  (the peer's module)
 
-    sys.argv = ["counter.py", "-f1", files[0], "-f2", files[1], "-nm", *options]
+    sys.argv = ["counter.py", "-f1", files[0], "-f2", files[1], *([] if ours.detailed else ["-nm"]), *options]
     args = counter.build_arg_parser()
     counter.args = args  # get_clauses reads the module's global args
     from wordnet_dict_en import en_sense_dict  # the peer's map (a stand-in unless one is given)
 
+    found: list = []
+    if ours.detailed:  # record each pair's best mapping (by the variables' names) as Counter returns it
+        best_match = counter.get_best_match
+
+        def recording(prod_drs, gold_drs, *rest):
+            res = best_match(prod_drs, gold_drs, *rest)
+            found.append([[prod_drs.var_map[f"{prod_drs.prefix}{i}"], gold_drs.var_map[f"{gold_drs.prefix}{j}"]]
+                          for i, j in enumerate(res[0]) if j >= 0])
+            return res
+
+        counter.get_best_match = recording
     signature = counter.get_signature(args.sig_file)
     gold, orig_gold = counter.get_clauses(args.f2, signature, args.ill)
     test, orig_test = counter.get_clauses(args.f1, signature, args.ill)
@@ -73,6 +92,9 @@ def main() -> int:
             else:
                 rec = {"index": k, "matched": res[0], "test_clauses": res[1], "gold_clauses": res[2],
                        "found_at_restart": res[4], "seconds": time.perf_counter() - t0}
+                if ours.detailed:
+                    rec.update(detail=[res[5], res[6], res[7]], mapping=found[-1],
+                               clauses=[[name, *counts] for name, counts in res[9].items()])
                 for i in range(3):
                     totals[i] += res[i]
         if out:

@@ -8,7 +8,7 @@ restarts, seed 1, and 1 restart), run by ``counter_peer_driver.py`` in its envir
 
 The sets and the settings under which each is read are ``compare_counter.py``'s (its
 docstring): Boxer's 2.2.0 output against gold (``--counter-version 2019 --counter-referee
-none``), the SPAR baseline against 3.0.0/4.0.0 gold, and documents of K consecutive 2.2.0
+2019``), the SPAR baseline against 3.0.0/4.0.0 gold, and documents of K consecutive 2.2.0
 DRSs (``--counter-referee none``).  Our side is the command itself (``python -m smatchpp gap
 --metric counter --format json``), so the numbers are what a user gets.
 

@@ -179,10 +179,11 @@ REMATCH_REF = Reference("rematch", "osome-iu/Rematch-RARE",
 SEMBLEU_REF = Reference("sembleu", "freesunshine0316/sembleu", "530bc05 69ff2d4", "SEMBLEU_MIRROR", ())
 SEMA_REF = Reference("sema", "rafaelanchieta/sema", "9a4911c 0ede9e0", "SEMA_MIRROR", ())
 #: Counter (RikVN/DRS_parsing evaluation/counter.py): one checkout per PMB release it reads,
-#: release -> (commit, our counter metric's version, referee); setup_counter_peer.sh
+#: release -> (commit, our counter metric's version, referee); setup_counter_peer.sh.  The tag
+#: v.3.0.0 (14d807d) has 6def45b's SY1/SY2 operators (its counter.py is 190838f's): version 2021
 COUNTER_HOME = Path(os.environ.get("COUNTER_PEER", CACHE / "counter-peer"))
-COUNTER_VERSIONS = {"2.2.0": ("ec4eb07a914a30783542a06124145aa177364380", "2019", "none"),
-                    "3.0.0": ("14d807d447b956b2b109303de2d5517e679faff8", "2020", "2021"),
+COUNTER_VERSIONS = {"2.2.0": ("ec4eb07a914a30783542a06124145aa177364380", "2019", "2019"),
+                    "3.0.0": ("14d807d447b956b2b109303de2d5517e679faff8", "2021", "2021"),
                     "4.0.0": ("190838f9adea2af616eb76156d2e66c8565a6c6e", "2021", "2021")}
 
 

@@ -95,6 +95,26 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     return recs
 
 
+_LEAVE_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def _leave(signum, frame) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _leave_on_signals() -> dict:
+    """Make SIGTERM and SIGHUP raise ``SystemExit`` (main thread only; elsewhere signals cannot
+    be handled); the handlers before, for :func:`_restore_signals`."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {s: signal.signal(s, _leave) for s in _LEAVE_SIGNALS}
+
+
+def _restore_signals(before: dict) -> None:
+    for s, handler in before.items():
+        signal.signal(s, handler)
+
+
 def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
              mem_limit_mb: Optional[int] = None, python: Optional[Path] = None,
              out_flag: str = "--out") -> PeerRun:
@@ -133,11 +153,17 @@ def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
             timer = threading.Timer(timeout, kill) if timeout is not None else None
             if timer is not None:
                 timer.start()
+            # the peer runs in a session of its own (a timeout kills its whole group), so a
+            # SIGTERM/SIGHUP sent to this script (e.g. by `timeout`) would not reach it: while we
+            # wait, those signals raise here and the peer's group is killed before we leave
+            before = _leave_on_signals()
             try:
                 _, wstatus, ru = os.wait4(proc.pid, 0)
-            except BaseException:  # e.g. KeyboardInterrupt: do not leave the peer running
+            except BaseException:  # e.g. KeyboardInterrupt, SIGTERM: do not leave the peer running
                 kill()
                 raise
+            finally:
+                _restore_signals(before)
             wall = time.perf_counter() - t0
             if timer is not None:
                 timer.cancel()

@@ -10,7 +10,7 @@ from smatchpp.aspects.base import AspectSet, GraphAspect, UnalignedAspect
 from smatchpp.aspects.core import AspectScorer
 from smatchpp.aspects.features import count_rows, diagonal, set_features
 from smatchpp.aspects.registry import UnknownAspectSet, aspect_list, aspect_rank, get_aspect_set
-from smatchpp.core.aspect_settings import ASPECT_SET_MODULES, ASPECT_SETS, aspect_set_names
+from smatchpp.core.aspect_settings import ASPECT_SET_MODULES, ASPECT_SETS, aspect_set_names, drs_sets
 from smatchpp.graphs.read import read_text
 from smatchpp.presets import standardize
 
@@ -24,7 +24,7 @@ def graphs():
     return [read_text(t)[0].graph for t in GRAPHS]
 
 
-@pytest.mark.parametrize("name", [n for n in ASPECT_SETS if n != "thesis"])
+@pytest.mark.parametrize("name", [n for n in ASPECT_SETS if n != "thesis" and n not in drs_sets()])
 def test_every_built_in_set_is_an_entry_whose_aspects_follow_the_protocol(name):
     entry = get_aspect_set(name)
     assert isinstance(entry, AspectSet)
@@ -37,12 +37,26 @@ def test_every_built_in_set_is_an_entry_whose_aspects_follow_the_protocol(name):
     assert sum(a.main for a in aspects) == (1 if name == "damonte" else 0)
 
 
+def test_a_set_of_drss_is_counted_by_its_metric_and_refused_for_amr():
+    """Counter's detailed scores (the counter metric's set, tests/test_counter_aspects.py)
+    are counted under a DRS pair's mapping by the counter metric: neither AMR protocol applies,
+    and the alignment family refuses the set."""
+    from smatchpp.alignment.config import Config
+
+    assert drs_sets() == ["counter"]
+    aspects = aspect_list("counter")
+    assert [a.name for a in aspects] == list(get_aspect_set("counter").names)
+    assert all(a.aligned and not isinstance(a, (GraphAspect, UnalignedAspect)) for a in aspects)
+    with pytest.raises(ValueError, match="scores DRSs in clausal form"):
+        Config(aspects="joint", aspect_set="counter")
+
+
 def test_the_settings_know_the_names_without_loading_a_set():
     assert aspect_set_names()[:len(ASPECT_SETS)] == ASPECT_SETS == tuple(ASPECT_SET_MODULES)
 
 
 def test_unknown_sets_aspects_and_files_are_refused_by_name():
-    with pytest.raises(UnknownAspectSet, match="unknown aspect set 'nosuch'; choose from damonte, smatchpp18, thesis"):
+    with pytest.raises(UnknownAspectSet, match="unknown aspect set 'nosuch'; choose from damonte, smatchpp18, thesis, counter"):
         aspect_list("nosuch")
     with pytest.raises(ValueError, match="unknown damonte aspect"):  # a KeyError before
         aspect_list("damonte", ["srl", "nosuch"])

@@ -129,3 +129,48 @@ def test_gap_metric_counter_and_aspect_set(drs):
     assert 0 < json.loads(aspect.stdout)["micro"]["f1"] < 1
     bad = run("score", PRED, GOLD, "--metric", "aspect", "--aspect-set", "nope", cwd=drs, fresh=True)
     assert bad.returncode == 2 and "unknown aspect set 'nope'" in bad.stderr
+
+
+def test_explain_metric_counter(drs):
+    """explain --metric counter (tests/test_explain_metric.py in-process): each pair's clauses,
+    matched ones numbered, --pairs-out; a bad DRS named by file, line and graph; the default
+    metric still refuses clausal form."""
+    done = run("explain", "--metric", "counter", "g.clf", "g.clf", "--pairs-out", "e.jsonl", "--color", "never",
+               cwd=drs, fresh=True)
+    assert done.returncode == 0, done.stderr
+    assert "pair 0: P 100.00  R 100.00  F1 100.00  (matched 3 of test 3 / gold 3)" in done.stdout
+    assert "clauses of B (gold): 3, 3 matched\n  [1] b1 dog \"n.01\" x1" in done.stdout
+    rows = [json.loads(line) for line in (drs / "e.jsonl").read_text().splitlines()]
+    assert [(r["index"], r["matched"], r["status"]) for r in rows] == [(0, 3, "optimal"), (1, 1, "optimal")]
+    bad = run("explain", "--metric", "counter", "bad.clf", "g.clf", cwd=drs, fresh=True)
+    assert bad.returncode == 2, bad.stderr
+    assert "bad.clf:8: graph 1: DRS 2: ill-formed: clause 1: a clause has 3 or 4 tokens, this one 2" in bad.stderr
+    refused = run("explain", "g.clf", "g.clf", cwd=drs, fresh=True)
+    assert refused.returncode == 2 and "g.clf: DRSs in clausal form are compared by --metric counter" in refused.stderr
+    html = run("explain", "--metric", "counter", "g.clf", "g.clf", "-o", "r.html", cwd=drs, fresh=True)
+    assert html.returncode == 2 and "-o/--output does nothing under --metric counter" in html.stderr
+
+
+# the command lines of the third session of 28 November: Counter's -m and -b, and the counter
+# metric's aspect set (their logic: tests/test_drs_counter.py, tests/test_counter_aspects.py)
+
+def test_counters_max_clauses_and_baseline_and_the_counter_aspects(drs):
+    (drs / "one.clf").write_text((drs / "g.clf").read_text().split("\n\n")[1])
+    done = run("-f1", "one.clf", "-f2", "g.clf", "-b", "-m", "1", cwd=drs, fresh=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Testing baseline DRS vs 2 DRSs..."
+    assert "Skipping 1 DRSs due to their length exceeding 1 (--max_clauses)" in lines
+    assert "Max number of clauses per DRS:  1" in lines and "Clauses gold : 4" in lines
+    many = run("-f1", "g.clf", "-f2", "g.clf", "-b", cwd=drs, fresh=True)
+    assert many.returncode == 2 and "more than 1 DRS in prod file" in many.stderr
+    aspects = run("score", "--metric", "counter", "t.clf", "t.clf", "--aspects", "counter", "--format", "json",
+                  cwd=drs, fresh=True)
+    assert aspects.returncode == 0, aspects.stderr
+    s = json.loads(aspects.stdout)
+    assert "|counter-aspects:counter|" in s["signature"]
+    assert {k: v["f1"] for k, v in s["aspects"]["scores"].items()}["roles"] == 1.0
+    bad = run("score", "--metric", "counter", "bad.clf", "g.clf", "--aspects", "counter", cwd=drs, fresh=True)
+    assert bad.returncode == 2 and "bad.clf:8: graph 1: DRS 2: ill-formed" in bad.stderr
+    amr = run("score", PRED, GOLD, "--aspects", "counter", cwd=drs, fresh=True)
+    assert amr.returncode == 2 and "--metric counter" in amr.stderr

@@ -165,6 +165,18 @@ def test_counters_command_line_says_which_drss_it_replaced(tmp_path):
     assert "Matching clauses: 2" in done.stdout.splitlines()
 
 
+def test_ill_spar_without_the_spar_drs_names_the_flags_a_user_gives(tmp_path):
+    """The message names the command line's flags, once prefixed, not only the metric's
+    parameter names."""
+    (tmp_path / "gold.clf").write_text(GOLD)
+    for argv in (("-f1", "gold.clf", "-f2", "gold.clf", "-ill", "spar"),
+                 ("score", "--metric", "counter", "--counter-ill", "spar", "gold.clf", "gold.clf")):
+        done = run(*argv, cwd=tmp_path)
+        assert done.returncode == 2
+        assert "--counter-spar FILE" in done.stderr and "-ill spar" in done.stderr, done.stderr
+        assert "counter: counter:" not in done.stderr
+
+
 def test_the_shared_solving_options_reach_the_counter_metric(tmp_path):
     """--solver, --compression and --time-limit solve each DRS pair as for AMR (the clauses are
     compiled into the shared problem) and are signed; every solver gives the same counts here."""
@@ -224,3 +236,62 @@ def test_a_command_of_amr_refuses_drs_files_by_name(tmp_path, argv):
     assert done.returncode == 2, done.stderr
     assert "a.clf: DRSs in clausal form are compared by --metric counter" in done.stderr
     assert "internal error" not in done.stderr
+
+
+def test_counters_max_clauses_counts_the_long_pairs_and_skips_only_a_single_one(tmp_path):
+    """Counter's -m (read from its check_input and get_matching_clauses): with several pairs it
+    counts those with a DRS above the limit (clauses after REF pruning) and says the limit, but
+    scores them all; with one pair above the limit it scores nothing."""
+    (tmp_path / "gold.clf").write_text(GOLD)
+    (tmp_path / "one.clf").write_text(GOLD.split("\n\n")[0] + "\n")
+    plain = run("-f1", "gold.clf", "-f2", "gold.clf", cwd=tmp_path)
+    done = run("-f1", "gold.clf", "-f2", "gold.clf", "-m", "2", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    # DRS 1 keeps dog, run and Agent (its REFs are used): 3 > 2; DRS 2 keeps cat
+    assert "Skipping 1 DRSs due to their length exceeding 2 (--max_clauses)" in lines
+    assert "Max number of clauses per DRS:  2" in lines
+    assert [x for x in lines if x.startswith(("Clauses", "Matching", "F-score"))] == [
+        x for x in plain.stdout.splitlines() if x.startswith(("Clauses", "Matching", "F-score"))]
+    assert "Skipping" not in plain.stdout and "Max number" not in plain.stdout
+    single = run("-f1", "one.clf", "-f2", "one.clf", "-m", "2", cwd=tmp_path)
+    assert single.returncode == 0, single.stderr
+    assert single.stdout.splitlines() == ["Skip calculation of DRS, more clauses than max of 2"]
+    assert "F-score  : 1.0" in run("-f1", "one.clf", "-f2", "one.clf", "-m", "3", cwd=tmp_path).stdout
+
+
+def test_counters_baseline_scores_one_drs_against_every_gold_drs(tmp_path):
+    (tmp_path / "gold.clf").write_text(GOLD)
+    (tmp_path / "one.clf").write_text(GOLD.split("\n\n")[1])  # the cat DRS
+    assert run("-f1", "one.clf", "-f2", "gold.clf", cwd=tmp_path).returncode == 2  # 1 vs 2 DRSs
+    done = run("-f1", "one.clf", "-f2", "gold.clf", "-b", "-prin", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Testing baseline DRS vs 2 DRSs..." and "Comparing 2 DRSs..." not in lines
+    # cat against the dog DRS matches nothing (1 of 3 gold clauses), against the cat DRS 1 of 1
+    assert "Clauses prod : 2" in lines and "Clauses gold : 4" in lines and "Matching clauses: 1" in lines
+    assert "Prec, rec, F1 nouns: 0.5, 0.5, 0.5" in lines
+    many = run("-f1", "gold.clf", "-f2", "gold.clf", "-b", cwd=tmp_path)
+    assert many.returncode == 2 and "Using --baseline, but there is more than 1 DRS in prod file" in many.stderr
+
+
+def test_counters_detailed_stats_list_each_clause_name(tmp_path):
+    """Counter's -ds N: each operator, role and concept (with its sense) occurring N times or
+    more on a side, by F-score, named as written (AgentOf stays AgentOf), a repeated clause
+    counted (experiments/same_counter_lines.py: Counter's lines)."""
+    (tmp_path / "gold.clf").write_text(GOLD)
+    (tmp_path / "test.clf").write_text(TEST.split("\n\n")[0] + "\nb2 dog \"n.01\" y1\n\n" + GOLD.split("\n\n")[1])
+    done = run("-f1", "test.clf", "-f2", "gold.clf", "-ds", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    start = lines.index("Individual clause scores for roles:")
+    assert lines[start + 2].split() == ["Roles", "F-score", "Prod", "inst", "Gold", "inst", "Match"]
+    assert [x.split() for x in lines[start + 3:start + 5]] == [["Theme", "0.0", "1", "0", "0"],
+                                                                ["Agent", "0.0", "0", "1", "0"]]
+    concepts = lines[lines.index("Individual clause scores for concepts:") + 3:]
+    # dog twice in the test DRS (written twice, matched once): F 0.6667 from P 0.5 and R 1.0
+    assert [x.split() for x in concepts] == [["run.v.01", "1.0", "1", "1", "1"], ["cat.n.01", "1.0", "1", "1", "1"],
+                                             ["dog.n.01", "0.6667", "2", "1", "1"]]
+    assert "Individual clause" not in run("-f1", "test.clf", "-f2", "gold.clf", cwd=tmp_path).stdout
+    two = run("-f1", "test.clf", "-f2", "gold.clf", "-ds", "2", cwd=tmp_path).stdout.splitlines()
+    assert [x.split()[0] for x in two[two.index("Individual clause scores for concepts:") + 3:]] == ["dog.n.01"]

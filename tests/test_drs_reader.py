@@ -188,3 +188,71 @@ def test_ill_policies(tmp_path, sig):
     assert [c.label for c in s.clauses] == [("concept", "entity", '"n.01"')]
     scored = get_metric("counter", signature_file=str(sig), ill="score").features(drs)
     assert [c.label for c in scored.clauses] == [("concept", "dog", '"n.01"')]
+
+
+SIGNATURE_2019 = """# v.2.2.0's shape: DRS is an operator of boxes, a discourse relation takes a box and two segments
+bx:
+  DRS:
+    - REF
+bb:
+  DRS:
+    - NOT
+    - DRS
+bbb:
+  DRS:
+    - IMP
+  DRL:
+    - CONTINUATION
+btt:
+  ERO:
+    - Agent
+"""
+SDRS = [("k0", "DRS", "b1"), ("k0", "DRS", "b2"), ("k0", "CONTINUATION", "b1", "b2"), ("b1", "REF", "x1"),
+        ("b1", "dog", '"n.01"', "x1"), ("b2", "REF", "e1"), ("b2", "bark", '"v.01"', "e1"), ("b2", "Agent", "e1", "x1")]
+
+
+@pytest.fixture
+def sig2019(tmp_path):
+    p = tmp_path / "sig2019.yaml"
+    p.write_text(SIGNATURE_2019)
+    return load_signature(p)
+
+
+def test_referee_2019_reads_segmented_drss_that_the_2021_rules_refuse(sig2019):
+    """PMB 2.2.0's segmented DRSs (k DRS b, k REL b1 b2) are Referee v.2.2.0's; the later rules
+    have no DRS clause (experiments/compare_counter.py --referee 2.2.0/dev: the same verdicts as
+    Counter v.2.2.0's Referee on every DRS, docs/benchmarks.md 25.2)."""
+    check(SDRS, sig2019, rules="2019")
+    with pytest.raises(IllFormed):
+        check(SDRS, sig2019)
+    # a segment that no relation relates, and a relation of a box that is no segment
+    with pytest.raises(IllFormed, match="segments of box k0"):
+        check(SDRS[:2] + [("k0", "CONTINUATION", "b1", "b3"), ("b3", "REF", "x3")] + SDRS[3:], sig2019, rules="2019")
+    with pytest.raises(ValueError, match="unknown Referee rules"):
+        check(SDRS, sig2019, rules="2020")
+
+
+def test_referee_2019_wants_one_main_box_where_2021_wants_connected_boxes(sig2019):
+    apart = [("b1", "REF", "x1"), ("b2", "REF", "x2"), ("b1", "dog", '"n.01"', "x1"), ("b2", "dog", '"n.01"', "x2")]
+    check(apart, sig2019)  # 2021: no box relates to another, nothing to connect
+    with pytest.raises(IllFormed, match="no main box"):
+        check(apart, sig2019, rules="2019")
+    nested = [("b1", "REF", "x1"), ("b1", "NOT", "b2"), ("b2", "REF", "e1"), ("b2", "Agent", "e1", "x1"),
+              ("b1", "dog", '"n.01"', "x1")]
+    check(nested, sig2019, rules="2019")
+    # RoleOf: the 2021 rules type it by its role, v.2.2.0 knows no such operator
+    inverse = nested[:3] + [("b2", "AgentOf", "x1", "e1")] + nested[4:]
+    check(inverse, sig2019)
+    with pytest.raises(IllFormed, match="unknown operator AgentOf"):
+        check(inverse, sig2019, rules="2019")
+
+
+def test_the_counter_metric_takes_and_signs_the_2019_rules(tmp_path):
+    (tmp_path / "sig.yaml").write_text(SIGNATURE_2019)
+    (tmp_path / "s.clf").write_text("\n".join(" ".join(c) for c in SDRS) + "\n")
+    m = get_metric("counter", referee="2019", signature_file=str(tmp_path / "sig.yaml"))
+    assert "|counter-referee:2019|" in m.signature()
+    d = read_clf(tmp_path / "s.clf")[0]
+    assert m.ill_formed(d) is None and m.stats(m.features(d), m.features(d))[:2] == (6.0, 6.0)  # the REFs are used: pruned
+    with pytest.raises(ReadError, match="ill-formed"):
+        get_metric("counter", signature_file=str(tmp_path / "sig.yaml")).features(d)

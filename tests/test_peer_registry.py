@@ -93,3 +93,38 @@ def test_compare_peer_runs_a_registry_peer(tmp_path):
     (row,) = json.loads(out.read_text()).values()
     assert row["pairs"] == 2 and row["totals_equal"] == 2 and row["matched_equal"] == 2
     assert row["f1_ours"] == pytest.approx(row["f1_peer"])
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_signal_to_the_experiment_ends_the_peer_it_started(tmp_path, signame):
+    """``run_peer`` starts a peer in a session of its own; a SIGTERM (``timeout``) or SIGHUP sent
+    to the experiment must not leave that peer running (it did: the peer was orphaned)."""
+    import os
+    import signal
+    import time
+
+    pidfile = tmp_path / "peer.pid"
+    peer = tmp_path / "peer.py"
+    peer.write_text("import os, sys, time\n"
+                    f"open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+                    "time.sleep(60)\n")
+    script = (f"import sys; sys.path.insert(0, {str(EXPERIMENTS)!r})\n"
+              "from pathlib import Path\nimport peers\n"
+              f"peers.run_peer('sleeper', [{str(peer)!r}], python=Path(sys.executable))\n")
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    for _ in range(200):
+        if pidfile.exists() and pidfile.read_text():
+            break
+        time.sleep(0.05)
+    peer_pid = int(pidfile.read_text())
+    proc.send_signal(getattr(signal, signame))
+    assert proc.wait(timeout=20) != 0
+    for _ in range(100):  # the peer is killed, not left for a minute
+        try:
+            os.kill(peer_pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(peer_pid, signal.SIGKILL)
+        pytest.fail(f"the peer {peer_pid} outlived the experiment")

@@ -95,6 +95,7 @@ METRIC_CASES = {
                      "--counter-signature-file", "sig.yaml", "--counter-wordnet", "wn.json", "--counter-ill", "spar",
                      "--counter-spar", "spar.clf", "--counter-version", "2019", "--counter-time-limit", 30),
                 ("--counter-default-concept", "yes", "--counter-referee", "none", "--counter-ill", "dummy"),
+                ("--counter-aspects", "counter", "--counter-referee", "2019"),
                 ("--counter-solver", "highs", "--counter-compression", "none")],
 }
 #: the options that name a file (given again to replay)
@@ -306,7 +307,8 @@ METRIC_PARAMS = {
     "counter": st.fixed_dictionaries({
         "include_ref": st.booleans(), "default_sense": st.booleans(), "default_role": st.booleans(),
         "default_concept": st.booleans(), "ill": st.sampled_from(["error", "dummy", "score"]),
-        "referee": st.sampled_from(["2021", "none"]), "version": st.sampled_from(["2021", "2020", "2019"]),
+        "referee": st.sampled_from(["2021", "2019", "none"]), "version": st.sampled_from(["2021", "2020", "2019"]),
+        "aspects": st.sampled_from(["none", "counter"]),
         "time_limit": st.none() | st.floats(0.5, 1e4).map(lambda x: round(x, 3)),
         "solver": st.sampled_from(["exact", "highs", "cbc", "hillclimber"]),
         "compression": st.sampled_from(["exact", "none"])}),

@@ -47,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable, TypeVar
 
-from ..core.aspect_settings import ASPECT_MODES, ASPECT_SETS, AspectSettings, readers, set_reads
+from ..core.aspect_settings import ASPECT_MODES, ASPECT_SETS, AspectSettings, drs_sets, readers, set_reads
 from .matchers import MATCHER_SETTINGS, ExactSettings, FocusSettings, MatcherSettings, Matching, S2MatchSettings
 from .matchers.embeddings import vectors_identity
 from .matchers.exact import DUPLICATES
@@ -159,6 +159,9 @@ class Config(Settings):
     def __post_init__(self) -> None:
         super().__post_init__()  # each setting's check; 30 and 30.0: one signature
         object.__setattr__(self, "preset", canonical(self.preset))  # an alias signs as its preset
+        if self.aspects != "none" and self.aspect_set in drs_sets():
+            raise ValueError(f"the {self.aspect_set} aspect set scores DRSs in clausal form: give --metric counter "
+                             f"--aspects {self.aspect_set} (Counter's detailed scores), not AMR graphs")
         if self.aspects != "none":
             if self.match != "exact" or get_preset(self.preset).pair_rewrite is not None:
                 raise ValueError(f"aspects count Smatch triples: they need match exact (got "

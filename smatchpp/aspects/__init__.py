@@ -5,6 +5,8 @@
 * :mod:`smatchpp.aspects.damonte`: Damonte et al. (2017)'s set;
 * :mod:`smatchpp.aspects.smatchpp18`: smatchpp 1.8's set;
 * :mod:`smatchpp.aspects.thesis`: the thesis' set (section 9.5.2);
+* :mod:`smatchpp.aspects.counter`: Counter's detailed scores of DRS clauses (the ``counter``
+  metric's set; it scores DRSs, not AMR graphs);
 * :mod:`smatchpp.aspects.registry`: name -> set (the built-in ones and the installed
   packages' ``smatchpp.aspects`` entry points), ``aspect_list``;
 * :mod:`smatchpp.aspects.features`: each graph's features of every aspect, once a graph

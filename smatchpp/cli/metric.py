@@ -230,6 +230,9 @@ def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, R
     # and --time-limit are its own, as for AMR (its --counter-* spellings stay)
     solving = {d: getattr(args, d) for d in _COUNTER_SOLVING if args.metric == "counter" and d in stray}
     stray = [d for d in stray if d not in solving]
+    if args.metric == "counter" and {"aspects", "aspects_mode"} & set(stray):  # Counter's detailed scores
+        solving["aspects"] = _counter_aspects(args)
+        stray = [d for d in stray if d not in ("aspects", "aspects_mode")]
     if stray:
         shown = ", ".join(_flag(args, d) for d in stray)
         raise UsageError(f"{shown} {'does' if len(stray) == 1 else 'do'} nothing under --metric "
@@ -245,6 +248,7 @@ def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, R
     run = RunSettings(args.on_error, getattr(args, "bootstrap", None), getattr(args, "bootstrap_seed", BOOTSTRAP_SEED),
                       getattr(args, "ar_trials", None))
     if replayed is not None:
+        _refuse_idle_aspects(args, replayed)
         return replayed, run
     params = {f: getattr(args, _dest(args.metric, f)) for f, _, _ in _others()[args.metric].params()
               if getattr(args, _dest(args.metric, f)) is not None}
@@ -252,9 +256,52 @@ def run_from_args(args: argparse.Namespace, **overrides: Any) -> tuple[Metric, R
     if args.metric == "aspect" and limit is not None:
         params["config"] = Config(aspects="separate", time_limit=limit)
     try:
-        return get_metric(args.metric, **params), run
+        metric = get_metric(args.metric, **params)
     except (ValueError, OSError) as exc:
         raise UsageError(f"--metric {args.metric}: {exc}") from None
+    _refuse_idle_aspects(args, metric)
+    return metric, run
+
+
+#: the commands whose output shows the counter metric's aspects (Counter's detailed scores)
+_SHOWS_ASPECTS = ("score", "compare", "matrix", "explain")
+
+
+def _refuse_idle_aspects(args: argparse.Namespace, metric: Metric) -> None:
+    """The counter metric's ``aspects`` in a command whose output has no place for them (gap,
+    search) would do nothing but sign the run: refused."""
+    command = getattr(args, "command", None)
+    if getattr(metric, "aspects", "none") == "none" or args.metric != "counter":
+        return
+    if command not in _SHOWS_ASPECTS:
+        raise UsageError(f"--counter-aspects does nothing in {command}: its output has no aspects (they are in "
+                         f"{', '.join(_SHOWS_ASPECTS)})")
+    if command == "explain" and not getattr(args, "json", None):  # explain's --pairs-out
+        raise UsageError("--counter-aspects does nothing in explain's view: its pairs are written with their "
+                         "aspects by --pairs-out FILE")
+
+
+def _counter_aspects(args: argparse.Namespace) -> str:
+    """The counter metric's ``aspects`` of ``--aspects SET`` (and ``--aspects-mode``): the
+    sets that score DRSs (``counter``, Counter's detailed scores), counted under each pair's
+    mapping (``joint``); an AMR set, the mode ``separate`` or a contradicting
+    ``--counter-aspects`` are refused."""
+    from ..core.aspect_settings import drs_sets
+
+    chosen, mode = getattr(args, "aspects", None), getattr(args, "aspects_mode", None)
+    sets = drs_sets()
+    if chosen in (None, "none"):
+        raise UsageError("--aspects-mode needs --aspects")
+    if chosen not in sets:
+        raise UsageError(f"--aspects {chosen} scores AMR graphs; under --metric counter the aspect set is "
+                         f"{' or '.join(sets)} (Counter's detailed scores): --aspects {sets[0]}")
+    if mode not in (None, "joint"):
+        raise UsageError(f"--aspects-mode {mode}: Counter's detailed scores are counted under each pair's "
+                         "optimal mapping (joint), as Counter counts them on its best mapping")
+    own = getattr(args, _dest("counter", "aspects"), None)
+    if own is not None and own != chosen:
+        raise UsageError(f"--aspects {chosen} contradicts --counter-aspects {own}")
+    return chosen
 
 
 def _flag(args: argparse.Namespace, dest: str) -> str:
@@ -345,6 +392,11 @@ def _write_metric_matrix(args: argparse.Namespace, metric, entries, stats: np.nd
     # the headline score is ``score`` in every matrix file; a metric whose headline is another key
     # (``f1``) keeps that name too, for the scripts that read it
     arrays["score"] = scores[metric.headline]
+    aspect_arrays = getattr(metric, "aspect_arrays", None)  # the counter metric's --aspects counter
+    if aspect_arrays is not None:
+        for name, values in aspect_arrays(stats, args.all).items():
+            values[unscored] = np.nan
+            arrays[name] = values
     if args.all:
         arrays.update((k, v) for k, v in scores.items() if k != metric.headline)
         arrays.update((name, stats[..., k]) for k, name in enumerate(metric.stat_names))

@@ -18,7 +18,7 @@ from .plugins import GROUPS
 from .settings import Settings, file_or_identity, name_in, setting, signed_file
 
 __all__ = ["AspectSettings", "ASPECT_MODES", "ASPECT_SETS", "ASPECT_SET_MODULES", "SetEntry",
-           "aspect_set_names", "set_reads", "readers"]
+           "aspect_set_names", "set_reads", "readers", "drs_sets"]
 
 #: how aspects are scored: ``none``, ``separate`` (each aspect aligned on its own) or
 #: ``joint`` (every aspect under the full graphs' alignment)
@@ -31,10 +31,12 @@ class SetEntry:
     :class:`~smatchpp.aspects.base.AspectSet` is (``module:ASPECT_SET``, the form of an
     entry point's value), and ``reads``, the file settings it reads (``propbank_frames``,
     ``vectors``): the settings refuse them for a set that does not read them, and sign them
-    for one that does, without loading the set."""
+    for one that does, without loading the set.  ``drs``: the set scores DRSs in clausal
+    form (the ``counter`` metric's ``aspects``), not AMR graphs: the alignment family refuses it."""
 
     value: str
     reads: tuple[str, ...] = ()
+    drs: bool = False
 
 
 #: the registry of the built-in aspect sets, one line a set, in print order;
@@ -46,6 +48,7 @@ ASPECT_SET_MODULES = {
     "damonte": SetEntry("smatchpp.aspects.damonte:ASPECT_SET"),  # Damonte et al. (2017)
     "smatchpp18": SetEntry("smatchpp.aspects.smatchpp18:ASPECT_SET", ("propbank_frames",)),  # smatchpp 1.8
     "thesis": SetEntry("smatchpp.aspects.thesis:ASPECT_SET", ("vectors",)),  # Opitz's thesis, 9.5.2
+    "counter": SetEntry("smatchpp.aspects.counter:ASPECT_SET", drs=True),  # Counter's detailed scores (DRSs)
 }
 #: the built-in sets' names
 ASPECT_SETS = tuple(ASPECT_SET_MODULES)
@@ -59,6 +62,15 @@ def set_reads(aspect_set: str, setting: str) -> bool:
     """
     entry = ASPECT_SET_MODULES.get(aspect_set)
     return entry is not None and setting in entry.reads
+
+
+def drs_sets() -> list[str]:
+    """The built-in sets that score DRSs (the ``counter`` metric's), not AMR graphs.
+
+    >>> drs_sets()
+    ['counter']
+    """
+    return [name for name, entry in ASPECT_SET_MODULES.items() if entry.drs]
 
 
 def readers(setting: str) -> list[str]:

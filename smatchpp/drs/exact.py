@@ -44,9 +44,10 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .clauses import Clause, CounterDrs
+from .clauses import Clause, CounterDrs, clause_id, detail_row
 
-__all__ = ["CounterSolve", "solve", "count_matched", "matched_clauses", "clause_matches", "label_bound", "by_name"]
+__all__ = ["CounterSolve", "solve", "count_matched", "matched_clauses", "clause_matches", "label_bound", "by_name",
+           "detailed_counts", "clause_counts"]
 
 def _highs():
     """A silent HiGHS instance (:func:`smatchpp.alignment.solvers.highs.new_highs`) for these models."""
@@ -142,6 +143,61 @@ def matched_clauses(a: CounterDrs, b: CounterDrs,
         w[r[ci], c[di]] = 1.0
     ri, ci = linear_sum_assignment(w, maximize=True)
     return sorted((rows[x], cols[y]) for x, y in zip(ri, ci) if w[x, y] > 0)
+
+
+def detailed_counts(a: CounterDrs, b: CounterDrs, mapping: Mapping[int, int] | Sequence[tuple[int, int]]
+                    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Counter's detailed counts (``-prin``; :data:`~smatchpp.drs.clauses.DETAIL_NAMES`:
+    operators, roles, concepts, nouns, verbs, adjectives, adverbs, events) of a pair under
+    ``mapping``: the matched, test and gold clauses of each kind.  As Counter
+    (``get_mappings``, ``get_detailed_results``), a matched pair of clauses is divided by its
+    test clause as written, the two DRSs' clauses by what they are matched as
+    (:func:`~smatchpp.drs.clauses.detail_row`).
+
+    >>> from smatchpp.drs.clauses import counter_clauses
+    >>> a = counter_clauses([("b1", "REF", "x1"), ("b1", "dog", '"n.01"', "x1"), ("b1", "Agent", "e1", "x1"),
+    ...                      ("b1", "REF", "e1"), ("b1", "run", '"v.01"', "e1")])
+    >>> b = counter_clauses([("b2", "REF", "y1"), ("b2", "cat", '"n.01"', "y1"), ("b2", "Agent", "f1", "y1"),
+    ...                      ("b2", "REF", "f1"), ("b2", "run", '"v.01"', "f1")])
+    >>> detailed_counts(a, b, solve(a, b).mapping)
+    ((0, 1, 1, 0, 1, 0, 0, 1), (0, 1, 2, 1, 1, 0, 0, 1), (0, 1, 2, 1, 1, 0, 0, 1))
+    """
+    def total(rows) -> tuple[int, ...]:
+        return tuple(sum(col) for col in zip(*rows)) if rows else (0,) * 8
+
+    matched = total([detail_row(a.clauses[ci], written=True) for ci, _ in matched_clauses(a, b, mapping)])
+    return matched, total([detail_row(c) for c in a.clauses]), total([detail_row(c) for c in b.clauses])
+
+
+def clause_counts(a: CounterDrs, b: CounterDrs, mapping: Mapping[int, int] | Sequence[tuple[int, int]],
+                  table: dict[str, list[int]] | None = None) -> dict[str, list[int]]:
+    """Counter's counts of each clause name (``-ds``; :func:`~smatchpp.drs.clauses.clause_id`:
+    an operator, a role, a concept with its sense) of a pair under ``mapping``, added to
+    ``table`` (name -> ``[matched, test, gold]``, in Counter's order of first appearance): the
+    matched clauses in the gold DRS's order, named by the test clause as written, then the
+    test and the gold clauses left unmatched, a repeated clause included (Counter's
+    ``get_mappings``, its ``idv_dict``).
+
+    >>> from smatchpp.drs.clauses import counter_clauses
+    >>> a = counter_clauses([("b1", "REF", "x1"), ("b1", "dog", '"n.01"', "x1"), ("b1", "dog", '"n.01"', "x1")])
+    >>> b = counter_clauses([("b2", "REF", "y1"), ("b2", "dog", '"n.01"', "y1"), ("b2", "AgentOf", "y1", "e1")])
+    >>> clause_counts(a, b, solve(a, b).mapping)
+    {'dog.n.01': [1, 2, 1], 'AgentOf': [0, 0, 1]}
+    """
+    table = {} if table is None else table
+
+    def bump(name: str, row: tuple[int, int, int]) -> None:
+        table[name] = [x + y for x, y in zip(table.get(name, (0, 0, 0)), row)]
+
+    pairs = sorted(((a.clauses[ci], b.clauses[di]) for ci, di in matched_clauses(a, b, mapping)),
+                   key=lambda p: p[1].at)
+    for ca, _ in pairs:
+        bump(clause_id(ca), (1, 1, 1))
+    for drs, done, row in ((a, {ca.at for ca, _ in pairs}, (0, 1, 0)), (b, {cb.at for _, cb in pairs}, (0, 0, 1))):
+        for k, written in enumerate(drs.written):
+            if k not in done:
+                bump(clause_id(drs.clauses[drs.became[k]], written), row)
+    return table
 
 
 def label_bound(a: CounterDrs, b: CounterDrs) -> int:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-__all__ = ["IllFormed", "check"]
+__all__ = ["IllFormed", "check", "RULES"]
 
 _SENSE = re.compile(r'"[avnr]\.\d\d"$')
 _LEX_OP = re.compile(r"[.'\w]", re.U)
@@ -102,14 +102,15 @@ def _operator_type(op: str, args: Sequence[str], sig: Mapping[str, tuple[str, st
     return None
 
 
-def _typing(clf: Sequence[tuple[str, ...]], sig) -> tuple[list[str], dict[str, str]]:
+def _typing(clf: Sequence[tuple[str, ...]], sig, operator_type=None) -> tuple[list[str], dict[str, str]]:
+    operator_type = operator_type or _operator_type
     kinds: list[str] = []
     typing: dict[str, str] = {}
     for k, cl in enumerate(clf):
         if not 3 <= len(cl) <= 4:
             raise IllFormed(f"a clause has 3 or 4 tokens, this one {len(cl)}", k)
         op, args = cl[1], (cl[0],) + tuple(cl[2:])
-        found = _operator_type(op, args, sig)
+        found = operator_type(op, args, sig)
         if found is None:
             raise IllFormed(f"unknown operator {op}", k)
         kind, types = found
@@ -246,14 +247,154 @@ def _connected(boxes: dict[str, _Box], subs: set[tuple[str, str]]) -> None:
         raise IllFormed(f"boxes {', '.join(apart)} are not connected with {', '.join(sorted(seen))}")
 
 
-def check(clf: Sequence[tuple[str, ...]], signature: Mapping[str, tuple[str, str]] | None = None) -> None:
+# --- Referee v.2.2.0 (ec4eb07, PMB 2.2.0): where its rules differ -----------------------------
+
+def _default_type_2019(op: str) -> tuple[str, str] | None:
+    """v.2.2.0's ``operator_type_default``: no ``Proposition``/``PRESUPPOSITION``; a discourse
+    relation relates two boxes inside a third (``b0 REL b1 b2``)."""
+    if op == "REF":
+        return op, "bx"
+    if op in ("NOT", "POS", "NEC", "DRS"):
+        return op, "bb"
+    if op in ("IMP", "DIS", "DUP"):
+        return op, "bbb"
+    if op == "PRP":
+        return op, "bxb"
+    if len(op) == 3 and op.isupper():
+        return "ROL", "btt"
+    if op.isupper():
+        return "REL", "bbb"
+    if op[0:2].istitle():
+        return "ROL", "btt"
+    return None
+
+
+def _operator_type_2019(op: str, args: Sequence[str], sig: Mapping[str, tuple[str, str]]) -> tuple[str, str] | None:
+    """v.2.2.0's ``operator_type``: any operator before a WordNet sense is a concept; a signature's
+    ``DRS`` kind keeps its operator, ``DRL`` is a relation, any other kind a role; no ``RoleOf``."""
+    if len(args) > 1 and _SENSE.match(args[1]):
+        return "LEX", "bct"
+    if not sig:
+        return _default_type_2019(op)
+    if op in sig:
+        kind, types = sig[op]
+        return (op if kind == "DRS" else "REL" if kind == "DRL" else "ROL"), types
+    return None
+
+
+def _boxes_2019(clf, kinds, typing) -> dict[str, _Box]:
+    """v.2.2.0's ``clf_to_box_dict``: ``k DRS b`` makes ``b`` a segment of ``k`` (and subordinate
+    to it), ``b0 REL b1 b2`` relates two segments of ``b0``, and each box's segments must be the
+    boxes its relations relate; presuppositions are not clauses yet."""
+    boxes: dict[str, _Box] = {}
+    segments: dict[str, set[str]] = {}
+    related: dict[str, set[str]] = {}
+
+    def box(name: str) -> _Box:
+        return boxes.setdefault(name, _Box())
+
+    def need(k: int, *pairs: tuple[str, str]) -> None:
+        for arg, want in pairs:
+            got = typing[arg]
+            if want == "t" and _unify(got, "t") is None or want != "t" and got != want:
+                raise IllFormed(f"{arg} cannot be of type {got} here", k)
+
+    for k, (cl, kind) in enumerate(zip(clf, kinds)):
+        if kind == "REF" and len(cl) == 3:
+            need(k, (cl[0], "b"), (cl[2], "x"))
+            box(cl[0]).refs.add(cl[2])
+        elif kind in ("NOT", "POS", "NEC") and len(cl) == 3:
+            need(k, (cl[0], "b"), (cl[2], "b"))
+            box(cl[0]).subs.add(cl[2])
+            box(cl[2])
+        elif kind == "DRS" and len(cl) == 3:
+            need(k, (cl[0], "b"), (cl[2], "b"))
+            box(cl[0]).subs.add(cl[2])
+            segments.setdefault(cl[0], set()).add(cl[2])
+            box(cl[2])
+        elif kind in ("IMP", "DUP", "DIS") and len(cl) == 4:
+            need(k, (cl[0], "b"), (cl[2], "b"), (cl[3], "b"))
+            box(cl[0]).subs.update(cl[2:])
+            box(cl[2])
+            box(cl[3])
+            if kind != "DIS":
+                boxes[cl[2]].subs.add(cl[3])  # the antecedent subordinates the consequent
+        elif kind == "PRP" and len(cl) == 4:
+            need(k, (cl[0], "b"), (cl[2], "x"), (cl[3], "b"))
+            box(cl[0]).subs.add(cl[3])
+            boxes[cl[0]].cond_refs.add(cl[2])
+            box(cl[3])
+        elif kind == "LEX" and len(cl) == 4:
+            need(k, (cl[0], "b"), (cl[2], "c"), (cl[3], "t"))
+            box(cl[0])
+            if typing[cl[3]] == "x":
+                boxes[cl[0]].cond_refs.add(cl[3])
+        elif kind == "REL" and len(cl) == 4:
+            need(k, (cl[0], "b"), (cl[2], "b"), (cl[3], "b"))
+            box(cl[0])
+            related.setdefault(cl[0], set()).update(cl[2:])
+        elif kind == "ROL" and len(cl) == 4:
+            need(k, (cl[0], "b"), (cl[2], "t"), (cl[3], "t"))
+            box(cl[0]).cond_refs.update(r for r in cl[2:] if typing[r] == "x")
+        else:
+            raise IllFormed(f"a clause of kind {kind} with {len(cl)} tokens has no place in a box", k)
+    for b in boxes:
+        if segments.get(b, set()) != related.get(b, set()):
+            raise IllFormed(f"the segments of box {b} ({', '.join(sorted(segments.get(b, ())))}) are not the "
+                            f"boxes its relations relate ({', '.join(sorted(related.get(b, ())))})")
+    inside = {x for box in boxes.values() for x in box.subs} | {x for r in related.values() for x in r}
+    return boxes, inside
+
+
+def _main_box_2019(boxes: dict[str, _Box], inside: set[str], subs: set[tuple[str, str]]) -> None:
+    """v.2.2.0's ``detect_main_box``: of the boxes inside no other box, exactly one must be
+    subordinated by all the others."""
+    independent = [b for b in boxes if b not in inside]
+    main = [b for b in independent if sum((b1, b) in subs for b1 in independent) == len(independent) - 1]
+    if len(main) != 1:
+        raise IllFormed(f"{'no' if not main else 'more than one'} main box"
+                        + (f" ({', '.join(sorted(main))})" if main else ""))
+
+
+#: Referee's rules: of 2021 (190838f; PMB 3.0.0 and 4.0.0) and of v.2.2.0 (PMB 2.2.0)
+RULES = ("2021", "2019")
+
+
+def check(clf: Sequence[tuple[str, ...]], signature: Mapping[str, tuple[str, str]] | None = None,
+          rules: str = "2021") -> None:
     """Raise :class:`IllFormed` unless ``clf`` (token tuples) is well formed by Referee's rules
     under ``signature`` (``{operator: (kind, types)}``, :func:`~smatchpp.drs.clf.load_signature`;
-    ``None``: typing by spelling, as Referee without ``-s``)."""
-    kinds, typing = _typing(clf, signature or {})
-    boxes, rels = _boxes(clf, kinds, typing)
-    subs = _subordination(boxes, rels)
-    _connected(boxes, subs)
+    ``None``: typing by spelling, as Referee without ``-s``).  ``rules``: ``2021`` (the module
+    doc) or ``2019``, Referee v.2.2.0's, which PMB 2.2.0 was checked with: a concept is any
+    operator before a WordNet sense; no ``RoleOf``, ``Proposition`` or presupposition clauses;
+    ``k DRS b`` makes ``b`` a segment of ``k`` and ``k REL b1 b2`` relates two segments (each
+    box's segments must be the boxes its relations relate; the relations do not subordinate);
+    instead of connectivity, one main box: of the boxes inside no other box exactly one is
+    subordinated by all the others.
+
+    >>> drs = [("k0", "DRS", "b1"), ("k0", "DRS", "b2"), ("k0", "CONTINUATION", "b1", "b2"),
+    ...        ("b1", "REF", "x1"), ("b1", "dog", '"n.01"', "x1"), ("b2", "REF", "e1"), ("b2", "bark", '"v.01"', "e1")]
+    >>> check(drs, rules="2019")
+    >>> check(drs)  # 2021: a discourse relation is b1 REL b2
+    Traceback (most recent call last):
+    ...
+    smatchpp.drs.referee.IllFormed: clause 3: CONTINUATION takes 2 arguments, not 3
+    """
+    if rules not in RULES:
+        raise ValueError(f"unknown Referee rules {rules!r}; choose from {', '.join(RULES)}")
+    if rules == "2019":
+        for k, cl in enumerate(clf):
+            if len(cl) < 3:  # v.2.2.0 reads the sense at the clause's third token
+                raise IllFormed(f"a clause has 3 or 4 tokens, this one {len(cl)}", k)
+        kinds, typing = _typing(clf, signature or {}, _operator_type_2019)
+        boxes, inside = _boxes_2019(clf, kinds, typing)
+        subs = _subordination(boxes, set())
+        _main_box_2019(boxes, inside, subs)
+    else:
+        kinds, typing = _typing(clf, signature or {})
+        boxes, rels = _boxes(clf, kinds, typing)
+        subs = _subordination(boxes, rels)
+        _connected(boxes, subs)
     unbound = set()
     for b, box in boxes.items():
         for x in box.cond_refs - box.refs:

@@ -29,7 +29,7 @@ from .model import iter_explanations
 from .select import OURS, GapFile, parse_pairs, select
 from .terminal import render, supports_color
 
-__all__ = ["add_options", "run_explain"]
+__all__ = ["add_options", "run_explain", "chosen_indices", "MAX_DRAW"]
 
 #: the tools of --gaps-of as the report's note names them
 _TOOL_NAMES = {OURS: "the seeded hill-climber", "smatch104": "smatch 1.0.4"}
@@ -66,7 +66,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
                         "underlined in red, or, without colour, followed by (!)")
 
 
-def _indices(args: argparse.Namespace, n: int) -> list[int] | None:
+def chosen_indices(args: argparse.Namespace, n: int) -> list[int] | None:
     """The pair indices of ``--pairs`` and ``--pair``, checked against the ``n`` pairs of the inputs."""
     chosen = None
     if args.pairs is not None:
@@ -100,7 +100,7 @@ def _gap_tools(args: argparse.Namespace, gap_file: GapFile | None) -> bool | lis
 
 def run_explain(args: argparse.Namespace, config, entries_a, entries_b, workers: int) -> int:
     """Explain, select, and write the report and/or print the terminal view."""
-    indices = _indices(args, len(entries_a))
+    indices = chosen_indices(args, len(entries_a))
     gap_file = None
     if args.gap_file:  # checked before any pair is explained
         ids = [ea.id or eb.id for ea, eb in zip(entries_a, entries_b)]

@@ -186,6 +186,13 @@ class Metric(ABC):
         clash with :meth:`MetricPair.to_json`'s), or ``None``: the default, no explanation."""
         return None
 
+    def stats_explained(self, a: Any, b: Any) -> tuple[Sequence[float], dict[str, Any] | None]:
+        """The pair's statistics and its explanation, from one computation: a metric whose
+        explanation comes out of the computation of its statistics (a solve under a time
+        limit) overrides this, so that the two can never disagree.  The default: :meth:`stats`,
+        then :meth:`explain`."""
+        return self.stats(a, b), self.explain(a, b)
+
     @classmethod
     def explains(cls) -> bool:
         """Whether the metric overrides :meth:`explain`."""
@@ -602,8 +609,11 @@ class MetricCorpus:
                             None if r.get("status") == "skipped" else tuple(float(r[k]) for k in metric.stat_names),
                             r.get("error")) for r in found]
         bootstrap = tokens.get("bootstrap")
-        return cls(metric, pairs, tokens.get("errors", "raise"), int(bootstrap) if bootstrap else None,
-                   int(tokens.get("bootstrap-seed", DEFAULT_SEED)))
+        run = (tokens.get("errors", "raise"), int(bootstrap) if bootstrap else None,
+               int(tokens.get("bootstrap-seed", DEFAULT_SEED)))
+        # the metric's own corpus type (the counter metric's summary has its aspects), unless a
+        # subclass asked for itself
+        return metric.corpus(pairs, *run) if cls is MetricCorpus else cls(metric, pairs, *run)
 
     def _repr_html_(self) -> str:
         """A notebook shows the corpus summary (:func:`smatchpp.core.tables.summary_html`)."""

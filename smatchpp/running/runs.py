@@ -119,6 +119,13 @@ class _State:
         self.ids, self.errors, self.skip, self.explain = ids, errors, skip, explain
 
 
+def pair_stats(metric: Metric, fa: Any, fb: Any, explain: bool) -> tuple[tuple[float, ...], dict | None]:
+    """A pair's statistics as floats, and its explanation when ``explain`` (from the same
+    computation: :meth:`~smatchpp.metrics.base.Metric.stats_explained`), else ``None``."""
+    stats, why = metric.stats_explained(fa, fb) if explain else (metric.stats(fa, fb), None)
+    return tuple([float(x) for x in stats]), why
+
+
 def _score_one(state: _State, k: int) -> tuple[MetricPair, dict | None]:
     """Pair ``k`` of the only system: its statistics (and explanation)."""
     error = state.errors[0][k]
@@ -126,8 +133,8 @@ def _score_one(state: _State, k: int) -> tuple[MetricPair, dict | None]:
         return MetricPair(k, state.ids[0][k], None, error), None
     metric = state.metric
     fa, fb = metric.features(state.graphs[0][k]), metric.features(state.gold[k])
-    pair = MetricPair(k, state.ids[0][k], tuple([float(x) for x in metric.stats(fa, fb)]), error)
-    return pair, (metric.explain(fa, fb) if state.explain else None)
+    stats, why = pair_stats(metric, fa, fb, state.explain)
+    return MetricPair(k, state.ids[0][k], stats, error), why
 
 
 def _score_row(state: _State, k: int) -> tuple[tuple[MetricPair, dict | None], ...]:
@@ -144,8 +151,8 @@ def _score_row(state: _State, k: int) -> tuple[tuple[MetricPair, dict | None], .
         if id(metric) not in golds:
             golds[id(metric)] = metric.features(state.gold[k])
         gold = golds[id(metric)]
-        pair = MetricPair(k, state.ids[j][k], tuple(float(x) for x in metric.stats(fa, gold)), error)
-        row.append((pair, metric.explain(fa, gold) if state.explain else None))
+        stats, why = pair_stats(metric, fa, gold, state.explain)
+        row.append((MetricPair(k, state.ids[j][k], stats, error), why))
     return tuple(row)
 
 
@@ -351,8 +358,8 @@ def _part_task(state: _Parts, task: tuple) -> Any:
                 fa = metric.features(ea.graph if ea.graph is not None else EMPTY_GRAPH)
                 if fb is None:
                     fb = metric.features(eb.graph if eb.graph is not None else EMPTY_GRAPH)
-                row.append((id, tuple([float(x) for x in metric.stats(fa, fb)]), error,
-                            metric.explain(fa, fb) if explain else None))
+                stats, why = pair_stats(metric, fa, fb, explain)
+                row.append((id, stats, error, why))
             rows.append(row)
     return rows
 

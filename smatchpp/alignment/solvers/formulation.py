@@ -36,7 +36,7 @@ from .symmetry import Symmetry, canonical, interchangeable, ordering_rows
 from ..problem import Alignment, Problem
 from .base import Budget, SolveResult, certified, empty_alignment
 
-__all__ = ["Model", "build", "linking_keys", "ternary_linking_keys", "link_key", "Linking", "start_values", "MipSolver"]
+__all__ = ["Model", "build", "with_rows", "linking_keys", "ternary_linking_keys", "link_key", "Linking", "start_values", "MipSolver"]
 
 Linking = Literal["aggregated", "pairwise"]
 
@@ -165,6 +165,18 @@ def build(problem: Problem, linking: Linking = "aggregated",
     return Model(P, Q + T, np.concatenate(cost), start,
                  np.concatenate(cols_list).astype(np.int32),
                  np.concatenate(vals_list), np.concatenate(upper_list))
+
+
+def with_rows(model: Model, start: np.ndarray, cols: np.ndarray, vals: np.ndarray,
+              upper: np.ndarray | None = None) -> Model:
+    """``model`` with more rows (CSR ``start``, ``cols``, ``vals``; right-hand sides ``upper``,
+    1 by default) after its own."""
+    n = len(start) - 1
+    row_start = np.concatenate([model.row_start, model.row_start[-1] + np.asarray(start[1:])])
+    return Model(model.n_x, model.n_y, model.cost, row_start,
+                 np.concatenate([model.row_index, np.asarray(cols, dtype=np.int32)]),
+                 np.concatenate([model.row_value, vals]),
+                 np.concatenate([model.row_upper, np.ones(n) if upper is None else upper]))
 
 
 def _linking_rows(cols_y: np.ndarray, owner: np.ndarray, key: np.ndarray, counts_list: list,

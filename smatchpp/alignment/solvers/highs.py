@@ -22,7 +22,8 @@ import numpy as np
 from ..problem import Alignment, Problem
 from .base import (SOLVER_COUNT_MAX, Budget, Limits, deadline_after, empty_alignment, solver_count,
                    time_left)
-from .formulation import Linking, MipSolver, Model, build, start_values
+from .cuts import cut_rows
+from .formulation import Linking, MipSolver, Model, build, start_values, with_rows
 
 __all__ = ["HighsSolver", "lp_bound", "solve_lp", "highs_time_limit", "abandoned_solves",
            "interruptible_run", "new_highs"]
@@ -266,6 +267,8 @@ class LpSolution:
     #: the objective of HiGHS's primal solution (constant included), clipped into the
     #: column bounds; a lower bound on the LP's value up to HiGHS's feasibility tolerance
     primal: float = -math.inf
+    #: every column's value (``x``, then ``y``), what :func:`~.cuts.separate` reads
+    values: np.ndarray | None = None
 
     @property
     def reduced(self) -> np.ndarray:
@@ -300,8 +303,13 @@ def highs_time_limit(limits: Limits, n_pairs: int) -> float:
 
 def solve_lp(problem: Problem, linking: Linking = "aggregated",
              time_limit: float | None = None, budget: Budget | None = None,
-             limits: Limits | None = None, central: bool = False) -> LpSolution | None:
+             limits: Limits | None = None, central: bool = False,
+             cuts: np.ndarray | None = None) -> LpSolution | None:
     """Solve the LP relaxation of the MIP (``None`` if HiGHS gives no duals).
+
+    ``cuts``: rows of :mod:`.cuts` (``(edge, r1, r2)``, valid for every alignment but not
+    implied by the LP) added to it; the bound and the reduced costs then bound every
+    alignment (and every alignment using a pair), no longer the LP without them.
 
     ``central``: by the interior-point method without crossover (up to
     :data:`PDLP_COLUMNS` columns): among the optimal duals, central ones
@@ -316,6 +324,8 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     model = build(problem, linking)
     if problem.n_pairs == 0:
         return LpSolution(model, np.zeros(0), np.zeros(0), np.zeros(0), problem.constant)
+    if cuts is not None and len(cuts):
+        model = with_rows(model, *cut_rows(problem.n_pairs, cuts))
     method = ("pdlp" if model.n_cols > PDLP_COLUMNS else "ipm" if central else "choose")
     h = _highs(model, False, time_limit, 1e-9, method,
                work_limit=None if budget is None else budget.left())
@@ -344,7 +354,7 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
                                            minlength=model.n_cols)
         bound = problem.constant + float(model.row_upper @ pi + np.maximum(reduced, 0.0).sum())
         if best is None or bound < best.bound:
-            best = LpSolution(model, x, pi, reduced, bound, primal)
+            best = LpSolution(model, x, pi, reduced, bound, primal, values)
     return best
 
 

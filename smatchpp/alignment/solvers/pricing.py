@@ -52,6 +52,7 @@ import numpy as np
 from ..problem import Problem
 from .base import Budget, Limits, certified
 from .bounds import group_max_sum
+from .cuts import separate
 from .formulation import link_key, linking_keys
 from .highs import LpSolution, solve_lp
 
@@ -84,6 +85,10 @@ class PricedLp:
     rounds: int
     pairs: int
     exact: bool
+    #: rows of :mod:`.cuts` in the LP of ``bound`` (0: the LP relaxation's own bound)
+    cuts: int = 0
+    #: the restricted set when pricing stopped (a start to go on from)
+    restricted: np.ndarray | None = None
 
 
 def restrict(problem: Problem, keep: np.ndarray) -> tuple[Problem, np.ndarray]:
@@ -108,11 +113,12 @@ def extend(problem: Problem, keep: np.ndarray, index: np.ndarray, sub: Problem,
     beta = np.zeros(problem.n_b)
     alpha[a_vars] = pi[: len(a_vars)]
     beta[b_vars] = pi[len(a_vars): len(a_vars) + len(b_vars)]
-    link_dual = pi[len(a_vars) + len(b_vars):]
     # the restricted linking rows, keyed by the whole problem's pair numbers
-    # (``index`` is increasing, so the keys stay sorted)
+    # (``index`` is increasing, so the keys stay sorted); rows after them are cuts
+    # (:mod:`.cuts`), whose pairs are all in the restricted set: no column outside has them
     owner, key = linking_keys(sub)
     row_keys = np.unique(key)
+    link_dual = pi[len(a_vars) + len(b_vars): len(a_vars) + len(b_vars) + len(row_keys)]
     width = max(problem.n_a, problem.n_b) + 1
     side_owner, other = np.divmod(row_keys, width)
     row_keys = link_key(problem, index[side_owner // 2], side_owner % 2, other)
@@ -168,7 +174,8 @@ def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> n
 
 def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
               budget: Budget | None = None, max_rounds: int = MAX_ROUNDS,
-              lower: float | None = None, settle: bool = False) -> PricedLp | None:
+              lower: float | None = None, settle: bool = False,
+              cut_rounds: int = 0) -> PricedLp | None:
     """The LP bound of ``problem`` by pricing from the pairs of mask ``start`` (module doc).
 
     Rounds run while ``limits`` hold, and stop once a bound certifies
@@ -184,6 +191,12 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
     can floor lower: the rounds after it only sharpen the reduced costs.  On
     lp-doc100's first pair the floored bound 1597 was reached in round 25 of 33,
     the last 8 rounds adding 1 to 14 pairs each at 0.65 s of interior point.
+
+    ``cut_rounds``: where pricing would stop without certifying ``lower``, up to this
+    many times the restricted LP's solution is cut off by the rows of :mod:`.cuts` that
+    it violates, and pricing goes on with them.  Those rows are valid for every
+    alignment and hold only pairs of the restricted set (which never shrinks), so the
+    duals extend as before; the bound is then one of the problem, below its LP.
     """
     if problem.n_ternary:
         # the dual extension below covers binary terms only: the portfolio solves the
@@ -191,14 +204,17 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
         raise ValueError("priced_lp takes no ternary terms: use solve_lp")
     keep = np.asarray(start, dtype=bool).copy()
     best: PricedLp | None = None
+    cuts = np.zeros((0, 3), dtype=np.int64)  # (edge, r1, r2) in the whole problem's numbers
     for rounds in range(1, max_rounds + 1):
         if limits is not None and not limits.affords(PRICING_PASSES * problem.n_pairs):
             break
         sub, index = restrict(problem, keep)
+        edges = np.flatnonzero(keep[problem.edge_p] & keep[problem.edge_q])  # sub's, in order
         # the restricted LP leaves the time of extending its duals to the whole problem
         sub_limits = None if limits is None else limits.reserving(PRICING_PASSES * problem.n_pairs)
         lp = solve_lp(sub, time_limit=None if sub_limits is None else sub_limits.time_left(),
-                      budget=budget, limits=sub_limits, central=True)
+                      budget=budget, limits=sub_limits, central=True,
+                      cuts=_localize(cuts, edges, index))
         if lp is None:
             break
         bound, reduced = extend(problem, keep, index, sub, lp)
@@ -206,17 +222,37 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
         if best is None or bound <= best.bound:  # ties: the later round, priced further
             x = np.zeros(problem.n_pairs)
             x[index] = lp.x
-            best = PricedLp(bound, reduced, x, rounds, len(index), False)
-        # priced out: this round's bound is the whole LP's value, and no valid
-        # bound is below it (up to the restricted LP's float error)
+            best = PricedLp(bound, reduced, x, rounds, len(index), False, len(cuts))
+        # priced out: this round's bound is the whole LP's value (with its cuts), and no
+        # valid bound of that LP is below it (up to the restricted LP's float error)
         best.exact = best.exact or not enter.any()
-        if (not enter.any() or (limits is not None and limits.expired())
-                or (lower is not None and certified(problem, lower, _floored(problem, bound)))
-                or (settle and problem.integral
-                    and _floored(problem, best.bound) <= _floored(problem, lp.primal))):
+        if (limits is not None and limits.expired()) or (
+                lower is not None and certified(problem, lower, _floored(problem, bound))):
+            break
+        done = not enter.any() or (settle and problem.integral
+                                   and _floored(problem, best.bound) <= _floored(problem, lp.primal))
+        if done and cut_rounds > 0 and lp.values is not None:
+            found = separate(sub, lp.values)
+            found = np.stack([edges[found[:, 0]], index[found[:, 1]], index[found[:, 2]]], axis=1)
+            if len(found):
+                cuts = np.unique(np.concatenate([cuts, found]), axis=0)
+                cut_rounds -= 1
+                done = False
+        if done:
             break
         keep |= enter
+    if best is not None:
+        best.restricted = keep
     return best
+
+
+def _localize(cuts: np.ndarray, edges: np.ndarray, index: np.ndarray) -> np.ndarray | None:
+    """``cuts`` in the numbering of the restricted problem of pairs ``index`` and terms ``edges``
+    (both increasing, both holding every pair and term of every cut)."""
+    if not len(cuts):
+        return None
+    return np.stack([np.searchsorted(edges, cuts[:, 0]), np.searchsorted(index, cuts[:, 1]),
+                     np.searchsorted(index, cuts[:, 2])], axis=1)
 
 
 def _floored(problem: Problem, bound: float) -> float:
