@@ -51,9 +51,6 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--pair", type=int, default=0)
     ap.add_argument("--cut-rounds", type=int, default=10)
     ap.add_argument("--reduced", type=float, nargs="+", default=[0.1, 0.3])
-    ap.add_argument("--warm", nargs="+", default=["off"], choices=["off", "all", "cuts", "inner"],
-                    help="priced_lp's warm start of the restricted LPs (each one run)")
-    ap.add_argument("--lp-only", action="store_true", help="stop after the priced LPs")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         a, b = graph(args.a, args.pair, Path(tmp)), graph(args.b, args.pair, Path(tmp))
@@ -65,16 +62,13 @@ def main(argv: list[str] | None = None) -> None:
     print("| step | CPU s | result |")
     print("|---|---|---|")
     lps = {}
-    for warm in args.warm:
-      for rounds in (0, args.cut_rounds):
+    for rounds in (0, args.cut_rounds):
         began = time.process_time()
-        lp = priced_lp(problem, start, settle=True, cut_rounds=rounds, warm=warm)
+        lp = priced_lp(problem, start, settle=True, cut_rounds=rounds)
         lps[rounds] = lp
-        print(f"| priced LP, warm {warm}, cut rounds {rounds} | {time.process_time() - began:.2f} | bound "
+        print(f"| priced LP, cut rounds {rounds} | {time.process_time() - began:.2f} | bound "
               f"{lp.bound:.3f} (floor {np.floor(lp.bound + 1e-6):.0f}), round {lp.rounds}, "
               f"{lp.pairs} pairs, {lp.cuts} rows of cuts |", flush=True)
-    if args.lp_only:
-        return
     lp = lps[args.cut_rounds]
     began = time.process_time()
     incumbent, lower = climb(problem, 1, 0, lp.bound, None, lp.x, greedy=False)

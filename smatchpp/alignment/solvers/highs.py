@@ -91,9 +91,6 @@ MIP_PRESOLVE = False
 LP_PRESOLVE_MAX_OFF_COLUMNS = 5_000
 
 
-#: HiGHS's basis statuses by code (``kLower`` 0, ``kBasic`` 1, ``kUpper`` 2, ...)
-_STATUS = {int(v): v for v in highspy.HighsBasisStatus.__members__.values()}
-
 #: HiGHS's "no limit" for its iteration and node counters (a C int's maximum: the most it takes)
 _NO_LIMIT = SOLVER_COUNT_MAX
 
@@ -272,9 +269,6 @@ class LpSolution:
     primal: float = -math.inf
     #: every column's value (``x``, then ``y``), what :func:`~.cuts.separate` reads
     values: np.ndarray | None = None
-    #: the simplex basis (column and row statuses as HiGHS's ``HighsBasisStatus`` codes)
-    #: when a basis was asked for (``solve_lp(..., basis=...)``) and HiGHS holds a valid one
-    basis: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def reduced(self) -> np.ndarray:
@@ -310,8 +304,7 @@ def highs_time_limit(limits: Limits, n_pairs: int) -> float:
 def solve_lp(problem: Problem, linking: Linking = "aggregated",
              time_limit: float | None = None, budget: Budget | None = None,
              limits: Limits | None = None, central: bool = False,
-             cuts: np.ndarray | None = None,
-             basis: tuple[np.ndarray, np.ndarray] | bool | None = None) -> LpSolution | None:
+             cuts: np.ndarray | None = None) -> LpSolution | None:
     """Solve the LP relaxation of the MIP (``None`` if HiGHS gives no duals).
 
     ``cuts``: rows of :mod:`.cuts` (``(edge, r1, r2)``, valid for every alignment but not
@@ -321,12 +314,6 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     ``central``: by the interior-point method without crossover (up to
     :data:`PDLP_COLUMNS` columns): among the optimal duals, central ones
     rather than a vertex (what :mod:`.pricing` extends best).
-
-    ``basis``: solve by the simplex method (no presolve) and return the final basis in
-    :attr:`LpSolution.basis`; ``True`` starts from scratch, a pair of status arrays (this
-    model's columns, then its rows; HiGHS's ``HighsBasisStatus`` codes) starts from that
-    basis (a warm start after adding rows or columns to an LP solved before).  The duals are
-    then a vertex's, not central ones.
 
     Stopped by ``time_limit`` or by the work ``budget`` (its iterations are
     paid from it), its duals still give a valid, if weaker, bound (see
@@ -339,20 +326,10 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
         return LpSolution(model, np.zeros(0), np.zeros(0), np.zeros(0), problem.constant)
     if cuts is not None and len(cuts):
         model = with_rows(model, *cut_rows(problem.n_pairs, cuts))
-    method = ("simplex" if basis is not None and basis is not False
-              else "pdlp" if model.n_cols > PDLP_COLUMNS else "ipm" if central else "choose")
+    method = ("pdlp" if model.n_cols > PDLP_COLUMNS else "ipm" if central else "choose")
     h = _highs(model, False, time_limit, 1e-9, method,
                work_limit=None if budget is None else budget.left())
     _set(h, "run_crossover", "off" if method == "ipm" else "on")
-    if method == "simplex":
-        _set(h, "presolve", "off")
-        if basis is not True:
-            start = highspy.HighsBasis()
-            start.col_status = [_STATUS[int(v)] for v in basis[0]]
-            start.row_status = [_STATUS[int(v)] for v in basis[1]]
-            start.valid = True
-            if h.setBasis(start) != highspy.HighsStatus.kOk:
-                raise RuntimeError("HiGHS refused a warm-start basis")
     if limits is not None and limits.deadline is not None:
         _set(h, "time_limit", highs_time_limit(limits, problem.n_pairs))
     interruptible_run(h, model.n_cols)
@@ -369,12 +346,6 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     x = values[: problem.n_pairs]
     primal = (problem.constant + float(model.cost @ np.clip(values, 0.0, 1.0))
               if len(values) == model.n_cols else -math.inf)
-    final = None
-    if method == "simplex":
-        got = h.getBasis()
-        if got.valid:
-            final = (np.array([int(v) for v in got.col_status], dtype=np.int8),
-                     np.array([int(v) for v in got.row_status], dtype=np.int8))
     best: LpSolution | None = None
     # HiGHS's sign convention for row duals differs between its methods; both
     # signs, clipped to >= 0, give valid bounds: keep the smaller
@@ -383,7 +354,7 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
                                            minlength=model.n_cols)
         bound = problem.constant + float(model.row_upper @ pi + np.maximum(reduced, 0.0).sum())
         if best is None or bound < best.bound:
-            best = LpSolution(model, x, pi, reduced, bound, primal, values, final)
+            best = LpSolution(model, x, pi, reduced, bound, primal, values)
     return best
 
 

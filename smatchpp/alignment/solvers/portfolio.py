@@ -116,10 +116,6 @@ SETTLE_LP = True
 #: up to this many rounds of the cuts of :mod:`.cuts` (lp-doc100's first pair: 1597.009 ->
 #: 1595.47, and the step of 82,264 pairs at 1596 is not needed)
 CUT_ROUNDS = 10
-#: how those rounds re-solve the restricted LP (``priced_lp``'s ``warm``): ``"inner"``, each
-#: cut round separated again on the same restricted set by the warm dual simplex, the
-#: priced rounds by interior point (docs/benchmarks.md section 19.4)
-CUT_WARM = "inner"
 #: ... called for by the elimination before a step that would keep more pairs than this
 CUT_STEP_PAIRS = 30_000
 #: after a priced LP that does not certify, the problem restricted to the LP's support, the
@@ -412,7 +408,7 @@ class Portfolio:
                         def tighten(lower: float) -> PricedLp | None:
                             return priced_lp(problem, lp.restricted, limits, limits.budget,
                                              lower=lower, settle=SETTLE_LP,
-                                             cut_rounds=CUT_ROUNDS, warm=CUT_WARM)
+                                             cut_rounds=CUT_ROUNDS)
                     # every solution using p is worth at most value + d_p
                     return self._eliminate(problem, alignment, lower, upper,
                                            value + np.minimum(reduced, 0.0), limits, stats,

@@ -175,7 +175,7 @@ def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> n
 def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
               budget: Budget | None = None, max_rounds: int = MAX_ROUNDS,
               lower: float | None = None, settle: bool = False,
-              cut_rounds: int = 0, warm: str = "off") -> PricedLp | None:
+              cut_rounds: int = 0) -> PricedLp | None:
     """The LP bound of ``problem`` by pricing from the pairs of mask ``start`` (module doc).
 
     Rounds run while ``limits`` hold, and stop once a bound certifies
@@ -197,18 +197,7 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
     it violates, and pricing goes on with them.  Those rows are valid for every
     alignment and hold only pairs of the restricted set (which never shrinks), so the
     duals extend as before; the bound is then one of the problem, below its LP.
-
-    ``warm``: ``"off"`` (every restricted LP by interior point from scratch), ``"all"``
-    (every one by the simplex method from the previous round's basis, its new columns at
-    zero and its new rows' slacks basic), ``"cuts"`` (interior point until the first cut
-    round, then warm simplex), ``"inner"`` (interior point for every priced round, but each
-    cut round separates again on the same restricted set, re-solved by the dual simplex
-    from the last basis, until no row is violated or the cut rounds are spent).  The bound
-    is valid either way (any duals extend).  Measured in docs/benchmarks.md section 19.4:
-    none pays (vertex duals price in far more rounds), so the portfolio keeps ``"off"``.
     """
-    if warm not in ("off", "all", "cuts", "inner"):
-        raise ValueError(f"warm must be 'off', 'all', 'cuts' or 'inner', not {warm!r}")
     if problem.n_ternary:
         # the dual extension below covers binary terms only: the portfolio solves the
         # whole LP of a problem with ternary terms (solve_lp) instead
@@ -216,8 +205,6 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
     keep = np.asarray(start, dtype=bool).copy()
     best: PricedLp | None = None
     cuts = np.zeros((0, 3), dtype=np.int64)  # (edge, r1, r2) in the whole problem's numbers
-    serial: dict[tuple[int, int, int], int] = {}  # each cut's number, for the warm start
-    previous = None  # (column ids, column statuses, row ids, row statuses) of the last basis
     for rounds in range(1, max_rounds + 1):
         if limits is not None and not limits.affords(PRICING_PASSES * problem.n_pairs):
             break
@@ -225,14 +212,9 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
         edges = np.flatnonzero(keep[problem.edge_p] & keep[problem.edge_q])  # sub's, in order
         # the restricted LP leaves the time of extending its duals to the whole problem
         sub_limits = None if limits is None else limits.reserving(PRICING_PASSES * problem.n_pairs)
-        simplex = warm == "all" or (warm == "cuts" and len(cuts) > 0)
-        ids = _ids(problem, sub, index, edges, cuts, serial) if simplex else None
         lp = solve_lp(sub, time_limit=None if sub_limits is None else sub_limits.time_left(),
                       budget=budget, limits=sub_limits, central=True,
-                      cuts=_localize(cuts, edges, index),
-                      basis=_carried(previous, ids) if simplex else None)
-        if simplex and lp is not None and lp.basis is not None:
-            previous = (ids[0], lp.basis[0], ids[1], lp.basis[1])
+                      cuts=_localize(cuts, edges, index))
         if lp is None:
             break
         bound, reduced = extend(problem, keep, index, sub, lp)
@@ -250,78 +232,18 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
         done = not enter.any() or (settle and problem.integral
                                    and _floored(problem, best.bound) <= _floored(problem, lp.primal))
         if done and cut_rounds > 0 and lp.values is not None:
-            values, inner = lp.values, 0
-            while cut_rounds > 0:
-                found = separate(sub, values)
-                found = np.stack([edges[found[:, 0]], index[found[:, 1]], index[found[:, 2]]],
-                                 axis=1)
-                if not len(found):
-                    break
+            found = separate(sub, lp.values)
+            found = np.stack([edges[found[:, 0]], index[found[:, 1]], index[found[:, 2]]], axis=1)
+            if len(found):
                 cuts = np.unique(np.concatenate([cuts, found]), axis=0)
-                for row in map(tuple, found.tolist()):
-                    serial.setdefault(row, len(serial))
                 cut_rounds -= 1
                 done = False
-                if warm != "inner":
-                    break
-                # cut again on the same restricted set, by the dual simplex from the last
-                # basis (the first time from scratch); the next round's interior point then
-                # gives the central duals that pricing extends
-                ids = _ids(problem, sub, index, edges, cuts, serial)
-                again = solve_lp(sub, budget=budget, limits=sub_limits,
-                                 cuts=_localize(cuts, edges, index),
-                                 basis=_carried(previous, ids))
-                if again is None or again.values is None or again.basis is None:
-                    break
-                previous = (ids[0], again.basis[0], ids[1], again.basis[1])
-                values = again.values
-                inner += 1
         if done:
             break
         keep |= enter
     if best is not None:
         best.restricted = keep
     return best
-
-
-def _ids(problem: Problem, sub: Problem, index: np.ndarray, edges: np.ndarray,
-         cuts: np.ndarray, serial: dict) -> tuple[np.ndarray, np.ndarray]:
-    """Names of the restricted LP's columns and rows in the whole problem, in
-    :func:`~.formulation.build`'s order (then the cuts'): they carry a basis from
-    one round's restricted LP to the next.  Columns: the pair's number, or
-    ``n_pairs`` plus the term's; rows: the A variable, ``n_a`` plus the B variable,
-    ``n_a + n_b`` plus the linking row's key, or minus one minus the cut's number."""
-    cols = np.concatenate([index, problem.n_pairs + edges])
-    a_vars, b_vars = np.unique(sub.pair_a), np.unique(sub.pair_b)
-    _, key = linking_keys(sub)
-    row_keys = np.unique(key)
-    width = max(problem.n_a, problem.n_b) + 1
-    side_owner, other = np.divmod(row_keys, width)
-    row_keys = link_key(problem, index[side_owner // 2], side_owner % 2, other)
-    cut_ids = -1 - np.array([serial[row] for row in map(tuple, cuts.tolist())], dtype=np.int64)
-    rows = np.concatenate([a_vars, problem.n_a + b_vars, problem.n_a + problem.n_b + row_keys,
-                           cut_ids])
-    return cols, rows
-
-
-#: HiGHS's basis status codes used for what a new column and a new row start as
-_AT_LOWER, _BASIC = 0, 1
-
-
-def _carried(previous, ids) -> tuple[np.ndarray, np.ndarray] | bool:
-    """The last basis moved onto the columns and rows ``ids``: old ones keep their
-    status, new columns start at zero (nonbasic), new rows with their slack basic
-    (so the basis stays square); ``True`` (a cold simplex) without one."""
-    if previous is None:
-        return True
-    out = []
-    for new, old, status, default in ((ids[0], previous[0], previous[1], _AT_LOWER),
-                                      (ids[1], previous[2], previous[3], _BASIC)):
-        order = np.argsort(old, kind="stable")
-        pos = np.minimum(np.searchsorted(old[order], new), len(old) - 1)
-        found = old[order][pos] == new
-        out.append(np.where(found, status[order][pos], default).astype(np.int8))
-    return out[0], out[1]
 
 
 def _localize(cuts: np.ndarray, edges: np.ndarray, index: np.ndarray) -> np.ndarray | None:
