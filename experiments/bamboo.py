@@ -62,10 +62,12 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from smatchpp.api import Config, Scorer, default_workers  # noqa: E402
+from smatchpp.api import Config, default_workers  # noqa: E402
+from smatchpp.cli.app import aligns, score_pairs  # noqa: E402
 from smatchpp.metrics import Metric, get_metric  # noqa: E402
 from smatchpp.metrics.alignment import AlignmentMetric  # noqa: E402
 from smatchpp.graphs.read import read_file  # noqa: E402
+from smatchpp.running.runs import auto_workers  # noqa: E402
 
 from experiment import add_data, add_json, add_workers, BAMBOO as DATA  # noqa: E402
 #: the registered metric of the alignment family
@@ -123,35 +125,47 @@ def pair_accuracy100(scores: Sequence[float]) -> float:
     return float(100 * np.mean(s[1::2] > s[0::2]))
 
 
-def pair_f1(config: Config, src: Path, tgt: Path, workers: int) -> np.ndarray:
-    """The F1 of every graph pair of two parallel files (unreadable graphs follow ``on_error``)."""
+def as_metric(config: Config | Metric) -> Metric:
+    """A Smatch setting as the alignment family's metric (a metric as it is)."""
+    return config if isinstance(config, Metric) else AlignmentMetric(config)
+
+
+def pair_f1(config: Config | Metric, src: Path, tgt: Path, workers: int) -> np.ndarray:
+    """The F1 (a metric's headline score) of every graph pair of two parallel files."""
     return pair_f1s(config, src, tgt, workers)["main"]
 
 
-def pair_f1s(config: Config, src: Path, tgt: Path, workers: int) -> dict[str, np.ndarray]:
-    """``{"main": F1 of every pair}`` and, with ``config.aspects``, each aspect's pair F1
-    (an aspect empty on both sides counts as its ``vacuous`` score, or 0 for Damonte's set)."""
-    corpus = Scorer(config).score_corpus(read_file(src), read_file(tgt), workers=workers)
-    out = {"main": np.array([p.f1 for p in corpus.pairs])}
-    if config.aspects != "none":
-        for name in corpus.pairs[0].aspects or {}:
-            out[name] = np.array([(p.aspects[name].to_json()["f1"] or 0.0) if p.aspects else 0.0
-                                  for p in corpus.pairs])
+def pair_f1s(config: Config | Metric, src: Path, tgt: Path, workers: int) -> dict[str, np.ndarray]:
+    """``{"main": the headline score of every pair}`` under a Smatch setting or any metric, on
+    the road of every metric (:func:`smatchpp.cli.app.score_pairs`, as ``smatchpp score``), and
+    with the alignment family's aspects (``aspects``) each aspect's pair F1 (an aspect empty on
+    both sides counts as its ``vacuous`` score, or 0 for Damonte's set).  Unreadable graphs
+    follow the Config's ``on_error`` (a skipped pair scores 0); under ``raise`` (every other
+    metric) the first stops with its file and line."""
+    metric = as_metric(config)
+    on_error = metric.config.on_error if aligns(metric) else "raise"
+    entries = [read_file(path) for path in (src, tgt)]
+    if on_error == "raise":
+        for path, got in zip((src, tgt), entries):
+            bad = next((e for e in got if e.graph is None), None)
+            if bad is not None:
+                raise ValueError(f"{path}: line {bad.line}: {bad.error}")
+    if metric.cheap_pairs:  # a pool costs more than it saves on a few thousand cheap pairs
+        workers = auto_workers(len(entries[1]), workers)
+    pairs = list(score_pairs(metric, *entries, on_error, workers))
+    out = {"main": np.array([metric.pair_scores(p.stats)[metric.headline] if p.stats is not None else 0.0
+                             for p in pairs])}
+    # the alignment family's per-pair data: each pair's aspect counts (--set aspects=...)
+    aspects = [getattr(p.detail, "aspects", None) for p in pairs]
+    for name in (aspects[0] or {}) if aspects else {}:
+        out[name] = np.array([(a[name].to_json()["f1"] or 0.0) if a else 0.0 for a in aspects])
     return out
 
 
-def metric_pair_scores(metric: Metric, src: Path, tgt: Path) -> np.ndarray:
+def metric_pair_scores(metric: Metric, src: Path, tgt: Path, workers: int = 1) -> np.ndarray:
     """The headline score of every graph pair of two parallel files under ``metric``
-    (a metric of :mod:`smatchpp.metrics`); an unreadable graph stops with its file and line."""
-    graphs = []
-    for path in (src, tgt):
-        entries = read_file(path)
-        bad = next((e for e in entries if e.graph is None), None)
-        if bad is not None:
-            raise ValueError(f"{path}: line {bad.line}: {bad.error}")
-        graphs.append([e.graph for e in entries])
-    corpus = metric.score_graphs(*graphs)
-    return np.array([metric.pair_scores(p.stats)[metric.headline] for p in corpus.pairs])
+    (:func:`pair_f1s`); an unreadable graph stops with its file and line."""
+    return pair_f1s(metric, src, tgt, workers)["main"]
 
 
 def spearman100(x: Sequence[float], y: Sequence[float]) -> float:
@@ -207,10 +221,7 @@ def evaluate_rows(config: Config | Metric, data: Path = DATA, workers: int = 1, 
         src, tgt = data / dataset / subset / "src.test.amr", data / dataset / subset / "tgt.test.amr"
         if first == "tgt":
             src, tgt = tgt, src
-        if isinstance(config, Metric):
-            f1s = {"main": metric_pair_scores(config, src, tgt)}
-        else:
-            f1s = pair_f1s(config, src, tgt, workers)
+        f1s = pair_f1s(config, src, tgt, workers)
         for name, f1 in f1s.items():
             if digits is not None:
                 f1 = np.round(f1, digits)
@@ -367,7 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = f"ours ({label})" + (", tgt first" if args.first == "tgt" else "")
     rows = {name: ours}
     rows.update({k: PUBLISHED[k] for k in args.compare})
-    signature = config.signature() if is_metric else Scorer(config).signature
+    signature = as_metric(config).signature()
     if args.spearman:
         signature += " | Spearman's rho"
     if args.role_pearson:

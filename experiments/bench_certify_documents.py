@@ -71,7 +71,7 @@ _CPU_DRIVER = (
     "a, b, problem = aligner.compile(a, b)\n"
     "limits = Limits(deadline=limit, clock=time.process_time)\n"
     "r = aligner.solver.solve_within(problem, limits)\n"
-    "print(json.dumps(dict(lower=r.objective, upper=r.upper_bound, status=r.status, vars_a=problem.n_a,\n"
+    "print(json.dumps(dict(lower=r.objective, upper=r.upper_bound, status=r.status, stage=r.stage, vars_a=problem.n_a,\n"
     "    vars_b=problem.n_b, pairs_before=problem.n_pairs, test_triples=a.n_triples,\n"
     "    gold_triples=b.n_triples, source=smatchpp.__file__)))\n"
 )
@@ -205,8 +205,9 @@ def main(argv: list[str] | None = None) -> None:
                     else:
                         interval = f1 = width = "-"
                     size = f"{r.get('vars_a', '-')} x {r.get('vars_b', '-')}"
+                    status = r["status"] + (f" ({r['stage']})" if r.get("stage") else "")  # what closed or bounded it
                     print(f"| {name} | {k} | {sentences(fa)} | {size} | {r.get('pairs_before', '-')} | {label} "
-                          f"| {r['wall']:.1f} | {r['cpu']:.1f} | {r['peak_mb']:.0f} | {r['status']} "
+                          f"| {r['wall']:.1f} | {r['cpu']:.1f} | {r['peak_mb']:.0f} | {status} "
                           f"| {interval} | {f1} | {width} |", flush=True)
 
 

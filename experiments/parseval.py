@@ -38,12 +38,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from bamboo import metric_pair_scores, parse_metric_set, parse_set  # noqa: E402
+from bamboo import as_metric, pair_f1, parse_metric_set, parse_set  # noqa: E402
 
-from smatchpp.api import Config, Scorer, default_workers  # noqa: E402
+from smatchpp.api import Config, default_workers  # noqa: E402
 from smatchpp.metrics import Metric, get_metric  # noqa: E402
 from smatchpp.presets import PRESETS  # noqa: E402
-from smatchpp.graphs.read import read_file  # noqa: E402
 
 from experiment import PARSEVAL as DATA, add_data, add_workers  # noqa: E402
 #: pairwise accuracy of Smatch reported for this data (Opitz's thesis)
@@ -69,11 +68,7 @@ def pairwise_accuracy(pref: Sequence[int], first: Sequence[float], second: Seque
 
 def scores(config: Config | Metric, data: Path = DATA, workers: int = 1) -> np.ndarray:
     """The F1 (or a metric's headline score) of every parse against its reference."""
-    if isinstance(config, Metric):
-        return metric_pair_scores(config, data / "src.test.amr", data / "tgt.test.amr")
-    corpus = Scorer(config).score_corpus(read_file(data / "src.test.amr"),
-                                         read_file(data / "tgt.test.amr"), workers=workers)
-    return np.array([p.f1 for p in corpus.pairs])
+    return pair_f1(config, data / "src.test.amr", data / "tgt.test.amr", workers)
 
 
 def evaluate(config: Config | Metric, data: Path = DATA, workers: int = 1,
@@ -136,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(config, Metric):
             print(f"{config.name}: {config.signature()}" + (f" ({config.note()})" if config.note() else ""))
         else:
-            print(f"{config.preset}: {Scorer(config).signature}")
+            print(f"{config.preset}: {as_metric(config).signature()}")
     return 0
 
 

@@ -59,6 +59,7 @@ class PeerRun:
     returncode: Optional[int] = None
     summary: dict[str, Any] = field(default_factory=dict)
     stderr_tail: str = ""
+    cpu_seconds: Optional[float] = None  # child's user + system CPU from wait4 (with its reaped children)
 
 
 def peer_python() -> Optional[Path]:
@@ -190,7 +191,8 @@ def run_peer(tool: str, argv: Sequence[str], timeout: Optional[float] = None,
                 continue
     status = _classify(rc, timed_out.is_set(), stderr, mem_limit_mb, bool(summary))
     return PeerRun(tool, status, pairs, summary.get("f1"), wall, summary.get("seconds"),
-                   ru.ru_maxrss / 1024.0, rc, summary, stderr[-2000:])
+                   ru.ru_maxrss / 1024.0, rc, summary, stderr[-2000:],
+                   cpu_seconds=ru.ru_utime + ru.ru_stime)
 
 
 def run_smatch104(a: os.PathLike | str, b: os.PathLike | str, timeout: Optional[float] = None,

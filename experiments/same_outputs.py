@@ -5,11 +5,11 @@
 Writes, in a scratch folder, the first ``--pairs`` pairs of BAMBOO STS main test (``a.amr``
 the test side, ``b.amr`` the gold, ``c.amr`` the test side shifted by one graph: another
 system, ``bad.amr`` the test side with two unreadable graphs), then runs every command line
-of :data:`LINES` (``score``, ``compare`` with 2 and 4 systems, ``gap``, ``search``, ``matrix``, in every
+of :data:`LINES` (``score``, ``compare`` with 2 and 4 systems, ``gap``, ``search``, ``matrix``, ``tune``, in every
 format, with resampling, aspects, coreference, skipped pairs, ``--pairs-out -`` and several
 metrics) with each tree's ``smatchpp`` (one worker) and compares standard output, standard
 error and the exit code, the seconds that outputs report masked (``matrix``: and every array of
-its output and its intervals file).  Prints a table: command
+its output and its intervals file; ``tune``: its grid file).  Prints a table: command
 line, identical.  A refactoring that must not move an output passes when every row says yes.
 (A tree: ``git archive COMMIT | tar -x -C DIR``.)
 """
@@ -64,7 +64,12 @@ LINES = [
     "matrix a.amr b.amr -o m.parquet --metric jaccard", "matrix bad.amr -o m.npz --metric sembleu --on-error empty",
     "matrix bad.amr -o m.npz --metric sembleu --on-error skip", "matrix a.amr -o m.txt --metric wlk",
     "matrix a.amr b.amr -o m.npz --metric rematch --all --chunk 0",
+    # S2Match's grid (the packaged vectors), its file compared too; and a refused line
+    "tune a.amr b.amr y.txt --metric smatch --dev c.amr b.amr y.txt -o grid.tsv --cutoffs 0.5,0.9 --diffsenses 0.5,0.95",
+    "tune a.amr b.amr y.txt --metric smatch -o grid.tsv",
 ]
+#: commands without --workers (the others run with one worker)
+NO_WORKERS = {"tune"}
 #: reported seconds: JSON keys, --stats' column, search's summary
 TIMING = [re.compile(r'"(?:compile_|aspects_)?seconds": [0-9.e+-]+'), re.compile(r"\b\d+\.\d{3}(?= \w+$)", re.M),
           re.compile(r"\d+\.\d{2} s$", re.M), re.compile(r"(?<=\s)\d+\.\d{3}$", re.M)]
@@ -79,6 +84,8 @@ def inputs(folder: Path, data: Path, pairs: int) -> None:
     bad = blocks[:pairs]
     bad[3], bad[10] = "(x / broken :ARG0 (y", "(((("
     (folder / "bad.amr").write_text("\n\n".join(bad) + "\n")
+    human = (data / "sts" / "orig.test.txt").read_text().split("\n")[:pairs]  # tune's scores: column 4
+    (folder / "y.txt").write_text("\n".join(line.split("\t")[4] for line in human) + "\n")
 
 
 def written(folder: Path, line: str, before: bool = False) -> list:
@@ -98,6 +105,8 @@ def written(folder: Path, line: str, before: bool = False) -> list:
         import numpy as np
         with np.load(out) as z:
             got += [(k, z[k].dtype.str, z[k].shape, z[k].tobytes()) for k in sorted(z.files)]
+    elif out.suffix == ".tsv" and out.exists():  # tune's grid
+        got.append(out.read_text())
     elif out.suffix == ".parquet" and out.exists():
         import pyarrow.parquet as pq
         table = pq.read_table(out)
@@ -109,7 +118,8 @@ def written(folder: Path, line: str, before: bool = False) -> list:
 def output(tree: Path, line: str, folder: Path) -> tuple:
     written(folder, line, before=True)
     env = dict(os.environ, PYTHONPATH=str(tree.resolve()))
-    done = subprocess.run([sys.executable, "-m", "smatchpp", *line.split(), "--quiet", "--workers", "1"],
+    extra = [] if line.split()[0] in NO_WORKERS else ["--quiet", "--workers", "1"]
+    done = subprocess.run([sys.executable, "-m", "smatchpp", *line.split(), *extra],
                           cwd=folder, env=env, capture_output=True, text=True)
     masked = []
     for text in (done.stdout, done.stderr):

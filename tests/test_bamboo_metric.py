@@ -56,13 +56,27 @@ def test_bamboo_script_takes_a_metric(tmp_path, name, params, spearman):
     (["--metric", "wlk", "--preset", "amr"], "--set and --preset are Smatch settings"),
     (["--metric", "smatch", "--metric-set", "seed=2"], "the alignment family's settings are --preset"),
     (["--metric-set", "seed=2"], "the alignment family's settings are --preset"),
-    (["--metric", "smatch", "--set", "total_time_limit=10"], "total_time_limit is a corpus budget"),
 ])
 def test_bamboo_script_metric_errors(tmp_path, args, message):
     make_bamboo(tmp_path / "bamboo")
     r = run("bamboo.py", "--data", str(tmp_path / "bamboo"), *args)
     assert r.returncode == 2 and message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_bamboo_script_takes_one_road_with_or_without_metric_smatch(tmp_path):
+    """A Smatch setting and ``--metric smatch`` with it score on the one road (the commands'
+    ``app.score_pairs``): the same cells, a corpus budget honoured on both (before, ``--metric
+    smatch`` scored each pair by ``Metric.stats``, which refused ``total_time_limit``)."""
+    make_bamboo(tmp_path / "bamboo")
+    cells = []
+    for options in ((), ("--metric", "smatch")):
+        out = tmp_path / f"cells{len(options)}.json"
+        r = run("bamboo.py", "--data", str(tmp_path / "bamboo"), *options, "--set", "total_time_limit=60",
+                "--quiet", "--json", str(out), "--workers", "1")
+        assert r.returncode == 0, r.stderr
+        cells.append(json.loads(out.read_text())["cells"])
+    assert cells[0] == cells[1]
 
 
 def test_parseval_script_takes_a_metric(tmp_path):

@@ -174,3 +174,17 @@ def test_counters_max_clauses_and_baseline_and_the_counter_aspects(drs):
     assert bad.returncode == 2 and "bad.clf:8: graph 1: DRS 2: ill-formed" in bad.stderr
     amr = run("score", PRED, GOLD, "--aspects", "counter", cwd=drs, fresh=True)
     assert amr.returncode == 2 and "--metric counter" in amr.stderr
+
+
+def test_tune_workers(tmp_path):
+    """tune --workers N (the S2Match grid on the one road): the same grid file as one worker's;
+    a bad count and --metric wwlk refused with exit 2 (the logic: tests/test_tune.py)."""
+    (tmp_path / "y.txt").write_text("".join(f"{k / 10}\n" for k in range(len(PRED.read_text().split("\n\n")))))
+    argv = ("tune", str(PRED), str(GOLD), "y.txt", "--metric", "smatch", "--dev", str(PRED), str(GOLD), "y.txt",
+            "--cutoffs", "0.5", "--diffsenses", "0.5,1")
+    one = run(*argv, "-o", "one.tsv", cwd=tmp_path, fresh=True)
+    two = run(*argv, "-o", "two.tsv", "--workers", "2", cwd=tmp_path, fresh=True)
+    assert one.returncode == two.returncode == 0, (one.stderr, two.stderr)
+    assert (tmp_path / "one.tsv").read_text() == (tmp_path / "two.tsv").read_text()
+    bad = run(*argv, "-o", "bad.tsv", "--workers", "0", cwd=tmp_path, fresh=True)
+    assert bad.returncode == 2 and "--workers: expected at least 1, got 0" in bad.stderr

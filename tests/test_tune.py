@@ -133,6 +133,23 @@ def test_cli_tune_s2match_grid_chooses_by_dev_r(tmp_path):
             for line in (tmp_path / "full.tsv").read_text().splitlines()[1:]]
     values = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
     assert grid == [(c, d) for c in values for d in values]
+    # two processes score each setting's pairs: the same file, bit for bit
+    two = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "smatch", "--dev", "a.amr", "b.amr", "dy.txt",
+              "--out", "grid2.tsv", "--cutoffs", "0.5,0.9", "--diffsenses", "0.5,0.95", "--workers", "2", cwd=tmp_path)
+    assert two.returncode == 0, two.stderr
+    assert (tmp_path / "grid2.tsv").read_text() == (tmp_path / "grid.tsv").read_text()
+    for bad, message in ((("--workers", "0"), "--workers: expected at least 1, got 0"),):
+        done = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "smatch", "--dev", "a.amr", "b.amr", "dy.txt",
+                   "--out", "g3.tsv", *bad, cwd=tmp_path)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
     refused = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "smatch", "--dev", "a.amr", "b.amr", "dy.txt",
                   "--out", "g2.tsv", "--iterations", "3", cwd=tmp_path)
     assert refused.returncode == 2 and "--iterations does nothing under --metric smatch" in refused.stderr
+
+
+def test_cli_tune_wwlk_refuses_workers(tmp_path):
+    """SPSA's steps follow one another: --workers would do nothing under --metric wwlk."""
+    (tmp_path / "a.amr").write_text("(a / dog)\n")
+    (tmp_path / "y.txt").write_text("1\n")
+    done = run("tune", "a.amr", "a.amr", "y.txt", "--metric", "wwlk", "--out", "w.tsv", "--workers", "2", cwd=tmp_path)
+    assert done.returncode == 2 and "--workers do nothing under --metric wwlk" in done.stderr, done.stderr

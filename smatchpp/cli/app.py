@@ -49,7 +49,7 @@ from ..running.runs import PAIRS_PER_WORKER, FileRun, auto_workers, metric_pairs
 from .common import (EXIT_OK, check_outputs, dask_client, is_clausal_form, one_stdin, pairs_output, plural, read_inputs, warn,
                      report_unreadable, warn_unreadable, workers_from_args)
 
-__all__ = ["Inputs", "Run", "read_pairs", "read_in_parts", "collect", "score_pairs", "score_rows", "explained",
+__all__ = ["Inputs", "Run", "read_pairs", "read_in_parts", "collect", "score_pairs", "score_rows", "explained", "aligns", "by_engine",
            "workers_for", "conclude", "summary_stream", "interrupted_message", "HeldSignals", "system_names"]
 
 
@@ -110,14 +110,15 @@ def read_in_parts(args: argparse.Namespace, metric, on_error: str, outputs: dict
     more workers or ``--dask``: the warnings and unreadable graphs that
     :func:`read_pairs` would report, reported the same, before any pair is scored.  Returns
     ``(inputs, run, client)``: ``run`` ``None`` when the workers cannot read the inputs (standard
-    input or a pipe, one worker, a metric that prepares on every graph, files the scan and the
+    input or a pipe, one worker, the alignment family (:func:`score_pairs`' Scorer reads in the
+    parent), a metric that prepares on every graph, files the scan and the
     reader disagree on, different counts: the caller calls :func:`read_pairs`, which says what
     is wrong); ``inputs`` ``None`` when the unreadable graphs stop the run (printed); ``client``
     the Dask client of ``--dask``, opened here on ``stack`` (its workers read): the caller hands
     it to :func:`collect`, whose stream is then ``run.results()``."""
     paths = tuple(getattr(args, name) for name in names)
     dask = getattr(args, "dask", None) is not None
-    if not FileRun.possible(metric) or not all(path != STDIN and os.path.isfile(path) for path in paths):
+    if aligns(metric) or not FileRun.possible(metric) or not all(path != STDIN and os.path.isfile(path) for path in paths):
         return None, None, None
     if any(is_clausal_form(path, args.input_format) for path in paths):
         return None, None, None  # DRSs in clausal form: the parts' reader reads AMR (read_input reads both)
@@ -193,20 +194,22 @@ def collect(args: argparse.Namespace, results: Callable[[Any], Iterable], worker
 
 def score_pairs(metric, entries_a: Sequence[Entry], entries_b: Sequence[Entry], on_error: str = "raise",
                 workers: int = 1, client: Any = None, details: bool = False) -> Iterator:
-    """The road of every metric: each pair's result, in index order, on this process, a pool
-    of ``workers`` or the Dask ``client``.
+    """The road of every metric: each pair's result, a :class:`~smatchpp.metrics.MetricPair`, in
+    index order, on this process, a pool of ``workers`` or the Dask ``client``.
 
-    The alignment family's pairs are :class:`~smatchpp.alignment.score.PairScore` (certificates, bounds,
-    the aspect counts of ``--aspects``), solved by :class:`smatchpp.api.Scorer` under the
-    run's Config (its corpus budget, its soft matcher's table made once); every other
-    metric's are :class:`~smatchpp.metrics.MetricPair` (:func:`smatchpp.running.runs.metric_pairs`),
-    with the metric's explanation when ``details`` asks for it.  Either way
-    :meth:`Metric.pair_json` writes the pair, :meth:`Metric.corpus` sums them."""
-    if isinstance(metric, AlignmentMetric):  # the Scorer, imported here: another metric never loads it
+    The one place that picks a pair's engine: the alignment family's pairs are solved by
+    :class:`smatchpp.api.Scorer` under the run's Config (its corpus budget, its soft matcher's
+    table made once, the aspect counts of ``--aspects``), each result carrying its
+    :class:`~smatchpp.alignment.score.PairScore` (certificate, bounds, aspects) as its ``detail``
+    (:meth:`AlignmentMetric.result`); every other metric's by
+    :func:`smatchpp.running.runs.metric_pairs`, with the metric's explanation when ``details``
+    asks for it.  Either way :meth:`Metric.pair_json` writes the pair, :meth:`Metric.corpus`
+    sums them."""
+    if aligns(metric):  # the Scorer, imported here: another metric never loads it
         from ..api import Scorer
 
-        return Scorer(metric.run_config(on_error)).iter_scores(entries_a, entries_b, workers=workers,
-                                                               dask=client)
+        return map(metric.result, Scorer(metric.run_config(on_error)).iter_scores(
+            entries_a, entries_b, workers=workers, dask=client))
     return explained(metric_pairs(metric, entries_a, entries_b, on_error, workers, client,
                                    explain=details and metric.explains()))
 
@@ -220,9 +223,23 @@ def all_pairs(args: argparse.Namespace, metric, intervals: str | None,
     matrix (:func:`smatchpp.cli.metric.run_matrix`); the command hands both in (this module
     imports neither: they import it).  The output's name and the inputs are checked before, the
     same way for every metric (:func:`smatchpp.cli.matrix.run`)."""
-    if isinstance(metric, AlignmentMetric):
+    if aligns(metric):
         return alignment(args, metric, intervals)
     return other(args, metric)
+
+
+def by_engine(metric, alignment: Any, other: Any) -> Any:
+    """``alignment`` for a metric of the alignment family, ``other`` for every other metric: the
+    one test of a command's engine (:func:`score_pairs`, :func:`score_rows`, :func:`all_pairs`,
+    :func:`read_in_parts`, ``search``'s reading and ranking), whose results are the one type
+    either way (a command hands in its two helpers; this module imports neither)."""
+    return alignment if aligns(metric) else other
+
+
+def aligns(metric) -> bool:
+    """Whether ``metric`` is of the alignment family, whose engine is its own (the Scorer's runs,
+    the matrix's chunks, the search's bounds): the one ``isinstance`` of the commands."""
+    return isinstance(metric, AlignmentMetric)
 
 
 def score_rows(jobs: Sequence[tuple[Any, Sequence[Entry], Sequence[Entry]]], on_error: str = "raise",
@@ -235,18 +252,25 @@ def score_rows(jobs: Sequence[tuple[Any, Sequence[Entry], Sequence[Entry]]], on_
     (:func:`smatchpp.running.runs.metric_rows`: the gold's features once a row for each
     instance)."""
     metrics = [metric for metric, _, _ in jobs]
-    if all(isinstance(metric, AlignmentMetric) for metric in metrics):
+    if all(aligns(metric) for metric in metrics):
         from ..api import Scorer, iter_score_rows
 
         scorers: dict[int, Any] = {}
         for metric in metrics:
             scorers.setdefault(id(metric), Scorer(metric.run_config(on_error)))
-        return iter_score_rows([(scorers[id(metric)], a, b) for metric, a, b in jobs], workers, False, client)
+        return _results_of(iter_score_rows([(scorers[id(metric)], a, b) for metric, a, b in jobs], workers,
+                                           False, client))
     gold = jobs[0][2]
     if any(type(metric) is not type(metrics[0]) for metric in metrics) or any(b is not gold for _, _, b in jobs):
         raise ValueError("rows of a metric without an alignment are of one metric against one gold")
     return _pairs_of(metric_rows(metrics[0] if all(m is metrics[0] for m in metrics) else metrics,
                                  [a for _, a, _ in jobs], gold, on_error, workers, client))
+
+
+def _results_of(rows: Iterable) -> Iterator[tuple]:
+    """The rows of :func:`smatchpp.api.iter_score_rows` as pair results (:meth:`AlignmentMetric.result`)."""
+    for row in rows:
+        yield tuple(map(AlignmentMetric.result, row))
 
 
 def _pairs_of(rows: Iterable) -> Iterator[tuple]:

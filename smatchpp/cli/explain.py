@@ -35,9 +35,8 @@ from ..explain.metric_view import render, worst
 from ..explain.terminal import supports_color
 from ..core.exceptions import UsageError
 from ..metrics import Metric
-from ..metrics.alignment import AlignmentMetric
 from ..running.runs import FileRun
-from .app import collect, conclude, read_pairs, score_pairs, workers_for
+from .app import aligns, collect, conclude, read_pairs, score_pairs, workers_for
 from .common import (EXIT_USAGE, add_scoring_options, check_outputs, config_from_args, read_inputs,
                      workers_from_args)
 from .common import report_unreadable, warn_unreadable
@@ -82,7 +81,7 @@ def uses_stdout(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     metric, settings = run_from_args(args)  # refuses the options that do nothing under the metric
-    if not isinstance(metric, AlignmentMetric):
+    if not aligns(metric):  # the alignment family's views, or every other metric's road
         return run_metric(args, metric, settings)
     config = config_from_args(args)
     if config.duplicates != "multiset":

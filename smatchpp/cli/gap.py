@@ -235,8 +235,9 @@ def run(args: argparse.Namespace) -> int:
     rows, interrupted = run.results, run.interrupted
     total = len(entries_a)
     signature = settings.signature(exact)
-    exact = exact.corpus([e for e, _ in rows], settings.on_error, settings.bootstrap, settings.bootstrap_seed)
-    by_index = {h.index: h.matched for _, h in rows}
+    # the audit reads the exact pairs' certificates: the family's per-pair data (PairScore)
+    exact = exact.corpus([e for e, _ in rows], settings.on_error, settings.bootstrap, settings.bootstrap_seed).detail
+    by_index = {h.index: h.detail.matched for _, h in rows}
     heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in exact.scored]}
     labels = {HILLCLIMBER: f"hillclimber (ours, {plural(config.restarts, 'restart')}, seed {config.seed})"}
     if args.smatch_python and not interrupted:

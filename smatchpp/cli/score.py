@@ -30,7 +30,7 @@ from ..reporting import present
 from ..alignment.config import ASPECT_MODES  # noqa: F401 (the modes --aspects-mode offers, and none)
 from ..alignment.score import CorpusScore
 from ..core.bulk import no_cycle_collection
-from ..metrics import Metric
+from ..metrics import Metric, MetricCorpus
 from ..metrics.alignment import AlignmentMetric
 from .app import (collect, conclude, explained, read_in_parts, read_pairs, score_pairs, summary_stream,
                   workers_for)
@@ -76,14 +76,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def aspect_bootstrap(corpus: CorpusScore, config) -> dict:
+def aspect_bootstrap(corpus: "CorpusScore | MetricCorpus", config) -> dict:
     """Each aspect's bootstrap intervals of F1 (:func:`smatchpp.aspects.core.aspect_intervals`),
     from the pairs the main score's intervals resample (:meth:`AlignmentMetric.intervals`'s
     ``aspects`` part)."""
     return _alignment(config).intervals(corpus, config.bootstrap, config.bootstrap_seed)[1].get("aspects", {})
 
 
-def coref_bootstrap(corpus: CorpusScore, config) -> dict:
+def coref_bootstrap(corpus: "CorpusScore | MetricCorpus", config) -> dict:
     """The bootstrap intervals of the coreference subscores (``--coref-subscore``): the pairs the
     main score's intervals resample (same seed) (:meth:`AlignmentMetric.intervals`'s ``coref``
     part)."""
@@ -170,12 +170,11 @@ def _score(args: argparse.Namespace, metric: Metric, settings: RunSettings) -> i
     outputs = {"--pairs-out": args.pairs_out}
     details = bool(getattr(args, "alignments", False))
     with ExitStack() as stack:
-        parts = client = None
-        if not isinstance(metric, AlignmentMetric):  # its workers read a part each (runs.FileRun)
-            inputs, parts, client = read_in_parts(args, metric, settings.on_error, outputs,
-                                                  details and metric.explains(), stack)
-            if parts is not None and inputs is None:  # unreadable graphs stop the run (reported)
-                return EXIT_USAGE
+        # the workers read a part each (runs.FileRun), where the metric's engine lets them
+        inputs, parts, client = read_in_parts(args, metric, settings.on_error, outputs,
+                                              details and metric.explains(), stack)
+        if parts is not None and inputs is None:  # unreadable graphs stop the run (reported)
+            return EXIT_USAGE
         if parts is None:
             inputs = read_pairs(args, ("test", "gold"), settings.on_error, outputs)
             if inputs is None:
@@ -191,8 +190,8 @@ def _score(args: argparse.Namespace, metric: Metric, settings: RunSettings) -> i
         run = collect(args, stream, workers, inputs.total, lambda pair: metric.pair_json(pair, details),
                       progress=True, signature=settings.signature(metric), client=client)
     corpus = metric.corpus(run.results, settings.on_error, settings.bootstrap, settings.bootstrap_seed)
-    if args.stats:  # the alignment family's option (refused under another metric)
-        print(format_stats(corpus), file=sys.stderr)
+    if args.stats:  # the alignment family's option (refused under another metric): its pairs' details
+        print(format_stats(corpus.detail), file=sys.stderr)
     intervals = None
     parts: dict = {}
     # an interrupt, during the scoring or during the bootstrap: the summary goes out without

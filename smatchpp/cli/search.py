@@ -18,9 +18,8 @@ import time
 
 from ..core.exceptions import UsageError
 from ..matrix import search
-from ..metrics.alignment import AlignmentMetric
 from ..running.runs import metric_graphs
-from .app import collect, interrupted_message
+from .app import by_engine, collect, interrupted_message
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, add_dask_option, add_scoring_options, check_outputs,
                      name_inputs, one_stdin, plural, read_input, reads_drs, report_unreadable, warn, warn_unreadable,
                      workers_from_args)
@@ -83,11 +82,19 @@ def run(args: argparse.Namespace) -> int:
 def _read(metric, args: argparse.Namespace, on_error: str):
     """``(queries, corpus, (query ids, corpus ids), read errors to recall)``, the graphs as the
     metric compares them; ``None`` when unreadable graphs stop the run (printed)."""
-    if isinstance(metric, AlignmentMetric):  # standardized once; an unreadable graph is reported here
-        config = metric.run_config(on_error)
-        queries, query_ids = read_graphs(args.test, args, config)
-        corpus, corpus_ids = read_graphs(args.gold, args, config)
-        return queries, corpus, (query_ids, corpus_ids), []
+    return by_engine(metric, _read_aligned, _read_features)(metric, args, on_error)
+
+
+def _read_aligned(metric, args: argparse.Namespace, on_error: str):
+    """The alignment family's graphs, standardized once (an unreadable graph is reported here)."""
+    config = metric.run_config(on_error)
+    queries, query_ids = read_graphs(args.test, args, config)
+    corpus, corpus_ids = read_graphs(args.gold, args, config)
+    return queries, corpus, (query_ids, corpus_ids), []
+
+
+def _read_features(metric, args: argparse.Namespace, on_error: str):
+    """Every other metric's features of each graph, computed once."""
     entries = [read_input(path, args.input_format, reads_drs(args)) for path in (args.test, args.gold)]
     for path, got in zip((args.test, args.gold), entries):
         if not got:
@@ -102,10 +109,17 @@ def _read(metric, args: argparse.Namespace, on_error: str):
 
 
 def _hits(metric, queries, corpus, top: int, workers: int, client):
-    """Each query's result, in query order."""
-    if isinstance(metric, AlignmentMetric):
-        yield from search(queries, corpus, top, metric.run_config(), workers, client)
-        return
+    """Each query's result, in query order (:meth:`Metric.search_line` writes it)."""
+    return by_engine(metric, _hits_aligned, _hits_ranked)(metric, queries, corpus, top, workers, client)
+
+
+def _hits_aligned(metric, queries, corpus, top: int, workers: int, client):
+    """The alignment family's exact solves, pruned by bounds (:func:`smatchpp.matrix.search`)."""
+    yield from search(queries, corpus, top, metric.run_config(), workers, client)
+
+
+def _hits_ranked(metric, queries, corpus, top: int, workers: int, client):
+    """Every other metric's ranking by :meth:`Metric.top_k`."""
     for q, query in enumerate(queries):
         order, scores, _pruned = metric.top_k(query, corpus, top, prune=metric.prune_search)
         yield q, scores, order

@@ -20,6 +20,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+import numpy as np
+
+from ..metrics.alignment import AlignmentMetric
+from ..running.runs import metric_pairs
 from ..metrics.tune import SPSA, GridResult, TuneResult, grid_search, read_scores, spsa, write_weights
 from ..graphs.read import read_file
 from .common import INTERRUPTS, EXIT_OK, EXIT_USAGE, UsageError, check_outputs, report_unreadable
@@ -78,6 +82,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--preset", default="smatch", metavar="NAME",
                    help="--metric smatch: the preset the S2Match scores use (default smatch; "
                         "amr-suite for BAMBOO's published S2match rows)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="--metric smatch: processes that score each setting's pairs (default 1; "
+                        "the grid file is the same with any number)")
     p.add_argument("--input-format", default="penman", choices=("penman",), help=argparse.SUPPRESS)
     p.set_defaults(spsa_defaults={k: p.get_default(k) for k in _SPSA_ONLY})
     add_metric_options(p, _SAMPLE)
@@ -113,8 +120,9 @@ def run(args: argparse.Namespace) -> int:
     if args.metric != "wwlk":
         raise UsageError("tune fits WWLK's edge weights (--metric wwlk) or S2Match's cutoff and "
                          "diffsense (--metric smatch)")
-    if args.cutoffs != _GRID or args.diffsenses != _GRID or args.preset != "smatch":
-        raise UsageError("--cutoffs, --diffsenses and --preset do nothing under --metric wwlk")
+    if args.cutoffs != _GRID or args.diffsenses != _GRID or args.preset != "smatch" or args.workers != 1:
+        raise UsageError("--cutoffs, --diffsenses, --preset and --workers do nothing under --metric wwlk "
+                         "(SPSA's steps follow one another)")
     if args.metric_wwlk_edge_weights is not None and args.metric_wwlk_edge_weights == args.out:
         raise UsageError("--output is the --wwlk-edge-weights file it starts from: write another file")
     inputs = [args.a, args.b, args.scores] + list(args.dev or [])
@@ -172,8 +180,10 @@ def _write_spsa(args: argparse.Namespace, metric, result: TuneResult, interrupte
 
 
 def _run_s2match(args: argparse.Namespace) -> int:
-    """S2Match's cutoff x diffsense grid: exact pair scores, chosen by the dev pairs' r."""
-    from ..api import Config, Scorer
+    """S2Match's cutoff x diffsense grid: exact pair scores, chosen by the dev pairs' r.  Each
+    cell is the ``smatch`` metric with S2Match's parameters, its pairs scored on the road of
+    every metric (:func:`smatchpp.running.runs.metric_pairs`), their F1 its headline score."""
+    from ..alignment.config import Config
     from ..alignment.matchers.embeddings import vectors_held
 
     given = [f"--{k.replace('_', '-')}" for k in _SPSA_ONLY if getattr(args, k) != args.spsa_defaults[k]]
@@ -183,6 +193,8 @@ def _run_s2match(args: argparse.Namespace) -> int:
     if not args.dev:
         raise UsageError("--metric smatch needs --dev A.amr B.amr SCORES.txt: the grid is chosen on it")
     metric_from_args(args)  # refuses the other metrics' options
+    if args.workers < 1:
+        raise UsageError(f"--workers: expected at least 1, got {args.workers}")
     check_outputs({"--output": args.out}, [args.a, args.b, args.scores] + list(args.dev))
     sides = []
     for a, b, y in ((args.a, args.b, args.scores), tuple(args.dev)):
@@ -196,9 +208,17 @@ def _run_s2match(args: argparse.Namespace) -> int:
                              "scores: one graph in each and one score per pair")
         sides.append((entries_a, entries_b, scores))
 
+    concepts: list = []  # each pair's concepts, as the preset reads them (the same in every cell)
+
     def evaluate(setting):
-        scorer = Scorer(Config(preset=args.preset, match="s2match", cutoff=setting[0], diffsense=setting[1]))
-        return tuple([p.f1 for p in scorer.score_corpus(ea, eb, workers=1).pairs] for ea, eb, _ in sides)
+        metric = AlignmentMetric(Config(preset=args.preset, match="s2match", cutoff=setting[0], diffsense=setting[1]))
+        if not concepts:
+            concepts.extend((metric.features(ea.graph).concepts, metric.features(eb.graph).concepts)
+                            for entries_a, entries_b, _ in sides for ea, eb in zip(entries_a, entries_b))
+        # the cell's similarity table in one batch, as a Scorer prepares it (the values are the
+        # same computed pair by pair: only the time differs)
+        metric.aligner.prepare(concepts)
+        return tuple(_headline(metric, metric_pairs(metric, ea, eb, "raise", workers=args.workers)) for ea, eb, _ in sides)
 
     def progress(setting, tr, dr):
         print(f"cutoff {setting[0]:g} diffsense {setting[1]:g}: train r {tr:.4f}, dev r {dr:.4f}",
@@ -228,6 +248,13 @@ def _run_s2match(args: argparse.Namespace) -> int:
     print(f"best on dev: --preset {args.preset} --match s2match --cutoff {c:g} --diffsense {d:g} (dev r {best[2]:.4f}, train r "
           f"{best[1]:.4f}); {len(result.rows)} settings written to {args.out}")
     return EXIT_OK
+
+
+def _headline(metric, found) -> list[float]:
+    """The headline score of each pair of :func:`~smatchpp.running.runs.metric_pairs`, in order
+    (:meth:`Metric.scores` of their statistics at once)."""
+    stats = np.array([pair.stats for pair, _ in found], dtype=float).reshape(-1, len(metric.stat_names))
+    return metric.scores(stats)[metric.headline].tolist()
 
 
 def _write_grid(path: str, result: GridResult) -> None:

@@ -39,6 +39,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -47,7 +48,7 @@ from ..alignment.config import Config
 from ..graphs.read import RawGraph
 from ..core.signature import Signature
 from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, prf_arrays
-from .base import Metric
+from .base import Metric, MetricCorpus, MetricPair
 from .registry import register
 
 if TYPE_CHECKING:
@@ -67,6 +68,13 @@ _RUN_ONLY = {"bootstrap": "a resampling setting: give it to the run (Metric.sign
 #: the run carries; a method that scores one pair by itself refuses them (:meth:`AlignmentMetric.one_pair`)
 _CORPUS_ONLY = {"total_time_limit": "a corpus budget (score --total-time-limit)",
                 "aspects": "aspect scores, counted on a run's pairs (score --aspects)"}
+
+
+@lru_cache(maxsize=None)
+def _corpus_only_defaults() -> dict[str, Any]:
+    """The default of each setting of :data:`_CORPUS_ONLY` (a Config made once, not once a pair)."""
+    default = Config()
+    return {name: getattr(default, name) for name in _CORPUS_ONLY}
 
 
 def check_config(config: Any, what: str, run_only: dict[str, str]) -> None:
@@ -131,9 +139,9 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         """Refuse the settings that only a run of many pairs honours (:data:`_CORPUS_ONLY`): the
         one place where a method scoring one pair by itself (:meth:`stats`, :meth:`pair`,
         :meth:`explain`, :meth:`upper_stats`; so ``matrix`` and ``search``) says so."""
-        default = Config()
+        default = _corpus_only_defaults()
         for name, why in _CORPUS_ONLY.items():
-            if getattr(self.config, name) != getattr(default, name):
+            if getattr(self.config, name) != default[name]:
                 raise ValueError(f"{name} is {why}: a pair scored by itself cannot honour it")
 
     def features(self, graph: RawGraph) -> "TripleGraph":
@@ -175,7 +183,25 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         """Yes: a pair under a time or work limit may end with an interval, not a certified optimum."""
         return True
 
-    # --- the road of a run: each pair a PairScore (certificates, bounds, aspect counts) ---------
+    # --- the road of a run: each pair a MetricPair whose detail is its PairScore (certificates,
+    # bounds, aspect counts), the per-pair data of the family on the one road ---------------------
+
+    @staticmethod
+    def result(score: "PairScore") -> MetricPair:
+        """The pair result of a solved pair (:meth:`smatchpp.api.Scorer.iter_scores`'s
+        :class:`~smatchpp.alignment.score.PairScore`): the statistics :meth:`stats` gives, the
+        error text, and the ``PairScore`` itself as ``detail``.
+
+        >>> from smatchpp.alignment.score import PairScore
+        >>> r = AlignmentMetric.result(PairScore(0, "a", 3, 4, 4, 5, "time_limit", "exact"))
+        >>> r.stats, r.detail.status
+        ((3.0, 4.0, 4.0, 5.0), 'time_limit')
+        >>> AlignmentMetric.result(PairScore(1, None, 0, 0, 0, 0, "skipped", "exact")).skipped
+        True
+        """
+        stats = None if score.status == "skipped" else (
+            float(score.matched), float(score.upper), float(score.test_weight), float(score.gold_weight))
+        return MetricPair(score.index, score.id, stats, score.error, None, score)
 
     def note(self) -> str | None:
         """The preset's warning (presets that are not Smatch have one)."""
@@ -190,32 +216,54 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         return self.config.replace(on_error=on_error or self.config.on_error, bootstrap=bootstrap,
                                    bootstrap_seed=bootstrap_seed, ar_trials=ar_trials)
 
-    def pair_json(self, pair: "PairScore", details: bool = False) -> dict[str, Any]:
-        """:meth:`PairScore.to_json` (``details``: with the alignment, ``--alignments``)."""
-        return pair.to_json(details)
+    def pair_json(self, pair: MetricPair, details: bool = False) -> dict[str, Any]:
+        """The pair's :meth:`PairScore.to_json` (``details``: with the alignment,
+        ``--alignments``); a pair scored by :meth:`stats` alone (no ``detail``): its statistics."""
+        if pair.detail is None:
+            return super().pair_json(pair, details)
+        return pair.detail.to_json(details)
 
     def corpus(self, pairs, on_error: str = "raise", bootstrap: int | None = None,
-               bootstrap_seed: int = DEFAULT_SEED) -> "CorpusScore":
-        """The :class:`~smatchpp.alignment.score.CorpusScore` of a run's pairs (with the aspects' summary
-        when they carry aspect counts), signed with the run's settings."""
+               bootstrap_seed: int = DEFAULT_SEED) -> MetricCorpus:
+        """The corpus of a run's pairs, signed with the run's settings; its ``detail`` the
+        :class:`~smatchpp.alignment.score.CorpusScore` of the pairs' details (with the aspects'
+        summary when they carry aspect counts), whose summary is the corpus's.  A
+        :class:`~smatchpp.alignment.score.PairScore` among ``pairs`` (a Scorer's) is taken as its
+        pair result (:meth:`result`)."""
+        pairs = [p if isinstance(p, MetricPair) else self.result(p) for p in pairs]
+        detail = None
+        if all(p.detail is not None for p in pairs):
+            detail = self.corpus_score([p.detail for p in pairs], on_error, bootstrap, bootstrap_seed)
+        return MetricCorpus(self, pairs, on_error, bootstrap, bootstrap_seed, detail)
+
+    def corpus_score(self, scores: Sequence["PairScore"], on_error: str = "raise", bootstrap: int | None = None,
+                     bootstrap_seed: int = DEFAULT_SEED) -> "CorpusScore":
+        """The :class:`~smatchpp.alignment.score.CorpusScore` of pair scores (with the aspects'
+        summary when they carry aspect counts), signed with the run's settings."""
         from ..alignment.score import CorpusScore
 
-        pairs = list(pairs)
+        scores = list(scores)
         config = self.run_config(on_error, bootstrap, bootstrap_seed)
         aspects = None
-        if any(p.aspects is not None for p in pairs):
+        if any(p.aspects is not None for p in scores):
             from ..aspects.core import aspect_summary
 
-            aspects = aspect_summary(pairs, config)
-        return CorpusScore(pairs, config, None, aspects)
+            aspects = aspect_summary(scores, config)
+        return CorpusScore(scores, config, None, aspects)
 
-    def intervals(self, corpus: "CorpusScore", resamples: int = DEFAULT_RESAMPLES,
+    def intervals(self, corpus: "MetricCorpus | CorpusScore", resamples: int = DEFAULT_RESAMPLES,
                   seed: int = DEFAULT_SEED) -> tuple[Any, dict[str, Any]]:
         """Percentile bootstrap intervals of P/R/F1 (of the lower and, with uncertified pairs,
         the upper bounds: :func:`smatchpp.statistics.significance.bootstrap`), and on the same resampled
-        pairs those of the aspects (``aspects``) and of the coreference subscores (``coref``)."""
+        pairs those of the aspects (``aspects``) and of the coreference subscores (``coref``).
+        ``corpus``: a run's corpus (:meth:`corpus`), or the ``CorpusScore`` of its details; a
+        corpus of statistics alone (:meth:`Metric.score_graphs`): the statistics' intervals."""
         from ..statistics.significance import PairStats, bootstrap
 
+        if isinstance(corpus, MetricCorpus):
+            if corpus.detail is None:  # pairs scored by stats() alone: their statistics' intervals
+                return super().intervals(corpus, resamples, seed)
+            corpus = corpus.detail
         ci = bootstrap(PairStats.from_pairs(corpus.scored), resamples, seed)
         parts: dict[str, Any] = {}
         scored = [p.aspects for p in corpus.scored if p.aspects is not None]
@@ -234,7 +282,11 @@ class AlignmentMetric(SolvesWithAligner, Metric):
     headline_title = "F1"
 
     def compare_line(self, row, names, gold_id=None) -> dict[str, Any]:
-        """Every system's :meth:`PairScore.to_json` and each one's F1 difference to the first."""
+        """Every system's :meth:`PairScore.to_json` and each one's F1 difference to the first (pairs
+        scored by :meth:`stats` alone, without ``detail``: every metric's line)."""
+        if any(p.detail is None for p in row):
+            return super().compare_line(row, names, gold_id)
+        row = [p.detail for p in row]
         if len(names) == 2:
             p1, p2 = row
             out = {"index": p1.index, "id": p1.id or p2.id, "sys1": p1.to_json(), "sys2": p2.to_json()}
@@ -252,16 +304,20 @@ class AlignmentMetric(SolvesWithAligner, Metric):
         """Smatch's micro F1 of each system against the first (:func:`smatchpp.statistics.significance.compare`:
         :func:`~smatchpp.statistics.significance.compare_columns` with the bounds of uncertified pairs), then
         the coreference subscores and the aspects the pairs carry, each its own comparison."""
+        if any(p.detail is None for row in rows for p in row):  # statistics alone: every metric's test
+            return super().compare_systems(rows, resamples, trials, seed)
         systems = len(rows[0]) if rows else 2
-        corpora = [[row[k] for row in rows] for k in range(systems)]
+        corpora = [[row[k].detail for row in rows] for k in range(systems)]
         return [comparisons(corpora[0], other, resamples, trials, seed) for other in corpora[1:]]
 
     def compare_notes(self, rows, kept, dropped, names, pairs: int) -> dict[str, Any]:
         """The pairs certified optimal in each system beside the pair counts, the aspects' mode,
         and a warning for the pairs left out (skipped in a system)."""
+        if any(p.detail is None for row in rows for p in row):  # statistics alone: no certificates
+            return super().compare_notes(rows, kept, dropped, names, pairs)
         many = len(names) > 2
         counted = kept if many else rows  # two systems: every finished pair of each
-        certified = [sum(row[k].status == "optimal" for row in counted) for k in range(len(names))]
+        certified = [sum(row[k].detail.status == "optimal" for row in counted) for k in range(len(names))]
         which = "any" if many else "either"
         line = (f"pairs: {pairs} compared" + (", each system against sys1" if many else "")
                 + (f", {len(dropped)} left out (skipped in {which} system)" if dropped else "")

@@ -480,7 +480,15 @@ def run_tokens(on_error: str = "raise", bootstrap: int | None = None, bootstrap_
 
 @dataclass
 class MetricPair:
-    """One pair's statistics; ``stats`` is ``None`` for a pair that was skipped."""
+    """One pair's result, the one type every command handles for every metric: its
+    statistics (``None`` for a pair that was skipped), its error text, and what the metric's
+    family knows of the pair beyond them (``detail``).
+
+    The alignment family's ``detail`` is the pair's :class:`~smatchpp.alignment.score.PairScore`
+    (its certificate and bounds, status and stage, alignment, solver statistics, aspect counts
+    and coreference counts): per-pair data on the one road, which the family's methods
+    (:meth:`Metric.pair_json`, :meth:`Metric.corpus`, :meth:`Metric.compare_line`, ...) read;
+    :meth:`smatchpp.metrics.alignment.AlignmentMetric.result` makes such a pair."""
 
     index: int
     id: str | None
@@ -488,6 +496,8 @@ class MetricPair:
     error: str | None = None
     #: the metric's explanation of the pair (:meth:`Metric.explain`), when a run asked for it
     explanation: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    #: the family's own data of the pair (the alignment family's ``PairScore``), or ``None``
+    detail: Any = field(default=None, compare=False, repr=False)
 
     @property
     def skipped(self) -> bool:
@@ -524,7 +534,11 @@ def _finite(x: float) -> float | int | None:
 
 @dataclass
 class MetricCorpus:
-    """Every pair's statistics under one metric, with micro and macro averages."""
+    """Every pair's result under one metric, with micro and macro averages: the one corpus
+    type every command handles for every metric.  ``detail``: the family's own corpus data
+    (the alignment family's :class:`~smatchpp.alignment.score.CorpusScore` of the pairs'
+    details: certificates, bounds, the aspects' and the coreference summaries), whose
+    :meth:`summary` is then the corpus's (:meth:`Metric.corpus` makes it)."""
 
     metric: Metric
     pairs: list[MetricPair]
@@ -532,6 +546,8 @@ class MetricCorpus:
 
     bootstrap: int | None = None
     bootstrap_seed: int = DEFAULT_SEED
+    #: the family's corpus data (the alignment family's ``CorpusScore``), or ``None``
+    detail: Any = field(default=None, compare=False, repr=False)
 
     @property
     def signature(self) -> str:
@@ -560,8 +576,15 @@ class MetricCorpus:
             return {k: 0.0 for k in self.metric.scores(np.ones(len(self.metric.stat_names)))}
         return {k: _mean(np.asarray(v)) for k, v in self.metric.scores(s).items()}
 
+    @property
+    def scored(self) -> list[MetricPair]:
+        """The pairs that were scored (not skipped)."""
+        return [p for p in self.pairs if p.stats is not None]
+
     def summary(self) -> dict[str, Any]:
-        """The corpus summary of ``--format json``."""
+        """The corpus summary of ``--format json`` (the family's, when it keeps its own data)."""
+        if self.detail is not None:
+            return self.detail.summary()
         out: dict[str, Any] = {
             "signature": self.signature, "metric": self.metric.name, "headline": self.metric.headline,
             "micro": {k: _finite(v) for k, v in self.micro.items()},
@@ -581,14 +604,20 @@ class MetricCorpus:
             summary["bootstrap"] = intervals.to_json()
         return summary
 
-    def to_pandas(self, intervals: "MetricIntervals | None" = None):
+    def to_pandas(self, intervals: "MetricIntervals | None" = None, **parts):
         """One row per pair (:meth:`MetricPair.to_json`) as a :class:`pandas.DataFrame`, with
-        ``attrs["signature"]`` and ``attrs["summary"]`` (with ``intervals`` under ``bootstrap``)."""
+        ``attrs["signature"]`` and ``attrs["summary"]`` (with ``intervals`` under ``bootstrap``);
+        the family's table when it keeps its own data (``parts``: its arguments, the alignment
+        family's ``aspect_intervals``)."""
+        if self.detail is not None:
+            return self.detail.to_pandas(intervals, **parts)
         return tables.to_pandas([p.to_json(self.metric) for p in self.pairs], self.signature,
                                 self._summary_with(intervals))
 
-    def to_arrow(self, intervals: "MetricIntervals | None" = None):
+    def to_arrow(self, intervals: "MetricIntervals | None" = None, **parts):
         """:meth:`to_pandas` as a :class:`pyarrow.Table` (signature and summary in its metadata)."""
+        if self.detail is not None:
+            return self.detail.to_arrow(intervals, **parts)
         return tables.to_arrow([p.to_json(self.metric) for p in self.pairs], self.signature,
                                self._summary_with(intervals))
 
