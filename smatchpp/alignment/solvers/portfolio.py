@@ -103,11 +103,16 @@ DENSE_BRANCH_PASSES = 12
 LAGRANGE_PASSES = 2 * DENSE_STAR_PASSES
 LAGRANGE_ITERATIONS = 1_000
 #: under a deadline the LP path of a big integral problem leaves the split-improved star
-#: bound this much time (about 16 of its iterations) for when it does not certify: a priced
-#: LP stopped by the deadline has a weak bound (a 100-sentence Bio pair, 1,288,047 pairs, 60 s
-#: of CPU: the LP's 4,765 against the split-improved bound's 4,754, 4,741 and 4,734 after 2, 4
-#: and 8 s of its own), so more time must not end on a worse interval than the star route's
-LAGRANGE_RESERVE_PASSES = 16 * DENSE_STAR_PASSES
+#: bound this many passes (about 64 of its iterations, the LP path's estimate once and a
+#: half), but at most this share of the time left, for when it does not certify.  A priced
+#: LP stopped by the deadline has a weak bound: on a 100-sentence Bio pair (1,288,047 pairs,
+#: 60 s of CPU) 10 rounds took 50 s and the interval stayed at the star bound's 4,765, while
+#: the split-improved bound alone gets 4,754, 4,741, 4,734 and 4,731 in 2, 4, 8 and 16 s
+#: (``experiments/split_bound_trajectory.py``); with less time, no LP, it had ended at 4,741.
+#: The share keeps the LP path most of a short deadline (the LP certified the 100-sentence
+#: pair with merged names in 18 s of its 60)
+LAGRANGE_RESERVE_PASSES = 64 * DENSE_STAR_PASSES
+LAGRANGE_RESERVE_SHARE = 1 / 3
 COMPRESS_PASSES = 8
 LP_PASSES = 120
 #: under a deadline, problems with more candidate pairs than this get no priced LP: the
@@ -288,7 +293,12 @@ class Portfolio:
         # early enough to leave it that much time (the climb alone rarely
         # closes a gap the bounds leave; the LP and elimination can)
         # (and the split-improved star bound keeps its reserve behind the LP path)
-        reserve = LAGRANGE_RESERVE_PASSES * problem.n_pairs if problem.integral else 0
+        reserve = 0.0
+        if problem.integral:
+            reserve = LAGRANGE_RESERVE_PASSES * problem.n_pairs
+            if limits.seconds_per_pair > 0:
+                reserve = min(reserve, LAGRANGE_RESERVE_SHARE * limits.time_left()
+                              / limits.seconds_per_pair)
         lp_passes = (COMPRESS_PASSES + LP_PASSES) * problem.n_pairs + reserve
         lp_allowed = problem.n_pairs <= LP_MAX_PAIRS_UNDER_DEADLINE
         lp_fits = self.use_lp and lp_allowed and limits.affords(lp_passes)
