@@ -109,10 +109,11 @@ LAGRANGE_ITERATIONS = 1_000
 #: 60 s of CPU) 10 rounds took 50 s and the interval stayed at the star bound's 4,765, while
 #: the split-improved bound alone gets 4,754, 4,741, 4,734 and 4,731 in 2, 4, 8 and 16 s
 #: (``experiments/split_bound_trajectory.py``); with less time, no LP, it had ended at 4,741.
-#: The share keeps the LP path most of a short deadline (the LP certified the 100-sentence
-#: pair with merged names in 18 s of its 60)
+#: The share keeps the LP path half of a short deadline at least (the LP certified the
+#: 100-sentence pair with merged names in 18 s of its 60); with a third, 40 s of CPU left
+#: that first pair at [4728, 4732], where 20 s (no LP, all to the split bound) got 4730
 LAGRANGE_RESERVE_PASSES = 64 * DENSE_STAR_PASSES
-LAGRANGE_RESERVE_SHARE = 1 / 3
+LAGRANGE_RESERVE_SHARE = 1 / 2
 COMPRESS_PASSES = 8
 LP_PASSES = 120
 #: under a deadline, problems with more candidate pairs than this get no priced LP: the
