@@ -244,25 +244,6 @@ def test_sentence_start_is_a_valid_alignment(pair):
     assert not (problem.selected(alignment) & drop).any()  # the start stays inside matched sentence pairs
 
 
-def test_sentence_matching_ties_go_to_the_same_number():
-    """Sentences are matched by their unary sums; a tie goes to sentence N against sentence N
-    (here A's two dogs tie for B's one; before, A's first dog took B's second sentence), and a
-    strictly better matching still wins (the swapped documents stay swapped)."""
-    from smatchpp.api import compile_strings
-
-    def kept(a: str, b: str) -> set[tuple[int, int]]:
-        p = compile_strings(a, b)
-        drop = sentence_drop(p.pair_a, p.pair_b, p.unary, p.sentence_a, p.sentence_b)
-        ka, kb = p.sentence_a[p.pair_a], p.sentence_b[p.pair_b]
-        inside = ~drop & (ka >= 0)
-        return set(zip(ka[inside].tolist(), kb[inside].tolist()))
-
-    assert kept("(m / multi-sentence :snt1 (x / dog) :snt2 (y / dog))",
-                "(n / multi-sentence :snt1 (u / cat) :snt2 (v / dog))") == {(0, 0), (1, 1)}
-    assert kept("(m / multi-sentence :snt1 (x / cat) :snt2 (y / dog))",
-                "(n / multi-sentence :snt1 (u / dog) :snt2 (v / cat))") == {(0, 1), (1, 0)}
-
-
 def test_sentences_follow_snt_order_not_position():
     from smatchpp.api import parse_graph
     g = parse_graph("(m / multi-sentence :snt2 (a / dog) :snt1 (b / cat :mod (c / big)))")
