@@ -19,7 +19,7 @@ from smatchpp.drs.clauses import DETAIL_NAMES, detail_row
 from smatchpp.drs.exact import detailed_counts, solve
 from smatchpp.metrics import Metric, MetricCorpus, get_metric
 from smatchpp.metrics.counter import CounterCorpus
-from test_drs_counter import GOLD, TEST, _drs
+from test_drs_counter import GOLD, TEST, parsed_drs
 
 # pair 1: dog and run match, Agent against Theme does not; pair 2: cat against cat
 EXPECTED = {"operators": (0, 0, 0, None), "roles": (0, 1, 1, 0.0), "concepts": (3, 3, 3, 1.0),
@@ -72,7 +72,7 @@ def test_the_kinds_add_up_on_random_drss(seed):
     """On any pair: operators + roles + concepts = the clauses (matched, test, gold); the
     parts of speech never exceed the concepts; events are verbs and adjectives."""
     m = get_metric("counter", referee="none", aspects="counter")
-    a, b = _drs(seed), _drs(seed + 1)
+    a, b = parsed_drs(seed), parsed_drs(seed + 1)
     s = m.stats(m.features(a), m.features(b))
     for w, main in ((0, s[0]), (1, s[2]), (2, s[3])):
         kind = [s[4 + 3 * j + w] for j in range(8)]
@@ -187,3 +187,14 @@ def test_an_explained_pair_has_the_same_statistics_aspects_included(files):
     assert done.returncode == 0, done.stderr
     rows = [json.loads(x) for x in (files / "p.jsonl").read_text().splitlines()]
     assert rows[0]["aspects"]["roles"]["gold"] == 1 and "clauses_a" in rows[0]
+
+
+def test_the_three_lists_of_counters_kinds_agree():
+    """The metric (which must not import the DRS modules to name its statistics), the aspect set
+    and the clause classifier each spell Counter's eight kinds: one order, one spelling."""
+    from smatchpp.aspects.counter import NAMES
+    from smatchpp.drs.clauses import DETAIL_NAMES
+    from smatchpp.metrics.counter import Counter
+
+    detail = [n[: -len("_matched")] for n in Counter(aspects="counter").stat_names if n.endswith("_matched")]
+    assert tuple(detail) == NAMES == DETAIL_NAMES

@@ -21,7 +21,7 @@ from smatchpp.alignment.solvers.portfolio import Portfolio
 from smatchpp.alignment.solvers.pricing import priced_lp
 from strategies import graph_pairs
 from test_matchers import SMALL
-from test_pricing import _alignments, _best_with_each_pair
+from test_pricing import all_alignments, best_with_each_pair
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True)
 TOL = 1e-6
@@ -60,7 +60,7 @@ def _six_cycle() -> Problem:
 def test_every_alignment_satisfies_every_row(pair):
     problem = compile_pair(*pair)
     rows = _every_row(problem)
-    for alignment in _alignments(problem.n_a, problem.n_b):
+    for alignment in all_alignments(problem.n_a, problem.n_b):
         v = start_values(problem, alignment)
         assert np.all(v[problem.n_pairs + rows[:, 0]] + v[rows[:, 1]] + v[rows[:, 2]] <= 1.0)
 
@@ -73,7 +73,7 @@ def test_separated_rows_are_of_the_family_and_violated(pair, data):
     problem = compile_pair(*pair)
     if problem.n_pairs == 0:
         return
-    every = list(_alignments(problem.n_a, problem.n_b))
+    every = list(all_alignments(problem.n_a, problem.n_b))
     picks = data.draw(st.lists(st.integers(0, len(every) - 1), min_size=1, max_size=3))
     values = np.mean([start_values(problem, every[k]) for k in picks], axis=0)
     n = problem.n_edges
@@ -92,7 +92,7 @@ def test_the_lp_with_every_row_bounds_the_optimum_and_each_pair(pair):
     problem = compile_pair(*pair)
     if problem.n_pairs == 0:
         return
-    best, per_pair = _best_with_each_pair(problem)
+    best, per_pair = best_with_each_pair(problem)
     scale = TOL * (1.0 + problem.unary.sum() + problem.weight.sum())
     cut = solve_lp(problem, cuts=_every_row(problem))
     assert best - scale <= cut.bound <= lp_bound(problem) + scale
@@ -108,7 +108,7 @@ def test_priced_lp_with_cuts_bounds_the_optimum_and_each_pair(pair, data):
         return
     start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
                                         max_size=problem.n_pairs)), dtype=bool)
-    best, per_pair = _best_with_each_pair(problem)
+    best, per_pair = best_with_each_pair(problem)
     scale = TOL * (1.0 + problem.unary.sum() + problem.weight.sum())
     result = priced_lp(problem, start, settle=True, cut_rounds=5)
     assert result.bound >= best - scale
@@ -117,7 +117,7 @@ def test_priced_lp_with_cuts_bounds_the_optimum_and_each_pair(pair, data):
 
 def test_the_rows_close_the_six_cycle():
     problem = _six_cycle()
-    best, per_pair = _best_with_each_pair(problem)
+    best, per_pair = best_with_each_pair(problem)
     assert best == 4.0
     assert abs(lp_bound(problem) - 4.5) <= TOL  # the LP alone: every pair at 1/2
     rows = separate(problem, np.full(7, 0.5))
@@ -172,7 +172,7 @@ def test_the_neighbourhood_gives_an_alignment_of_the_whole(pair, data):
     lp = priced_lp(problem, start, max_rounds=data.draw(st.integers(1, 3)))
     incumbent = problem.alignment_from_pairs(lp.x > 0.999)
     lower = problem.objective(incumbent)
-    best, _ = _best_with_each_pair(problem)
+    best, _ = best_with_each_pair(problem)
     found, value = Portfolio()._neighbourhood(problem, incumbent, lower, lp.x, lp.reduced,
                                               Limits())
     assert value == problem.objective(found)
@@ -193,7 +193,7 @@ def test_elimination_tightened_by_the_cut_lp_stays_exact(pair, data):
     problem = compile_pair(*pair)
     if problem.n_pairs == 0 or not problem.integral:
         return
-    best, _ = _best_with_each_pair(problem)
+    best, _ = best_with_each_pair(problem)
     start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
                                         max_size=problem.n_pairs)), dtype=bool)
     lp = priced_lp(problem, start)

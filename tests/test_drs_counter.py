@@ -18,7 +18,7 @@ from smatchpp.metrics.counter import Counter
 from test_drs_exact import brute_force, random_drs
 
 
-def _drs(seed: int):
+def parsed_drs(seed: int):
     rng = random.Random(seed)
     raw = random_drs(rng)
     return read_clf_text("\n".join(" ".join(c) for c in raw))[0]
@@ -34,7 +34,7 @@ METRICS = [pytest.param(get_metric("counter", referee="none"), id="counter"),
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10 ** 6))
 def test_a_drs_scores_one_against_itself(metric, seed):
-    f = metric.features(_drs(seed))
+    f = metric.features(parsed_drs(seed))
     stats = metric.stats(f, f)
     # Counter never matches a three-variable clause with a repeated variable (b1 Agent x1 x1),
     # not even against itself: every other clause matches
@@ -48,7 +48,7 @@ def test_a_drs_scores_one_against_itself(metric, seed):
 @settings(max_examples=20, deadline=None)
 @given(seeds=st.lists(st.integers(0, 10 ** 6), min_size=2, max_size=3))
 def test_stats_matrix_scores_and_the_brute_force_optimum(metric, seeds):
-    feats = [metric.features(_drs(s)) for s in seeds]
+    feats = [metric.features(parsed_drs(s)) for s in seeds]
     mat = metric.stats_matrix(feats, feats)
     for i, a in enumerate(feats):
         for j, b in enumerate(feats):
@@ -59,7 +59,7 @@ def test_stats_matrix_scores_and_the_brute_force_optimum(metric, seeds):
 
 def test_bootstrap_and_signature():
     m = get_metric("counter", include_ref=True, referee="none")
-    feats = [m.features(_drs(s)) for s in range(8)]
+    feats = [m.features(parsed_drs(s)) for s in range(8)]
     stats = np.array([m.stats(a, b) for a, b in zip(feats, feats[1:] + feats[:1])])
     ci = bootstrap_metric(m, stats, resamples=200, seed=3)
     point = m.scores(stats.sum(axis=0))["f1"]
@@ -272,7 +272,7 @@ def test_counters_baseline_scores_one_drs_against_every_gold_drs(tmp_path):
     assert "Clauses prod : 2" in lines and "Clauses gold : 4" in lines and "Matching clauses: 1" in lines
     assert "Prec, rec, F1 nouns: 0.5, 0.5, 0.5" in lines
     many = run("-f1", "gold.clf", "-f2", "gold.clf", "-b", cwd=tmp_path)
-    assert many.returncode == 2 and "Using --baseline, but there is more than 1 DRS in prod file" in many.stderr
+    assert many.returncode == 2 and "Using --baseline, but there is more than 1 DRS in prod file (gold.clf: 2 DRSs)" in many.stderr
 
 
 def test_counters_detailed_stats_list_each_clause_name(tmp_path):

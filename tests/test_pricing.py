@@ -31,7 +31,7 @@ SETTINGS = settings(max_examples=60, deadline=None, derandomize=True)
 TOL = 1e-6
 
 
-def _alignments(n_a: int, n_b: int):
+def all_alignments(n_a: int, n_b: int):
     """Every injective partial map as an alignment array (-1: unmapped)."""
     for image in itertools.product(range(-1, n_b), repeat=n_a):
         used = [j for j in image if j >= 0]
@@ -39,11 +39,11 @@ def _alignments(n_a: int, n_b: int):
             yield np.array(image, dtype=np.int64)
 
 
-def _best_with_each_pair(problem):
+def best_with_each_pair(problem):
     """The optimum, and for each pair the best value of the alignments that use it."""
     best = -np.inf
     per_pair = np.full(problem.n_pairs, -np.inf)
-    for alignment in _alignments(problem.n_a, problem.n_b):
+    for alignment in all_alignments(problem.n_a, problem.n_b):
         value = problem.objective(alignment)
         best = max(best, value)
         used = problem.selected(alignment)
@@ -91,7 +91,7 @@ def test_priced_bound_is_valid_from_any_start(args, data):
         support = np.flatnonzero(start)
         if len(support):
             start[support[data.draw(st.integers(0, len(support) - 1))]] = False
-    best, per_pair = _best_with_each_pair(problem)
+    best, per_pair = best_with_each_pair(problem)
     one = priced_lp(problem, start, max_rounds=1)  # no pricing: extended duals only
     _check(problem, one, best, per_pair)
     full = priced_lp(problem, start)
@@ -238,7 +238,7 @@ def test_settled_pricing_floors_to_the_lp_and_keeps_every_reach(pair, data):
         return
     start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
                                         max_size=problem.n_pairs)), dtype=bool)
-    best, per_pair = _best_with_each_pair(problem)
+    best, per_pair = best_with_each_pair(problem)
     settled = priced_lp(problem, start, settle=True)
     _check(problem, settled, best, per_pair)
     full = priced_lp(problem, start)

@@ -210,7 +210,8 @@ def run(args: argparse.Namespace) -> int:
     single = len(gold) == 1
     if args.baseline:  # Counter's check_input: one produced DRS against every gold DRS
         if len(test) != 1:
-            raise UsageError("Using --baseline, but there is more than 1 DRS in prod file" if test else
+            raise UsageError(f"Using --baseline, but there is more than 1 DRS in prod file ({args.f1}: "
+                             f"{len(test)} DRSs)" if test else
                              f"Using --baseline, but {args.f1} holds no DRS (it must hold one)")
         print(f"Testing baseline DRS vs {len(gold)} DRSs...\n")
         test = test * len(gold)

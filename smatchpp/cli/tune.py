@@ -218,7 +218,11 @@ def _run_s2match(args: argparse.Namespace) -> int:
         # the cell's similarity table in one batch, as a Scorer prepares it (the values are the
         # same computed pair by pair: only the time differs)
         metric.aligner.prepare(concepts)
-        return tuple(_headline(metric, metric_pairs(metric, ea, eb, "raise", workers=args.workers)) for ea, eb, _ in sides)
+        # both sides' pairs in one run (one pool of workers a cell), split after
+        every = _headline(metric, metric_pairs(metric, [e for ea, _, _ in sides for e in ea],
+                                               [e for _, eb, _ in sides for e in eb], "raise",
+                                               workers=args.workers))
+        return every[:len(sides[0][0])], every[len(sides[0][0]):]
 
     def progress(setting, tr, dr):
         print(f"cutoff {setting[0]:g} diffsense {setting[1]:g}: train r {tr:.4f}, dev r {dr:.4f}",
