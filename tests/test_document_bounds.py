@@ -24,7 +24,7 @@ import smatchpp.alignment.solvers.portfolio as portfolio_module
 from oracle import brute_force, rescore_array
 from smatchpp.alignment.compile import compile_pair
 from smatchpp.alignment.solvers import Portfolio
-from smatchpp.alignment.solvers.base import Limits
+from smatchpp.alignment.solvers.base import Limits, SolveResult
 from smatchpp.alignment.solvers.bounds import (dense_assignment, group_max_sum, lagrangian_star_bound,
                                      pair_potential, sparse_assignment, star_bound)
 from smatchpp.alignment.solvers.highs import HighsSolver
@@ -140,6 +140,64 @@ def test_big_path_without_time_for_the_lp_uses_the_split_bound(pair):
         assert result.objective == optimum
     else:
         assert calls  # not certified by the cheap bounds: the split bound had its turn
+
+
+def _stopped_lp_run(a: TripleGraph, b: TripleGraph) -> bool:
+    """The big path with an LP path that stops at once, with no bound of its own; checks the
+    interval and, if the LP path was reached, that the split bound had its reserve.  Returns
+    whether it was reached."""
+    problem = compile_pair(a, b)
+    optimum = HighsSolver().solve(problem).objective
+    calls, handed = [], []
+    real = portfolio_module.lagrangian_star_bound
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    def stopped_lp(self, part, alignment, upper, drop, limits, stats):
+        if part is problem:  # not a sentence pair of the start
+            handed.append((upper, limits.deadline))
+        value = part.objective(alignment)
+        return SolveResult(alignment, value, max(upper, value), "time_limit", "lp")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(portfolio_module, "BIG_PAIRS", 0)
+        mp.setattr(portfolio_module, "LAGRANGE_ITERATIONS", 20)
+        mp.setattr(portfolio_module, "lagrangian_star_bound", counted)
+        mp.setattr(Portfolio, "_solve_compressed", stopped_lp)
+        result = Portfolio().solve_within(problem, Limits(deadline=10.0, clock=Ticking(1e-9)))
+    assert result.objective <= optimum <= result.upper_bound
+    assert rescore_array(a, b, result.alignment) == result.objective
+    if result.status == "optimal":
+        assert result.objective == optimum
+    if handed:
+        upper, deadline = handed[0]
+        assert deadline < 10.0  # the reserve was held back from the LP path
+        assert calls  # and spent on the split bound
+        assert result.upper_bound <= max(upper, result.objective)
+    return bool(handed)
+
+
+@TINY
+@given(larger_documents())
+def test_big_path_whose_lp_stops_short_keeps_the_split_bound(pair):
+    """The LP path under a deadline runs with the split bound's reserve held back, and when
+    it stops short the split bound has its turn: the interval is never wider than the bound
+    the LP path was handed, and holds the optimum.  (Before: the LP path had all the time and
+    its weak bound was the answer.)"""
+    _stopped_lp_run(*pair)
+
+
+def test_big_path_whose_lp_stops_short_on_a_fixed_document():
+    """A pair (found by hypothesis) whose cheap bounds do not certify: the LP path is reached."""
+    a = TripleGraph(("a0", "a1_0", "a2_0", "a3_0"), ("multi-sentence", "a", "a", "a"),
+                    ((0, "top", "top"), (2, "op1", "x"), (2, "op1", "x")),
+                    ((0, "snt1", 1), (0, "snt2", 2), (0, "snt3", 3)))
+    b = TripleGraph(("b0", "b1_0", "b2_0", "b3_0"), ("multi-sentence", "a", "a", "a"),
+                    ((0, "top", "top"), (3, "op1", "x"), (3, "op1", "x")),
+                    ((0, "snt1", 1), (0, "snt2", 2), (0, "snt3", 3)))
+    assert _stopped_lp_run(a, b)
 
 
 @settings(max_examples=30, deadline=None, derandomize=True)
