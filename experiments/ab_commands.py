@@ -31,6 +31,7 @@ sys.path.insert(0, str(HERE))
 
 from experiment import DATA as SHARED  # noqa: E402
 SICK = SHARED / "bamboo" / "sick" / "main"
+STS = SHARED / "bamboo" / "sts" / "main"
 
 
 def commands(first: Path, out: str) -> dict[str, list[str]]:
@@ -63,6 +64,13 @@ def commands(first: Path, out: str) -> dict[str, list[str]]:
             "tune", *(str(first.with_name(f"train.{x}")) for x in ("a.amr", "b.amr", "y")),
             "--metric", "smatch", "--dev", *(str(first.with_name(f"dev.{x}")) for x in ("a.amr", "b.amr", "y")),
             "-o", str(first.with_name("grid.tsv")), "--cutoffs", "0.5,0.9", "--diffsenses", "0.5,0.95"],
+        # the same grid cell by cell on the whole of STS train (5749 pairs) and dev (1500): 1 and 2
+        # workers (tune --workers; a checkout without the option fails this row)
+        **{f"tune S2Match 1x2 grid, STS train + dev, {w} worker{'s' if w > 1 else ''}": [
+            "tune", *(str(STS / f"{x}.train.amr") for x in ("src", "tgt")), str(STS.parent / "train.y"),
+            "--metric", "smatch", "--dev", *(str(STS / f"{x}.dev.amr") for x in ("src", "tgt")),
+            str(STS.parent / "dev.y"), "-o", str(first.with_name(f"grid{w}.tsv")), "--cutoffs", "0.5",
+            "--diffsenses", "0.5,1", "--workers", str(w)] for w in (1, 2)},
     }
 
 
