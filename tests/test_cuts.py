@@ -8,6 +8,8 @@ the LP's gap.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -173,10 +175,14 @@ def test_the_neighbourhood_gives_an_alignment_of_the_whole(pair, data):
     incumbent = problem.alignment_from_pairs(lp.x > 0.999)
     lower = problem.objective(incumbent)
     best, _ = best_with_each_pair(problem)
+    stats: Counter = Counter()
     found, value = Portfolio()._neighbourhood(problem, incumbent, lower, lp.x, lp.reduced,
-                                              Limits())
+                                              Limits(), stats)
     assert value == problem.objective(found)
     assert lower <= value <= best
+    # a sub-solve that ran is counted in the pair's statistics (--stats), with its MIP's pairs
+    assert stats["neighbourhood_pairs"] < problem.n_pairs  # a smaller problem, or none
+    assert stats["neighbourhood_mip_pairs"] <= stats["neighbourhood_pairs"]
 
 
 @SETTINGS

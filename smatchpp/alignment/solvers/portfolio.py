@@ -424,7 +424,7 @@ class Portfolio:
                         return self._done(alignment, lower, "lp")
                 if problem.n_pairs >= PRICING_MIN_PAIRS:
                     alignment, lower = self._neighbourhood(problem, alignment, lower, lp.x,
-                                                           reduced, limits)
+                                                           reduced, limits, stats)
                     if certified(problem, lower, upper):
                         return self._done(alignment, lower, "lp")
                 if self.compression:
@@ -441,8 +441,8 @@ class Portfolio:
         return self._mip(problem, alignment, lower, upper, limits, stats)
 
     def _neighbourhood(self, problem: Problem, alignment: Alignment, lower: float,
-                       x: np.ndarray, reduced: np.ndarray, limits: Limits
-                       ) -> tuple[Alignment, float]:
+                       x: np.ndarray, reduced: np.ndarray, limits: Limits,
+                       stats: Counter | None = None) -> tuple[Alignment, float]:
         """A better alignment, if any, from the pairs the LP points at (a primal heuristic).
 
         The problem restricted to the LP solution's support, the incumbent's pairs and the
@@ -458,6 +458,9 @@ class Portfolio:
         sub, index = restrict(problem, keep)
         start = sub.alignment_from_pairs(problem.selected(alignment)[index])
         found = self.solve_within(sub, limits, start)
+        if stats is not None:  # the work of the sub-solve, in the pair's statistics (--stats)
+            stats["neighbourhood_pairs"] += sub.n_pairs
+            stats["neighbourhood_mip_pairs"] += (found.stats or {}).get("mip_pairs", 0)
         chosen = np.zeros(problem.n_pairs, dtype=bool)
         chosen[index[sub.selected(found.alignment)]] = True
         better = problem.alignment_from_pairs(chosen)
