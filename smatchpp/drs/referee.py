@@ -144,54 +144,72 @@ class _Box:
         self.subs: set[str] = set()
 
 
+def _need(typing, k: int, *pairs: tuple[str, str]) -> None:
+    """Clause ``k``'s arguments must have the types wanted (``t``: a term, of any type)."""
+    for arg, want in pairs:
+        got = typing[arg]
+        if want == "t" and _unify(got, "t") is None or want != "t" and got != want:
+            raise IllFormed(f"{arg} cannot be of type {got} here", k)
+
+
+def _box(boxes: dict[str, _Box], name: str) -> _Box:
+    return boxes.setdefault(name, _Box())
+
+
+def _shared_clause(boxes: dict[str, _Box], typing, k: int, cl: tuple[str, ...], kind: str,
+                   propositions: tuple[str, ...]) -> bool:
+    """Place clause ``k`` in its box as both rule sets do (references, negation and modal
+    boxes, implication/duplex/disjunction, propositions of the kinds ``propositions``,
+    concepts, roles); ``False`` for a clause of another kind, which the caller places."""
+    if kind == "REF" and len(cl) == 3:
+        _need(typing, k, (cl[0], "b"), (cl[2], "x"))
+        _box(boxes, cl[0]).refs.add(cl[2])
+    elif kind in ("NOT", "POS", "NEC") and len(cl) == 3:
+        _need(typing, k, (cl[0], "b"), (cl[2], "b"))
+        _box(boxes, cl[0]).subs.add(cl[2])
+        _box(boxes, cl[2])
+    elif kind in ("IMP", "DUP", "DIS") and len(cl) == 4:
+        _need(typing, k, (cl[0], "b"), (cl[2], "b"), (cl[3], "b"))
+        _box(boxes, cl[0]).subs.update(cl[2:])
+        _box(boxes, cl[2])
+        _box(boxes, cl[3])
+        if kind != "DIS":
+            boxes[cl[2]].subs.add(cl[3])  # the antecedent subordinates the consequent
+    elif kind in propositions and len(cl) == 4:
+        _need(typing, k, (cl[0], "b"), (cl[2], "x"), (cl[3], "b"))
+        _box(boxes, cl[0]).subs.add(cl[3])
+        boxes[cl[0]].cond_refs.add(cl[2])
+        _box(boxes, cl[3])
+    elif kind == "LEX" and len(cl) == 4:
+        _need(typing, k, (cl[0], "b"), (cl[2], "c"), (cl[3], "t"))
+        _box(boxes, cl[0])
+        if typing[cl[3]] == "x":
+            boxes[cl[0]].cond_refs.add(cl[3])
+    elif kind == "ROL" and len(cl) == 4:
+        _need(typing, k, (cl[0], "b"), (cl[2], "t"), (cl[3], "t"))
+        _box(boxes, cl[0]).cond_refs.update(r for r in cl[2:] if typing[r] == "x")
+    else:
+        return False
+    return True
+
+
+def _no_place(k: int, cl: tuple[str, ...], kind: str) -> IllFormed:
+    return IllFormed(f"a clause of kind {kind} with {len(cl)} tokens has no place in a box", k)
+
+
 def _boxes(clf, kinds, typing):
     boxes: dict[str, _Box] = {}
     rels: set[tuple[str, str]] = set()  # discourse relations and presuppositions
-
-    def box(name: str) -> _Box:
-        return boxes.setdefault(name, _Box())
-
-    def need(k: int, *pairs: tuple[str, str]) -> None:
-        for arg, want in pairs:
-            got = typing[arg]
-            if want == "t" and _unify(got, "t") is None or want != "t" and got != want:
-                raise IllFormed(f"{arg} cannot be of type {got} here", k)
-
     for k, (cl, kind) in enumerate(zip(clf, kinds)):
-        if kind == "REF" and len(cl) == 3:
-            need(k, (cl[0], "b"), (cl[2], "x"))
-            box(cl[0]).refs.add(cl[2])
-        elif kind in ("NOT", "POS", "NEC") and len(cl) == 3:
-            need(k, (cl[0], "b"), (cl[2], "b"))
-            box(cl[0]).subs.add(cl[2])
-            box(cl[2])
-        elif kind in ("IMP", "DUP", "DIS") and len(cl) == 4:
-            need(k, (cl[0], "b"), (cl[2], "b"), (cl[3], "b"))
-            box(cl[0]).subs.update(cl[2:])
-            box(cl[2])
-            box(cl[3])
-            if kind != "DIS":
-                boxes[cl[2]].subs.add(cl[3])  # the antecedent subordinates the consequent
-        elif kind in ("PRP", "PPS", "Proposition") and len(cl) == 4:
-            need(k, (cl[0], "b"), (cl[2], "x"), (cl[3], "b"))
-            box(cl[0]).subs.add(cl[3])
-            boxes[cl[0]].cond_refs.add(cl[2])
-            box(cl[3])
-        elif kind == "LEX" and len(cl) == 4:
-            need(k, (cl[0], "b"), (cl[2], "c"), (cl[3], "t"))
-            box(cl[0])
-            if typing[cl[3]] == "x":
-                boxes[cl[0]].cond_refs.add(cl[3])
-        elif kind in ("DRL", "PRE") and len(cl) == 3:
-            need(k, (cl[0], "b"), (cl[2], "b"))
-            box(cl[0])
-            box(cl[2])
+        if _shared_clause(boxes, typing, k, cl, kind, ("PRP", "PPS", "Proposition")):
+            continue
+        if kind in ("DRL", "PRE") and len(cl) == 3:
+            _need(typing, k, (cl[0], "b"), (cl[2], "b"))
+            _box(boxes, cl[0])
+            _box(boxes, cl[2])
             rels.add((cl[0], cl[2]))
-        elif kind == "ROL" and len(cl) == 4:
-            need(k, (cl[0], "b"), (cl[2], "t"), (cl[3], "t"))
-            box(cl[0]).cond_refs.update(r for r in cl[2:] if typing[r] == "x")
         else:
-            raise IllFormed(f"a clause of kind {kind} with {len(cl)} tokens has no place in a box", k)
+            raise _no_place(k, cl, kind)
     return boxes, rels
 
 
@@ -289,55 +307,20 @@ def _boxes_2019(clf, kinds, typing) -> dict[str, _Box]:
     boxes: dict[str, _Box] = {}
     segments: dict[str, set[str]] = {}
     related: dict[str, set[str]] = {}
-
-    def box(name: str) -> _Box:
-        return boxes.setdefault(name, _Box())
-
-    def need(k: int, *pairs: tuple[str, str]) -> None:
-        for arg, want in pairs:
-            got = typing[arg]
-            if want == "t" and _unify(got, "t") is None or want != "t" and got != want:
-                raise IllFormed(f"{arg} cannot be of type {got} here", k)
-
     for k, (cl, kind) in enumerate(zip(clf, kinds)):
-        if kind == "REF" and len(cl) == 3:
-            need(k, (cl[0], "b"), (cl[2], "x"))
-            box(cl[0]).refs.add(cl[2])
-        elif kind in ("NOT", "POS", "NEC") and len(cl) == 3:
-            need(k, (cl[0], "b"), (cl[2], "b"))
-            box(cl[0]).subs.add(cl[2])
-            box(cl[2])
-        elif kind == "DRS" and len(cl) == 3:
-            need(k, (cl[0], "b"), (cl[2], "b"))
-            box(cl[0]).subs.add(cl[2])
+        if _shared_clause(boxes, typing, k, cl, kind, ("PRP",)):
+            continue
+        if kind == "DRS" and len(cl) == 3:
+            _need(typing, k, (cl[0], "b"), (cl[2], "b"))
+            _box(boxes, cl[0]).subs.add(cl[2])
             segments.setdefault(cl[0], set()).add(cl[2])
-            box(cl[2])
-        elif kind in ("IMP", "DUP", "DIS") and len(cl) == 4:
-            need(k, (cl[0], "b"), (cl[2], "b"), (cl[3], "b"))
-            box(cl[0]).subs.update(cl[2:])
-            box(cl[2])
-            box(cl[3])
-            if kind != "DIS":
-                boxes[cl[2]].subs.add(cl[3])  # the antecedent subordinates the consequent
-        elif kind == "PRP" and len(cl) == 4:
-            need(k, (cl[0], "b"), (cl[2], "x"), (cl[3], "b"))
-            box(cl[0]).subs.add(cl[3])
-            boxes[cl[0]].cond_refs.add(cl[2])
-            box(cl[3])
-        elif kind == "LEX" and len(cl) == 4:
-            need(k, (cl[0], "b"), (cl[2], "c"), (cl[3], "t"))
-            box(cl[0])
-            if typing[cl[3]] == "x":
-                boxes[cl[0]].cond_refs.add(cl[3])
+            _box(boxes, cl[2])
         elif kind == "REL" and len(cl) == 4:
-            need(k, (cl[0], "b"), (cl[2], "b"), (cl[3], "b"))
-            box(cl[0])
+            _need(typing, k, (cl[0], "b"), (cl[2], "b"), (cl[3], "b"))
+            _box(boxes, cl[0])
             related.setdefault(cl[0], set()).update(cl[2:])
-        elif kind == "ROL" and len(cl) == 4:
-            need(k, (cl[0], "b"), (cl[2], "t"), (cl[3], "t"))
-            box(cl[0]).cond_refs.update(r for r in cl[2:] if typing[r] == "x")
         else:
-            raise IllFormed(f"a clause of kind {kind} with {len(cl)} tokens has no place in a box", k)
+            raise _no_place(k, cl, kind)
     for b in boxes:
         if segments.get(b, set()) != related.get(b, set()):
             raise IllFormed(f"the segments of box {b} ({', '.join(sorted(segments.get(b, ())))}) are not the "
