@@ -33,15 +33,7 @@ from smatchpp.alignment.config import Config  # noqa: E402
 from smatchpp.alignment.solvers.hillclimber import climb  # noqa: E402
 from smatchpp.alignment.solvers.portfolio import Portfolio  # noqa: E402
 from smatchpp.alignment.solvers.pricing import priced_lp, restrict  # noqa: E402
-from smatchpp.graphs.read import read_file  # noqa: E402
-from smatchpp.presets import standardize  # noqa: E402
-
-
-def graph(path: Path, k: int, tmp: Path):
-    blocks = [b for b in path.read_text(encoding="utf-8").split("\n\n") if b.strip()]
-    out = tmp / f"{path.stem}.{k}.amr"
-    out.write_text(blocks[k] + "\n", encoding="utf-8")
-    return standardize(read_file(out)[0].graph, "smatch")
+from profile_document_stages import graph  # noqa: E402  (the k-th graph of a file, standardized)
 
 
 def main(argv: list[str] | None = None) -> None:
