@@ -150,7 +150,7 @@ def test_tune_grid_scores_through_the_metric_road(tmp_path, monkeypatch):
     r = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "smatch", "--dev", "a.amr", "b.amr", "y.txt",
             "--out", "grid.tsv", "--cutoffs", "0.5", "--diffsenses", "0.5,0.95", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert seen == [("AlignmentMetric", "s2match", 0.5, d) for d in (0.5, 0.5, 0.95, 0.95)]
+    assert seen == [("AlignmentMetric", "s2match", 0.5, d) for d in (0.5, 0.95)]  # a cell: train and dev in one run
     a, b = read_file(str(tmp_path / "a.amr")), read_file(str(tmp_path / "b.amr"))
     rows = (tmp_path / "grid.tsv").read_text().splitlines()[1:]
     for d, row in zip((0.5, 0.95), rows):
