@@ -1,7 +1,7 @@
 """A/B timing of our commands between two checkouts, interleaved, CPU time beside wall time.
 
     git worktree add ../base 86f0c93
-    python3 experiments/ab_commands.py ../base . --rounds 6 [--only matrix] [--skip-dask]
+    python3 experiments/ab_commands.py ../base . --rounds 6 [--only matrix] [--exclude "STS train"] [--skip-dask]
 
 Each round runs every command once in each checkout (``python3 -m smatchpp ...`` with the
 checkout as working directory, so that it imports that checkout's code), alternating which
@@ -102,6 +102,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--only", help="run only the commands whose name contains this")
     ap.add_argument("--skip-dask", action="store_true")
+    ap.add_argument("--exclude", help="leave out the commands whose name contains this (e.g. a row "
+                                      "whose option the older checkout lacks)")
     args = ap.parse_args()
     if not SICK.exists():
         raise SystemExit(f"missing {SICK}: the shared data is needed")
@@ -115,7 +117,8 @@ def main() -> None:
         first.with_name("second.amr").write_text("\n\n".join(graphs(300)[150:]) + "\n", encoding="utf-8")
         tune_inputs(first.parent)
         todo = {name: argv for name, argv in commands(first, str(Path(tmp, "m.npz"))).items()
-                if (not args.only or args.only in name) and not (args.skip_dask and "--dask" in argv)}
+                if (not args.only or args.only in name) and not (args.skip_dask and "--dask" in argv)
+                and not (args.exclude and args.exclude in name)}
         for r in range(args.rounds):
             for name, argv in todo.items():
                 for label in ("A", "B") if r % 2 == 0 else ("B", "A"):
