@@ -188,3 +188,28 @@ def test_tune_workers(tmp_path):
     assert (tmp_path / "one.tsv").read_text() == (tmp_path / "two.tsv").read_text()
     bad = run(*argv, "-o", "bad.tsv", "--workers", "0", cwd=tmp_path, fresh=True)
     assert bad.returncode == 2 and "--workers: expected at least 1, got 0" in bad.stderr
+
+
+def test_counters_detailed_stats_and_the_2019_referee(drs):
+    """-ds N lists each operator, role and concept with its numbers; --counter-referee 2019 reads
+    a segmented DRS of PMB 2.2.0's shape and refuses one whose relation names a box that is not a
+    segment (a file wrong in a way the 2021 rules do not check); negative counts are refused."""
+    done = run("-f1", "g.clf", "-f2", "g.clf", "-ds", "1", cwd=drs, fresh=True)
+    assert done.returncode == 0, done.stderr
+    assert "Agent \t1.0     \t1         \t1         \t1     " in done.stdout.splitlines()
+    segmented = ("k0 DRS b1\nk0 DRS b2\nk0 CONTINUATION b1 b2\nb1 REF x1\nb1 dog \"n.01\" x1\n"
+                 "b2 REF e1\nb2 bark \"v.01\" e1\n")
+    (drs / "seg.clf").write_text(segmented)
+    (drs / "badseg.clf").write_text(segmented.replace("CONTINUATION b1 b2", "CONTINUATION b1 b3")
+                                    + "b3 REF x3\n")
+    ok = run("score", "--metric", "counter", "--counter-referee", "2019", "seg.clf", "seg.clf",
+             "--format", "json", cwd=drs, fresh=True)
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["micro"]["f1"] == 1 and "counter-referee:2019" in json.loads(ok.stdout)["signature"]
+    bad = run("score", "--metric", "counter", "--counter-referee", "2019", "badseg.clf", "seg.clf", cwd=drs, fresh=True)
+    assert bad.returncode == 2
+    assert ("badseg.clf:1: graph 0: DRS 1: ill-formed: the segments of box k0 (b1, b2) are not the boxes "
+            "its relations relate (b1, b3)") in bad.stderr
+    for flag in ("-ds", "-m"):
+        negative = run("-f1", "g.clf", "-f2", "g.clf", flag, "-2", cwd=drs, fresh=True)
+        assert negative.returncode == 2 and f"{flag}: expected" in negative.stderr and ">= 0, got -2" in negative.stderr

@@ -95,8 +95,11 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     argv = list(argv[1:] if argv and argv[0] == "score" else argv)
     parser = _build()
     args = parser.parse_args(argv)
-    if args.significant < 0:
-        parser.error(f"-sig: expected a number of digits >= 0, got {args.significant}")
+    for flag, value, what in (("-sig", args.significant, "a number of digits"),
+                              ("-ds", args.detailed_stats, "a number of occurrences"),
+                              ("-m", args.max_clauses, "a number of clauses (0: no limit)")):
+        if value < 0:  # Counter takes them silently; a negative count is a typo
+            parser.error(f"{flag}: expected {what} >= 0, got {value}")
     args.test, args.gold = args.f1, args.f2
     args.run, args.uses_stdout, args.command = run, None, "score"
     return args
