@@ -64,22 +64,25 @@ def _unify(t1: str, t2: str) -> str | None:
     return None
 
 
-def _default_type(op: str) -> tuple[str, str] | None:
-    """Referee's typing without a signature (``operator_type_default``)."""
+def _default_type(op: str, rules: str = "2021") -> tuple[str, str] | None:
+    """Referee's typing without a signature (``operator_type_default``); under v.2.2.0's rules
+    (``rules="2019"``) no ``Proposition``/``PRESUPPOSITION``, and a discourse relation relates
+    two boxes inside a third (``b0 REL b1 b2``)."""
+    v220 = rules == "2019"
     if op == "REF":
         return op, "bx"
     if op in ("NOT", "POS", "NEC", "DRS"):
         return op, "bb"
     if op in ("IMP", "DIS", "DUP"):
         return op, "bbb"
-    if op in ("PRP", "Proposition"):
+    if op == "PRP" or op == "Proposition" and not v220:
         return op, "bxb"
-    if op == "PRESUPPOSITION":
+    if op == "PRESUPPOSITION" and not v220:
         return "PRE", "bb"
     if len(op) == 3 and op.isupper():
         return "ROL", "btt"
     if op.isupper():
-        return "DRL", "bb"
+        return ("REL", "bbb") if v220 else ("DRL", "bb")
     if op[0:2].istitle():
         return "ROL", "btt"
     return None
@@ -267,33 +270,13 @@ def _connected(boxes: dict[str, _Box], subs: set[tuple[str, str]]) -> None:
 
 # --- Referee v.2.2.0 (ec4eb07, PMB 2.2.0): where its rules differ -----------------------------
 
-def _default_type_2019(op: str) -> tuple[str, str] | None:
-    """v.2.2.0's ``operator_type_default``: no ``Proposition``/``PRESUPPOSITION``; a discourse
-    relation relates two boxes inside a third (``b0 REL b1 b2``)."""
-    if op == "REF":
-        return op, "bx"
-    if op in ("NOT", "POS", "NEC", "DRS"):
-        return op, "bb"
-    if op in ("IMP", "DIS", "DUP"):
-        return op, "bbb"
-    if op == "PRP":
-        return op, "bxb"
-    if len(op) == 3 and op.isupper():
-        return "ROL", "btt"
-    if op.isupper():
-        return "REL", "bbb"
-    if op[0:2].istitle():
-        return "ROL", "btt"
-    return None
-
-
 def _operator_type_2019(op: str, args: Sequence[str], sig: Mapping[str, tuple[str, str]]) -> tuple[str, str] | None:
     """v.2.2.0's ``operator_type``: any operator before a WordNet sense is a concept; a signature's
     ``DRS`` kind keeps its operator, ``DRL`` is a relation, any other kind a role; no ``RoleOf``."""
     if len(args) > 1 and _SENSE.match(args[1]):
         return "LEX", "bct"
     if not sig:
-        return _default_type_2019(op)
+        return _default_type(op, "2019")
     if op in sig:
         kind, types = sig[op]
         return (op if kind == "DRS" else "REL" if kind == "DRL" else "ROL"), types
