@@ -54,16 +54,13 @@ import math
 from typing import Any, Sequence
 
 from ..core.text import printable
+from .terminal import UNMATCHED, paint
 
 __all__ = ["render", "worst"]
 
-_RED = "\033[31m"
-_RESET = "\033[0m"
-
-
 def _paint(text: str, color: bool) -> str:
     """``text`` (from the input: control characters escaped, never obeyed) in red with ``color``."""
-    return f"{_RED}{printable(text)}{_RESET}" if color else printable(text)
+    return paint(printable(text), UNMATCHED, color)
 
 
 def _pct(x: Any) -> str:

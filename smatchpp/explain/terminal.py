@@ -36,7 +36,7 @@ from ..core.text import printable
 from .model import Explanation
 from .penman_view import Seg, branch_triples, penman_lines
 
-__all__ = ["render", "supports_color"]
+__all__ = ["render", "supports_color", "paint", "UNMATCHED"]
 
 #: well-separated xterm-256 colours, cycled over the aligned pairs
 _PALETTE = (33, 208, 34, 163, 37, 130, 99, 161, 28, 166, 62, 136)
@@ -60,7 +60,12 @@ def _tags(e: Explanation, hc: bool = False) -> tuple[dict[str, int], dict[str, i
     return ta, tb
 
 
-def _paint(text: str, code: str, color: bool) -> str:
+#: the colour of what did not match
+UNMATCHED = "\033[31m"
+
+
+def paint(text: str, code: str, color: bool) -> str:
+    """``text`` in the ANSI colour ``code`` with ``color``, else as it is."""
     return f"{code}{text}{_RESET}" if color else text
 
 
@@ -75,11 +80,11 @@ def _graph(lines: list[list[Seg]], tags: dict[str, int], instance_ok: dict[str, 
                 k = tags.get(s.var or "")
                 code = f"\033[1;38;5;{_PALETTE[(k - 1) % len(_PALETTE)]}m" if k else _RED
                 tag = f"[{k}]" if k else "[-]"
-                parts.append(_paint(text + (tag if s.kind == "var" else ""), code, color))
+                parts.append(paint(text + (tag if s.kind == "var" else ""), code, color))
             elif s.kind == "concept" and not instance_ok.get(s.var or "", True):
-                parts.append(_paint(text, "\033[4;31m", color) if color else text + "(!)")
+                parts.append(paint(text, "\033[4;31m", color) if color else text + "(!)")
             elif s.kind == "role" and not branch_ok.get(id(s), True):
-                parts.append(_paint(text, "\033[4;31m", color) if color else text + "(!)")
+                parts.append(paint(text, "\033[4;31m", color) if color else text + "(!)")
             else:
                 parts.append(text)
         out.append("".join(parts))
@@ -115,7 +120,7 @@ def render(e: Explanation, color: bool = False) -> str:
         lines += _graph(view, tags, _instance_ok(e, side), color, branch_ok)
     for side, name, which in (("a", "A (test)", e.unmatched_a()), ("b", "B (gold)", e.unmatched_b())):
         lines.append(f"unmatched triples of {name}: {len(which)}")
-        lines += [_paint(x, "\033[31m", color) for x in _triples(e, side, which)]
+        lines += [paint(x, UNMATCHED, color) for x in _triples(e, side, which)]
     if e.soft:
         lines.append(f"soft concept matches under {e.matcher} (labels differ, credit = similarity):")
         lines += [printable(f"  {e.a.variables[i]} / {e.a.concepts[i]} ~ {e.b.variables[j]} / "
@@ -131,7 +136,7 @@ def render(e: Explanation, color: bool = False) -> str:
                                          ("b", "B (gold)", e.lost_b(), e.gained_b())):
             if lost:
                 lines.append(f"  triples of {name} the hill-climber lost: {len(lost)}")
-                lines += [_paint("  " + x, "\033[31m", color) for x in _triples(e, side, lost)]
+                lines += [paint("  " + x, UNMATCHED, color) for x in _triples(e, side, lost)]
             if gained:
                 lines.append(f"  triples of {name} only the hill-climber matches: {len(gained)}")
                 lines += ["  " + x for x in _triples(e, side, gained)]
