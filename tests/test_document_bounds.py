@@ -35,6 +35,14 @@ from test_limits import Ticking, document
 TINY = settings(max_examples=80, deadline=None, derandomize=True)
 
 
+
+def _counting(real, calls: list):
+    """``real``, appending to ``calls`` at each call (which stages a solve reached)."""
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+    return counted
+
 def lexsorted_group_max_sum(owner, other, w, n_pairs, width):
     """The implementation before issue 32 (sort on key and weight), kept as the reference."""
     out = np.zeros(n_pairs)
@@ -122,11 +130,7 @@ def test_big_path_without_time_for_the_lp_uses_the_split_bound(pair):
     problem = compile_pair(a, b)
     optimum = HighsSolver().solve(problem).objective  # too big for the brute force
     calls = []
-    real = portfolio_module.lagrangian_star_bound
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return real(*args, **kwargs)
+    counted = _counting(portfolio_module.lagrangian_star_bound, calls)
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(portfolio_module, "BIG_PAIRS", 0)
@@ -149,11 +153,7 @@ def _stopped_lp_run(a: TripleGraph, b: TripleGraph) -> bool:
     problem = compile_pair(a, b)
     optimum = HighsSolver().solve(problem).objective
     calls, handed = [], []
-    real = portfolio_module.lagrangian_star_bound
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return real(*args, **kwargs)
+    counted = _counting(portfolio_module.lagrangian_star_bound, calls)
 
     def stopped_lp(self, part, alignment, upper, drop, limits, stats):
         if part is problem:  # not a sentence pair of the start
@@ -238,11 +238,7 @@ def test_no_priced_lp_above_its_size_under_a_deadline(pair):
     problem = compile_pair(a, b)
     optimum = HighsSolver().solve(problem).objective
     split, priced = [], []
-    real_split = portfolio_module.lagrangian_star_bound
-
-    def counted(*args, **kwargs):
-        split.append(1)
-        return real_split(*args, **kwargs)
+    counted = _counting(portfolio_module.lagrangian_star_bound, split)
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(portfolio_module, "BIG_PAIRS", 0)
