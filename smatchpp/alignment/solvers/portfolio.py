@@ -430,8 +430,9 @@ class Portfolio:
                 if self.compression:
                     tighten = None
                     if isinstance(lp, PricedLp) and lp.restricted is not None:
+                        # it goes on from the last restricted LP, not solving it again
                         def tighten(lower: float) -> PricedLp | None:
-                            return priced_lp(problem, lp.restricted, limits, limits.budget,
+                            return priced_lp(problem, lp, limits, limits.budget,
                                              lower=lower, settle=SETTLE_LP,
                                              cut_rounds=CUT_ROUNDS)
                     # every solution using p is worth at most value + d_p
