@@ -303,3 +303,22 @@ def test_cut_rounds_go_on_while_rows_pay_and_stop_when_they_do_not():
         result = priced_lp(problem, start, cut_rounds=10)
     # the first row pays (13.5 -> 13.0); handed again, it changes nothing: no third round
     assert len(first) == 2 and abs(result.bound - 13.0) <= 1e-6
+
+
+@SETTINGS
+@given(graph_pairs(**SMALL), st.data())
+def test_price_out_goes_on_to_an_exact_lp_with_its_rows(pair, data):
+    """``price_out``: settled and cut, then priced until no pair prices out positive (the
+    result is exact), its bound and every pair's reach still above the brute-force best."""
+    problem = compile_pair(*pair)
+    if problem.n_pairs == 0:
+        return
+    start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
+                                        max_size=problem.n_pairs)), dtype=bool)
+    lp = priced_lp(problem, start, max_rounds=data.draw(st.integers(1, 3)), settle=True)
+    result = priced_lp(problem, lp, settle=True, cut_rounds=3, price_out=True)
+    assert result.exact
+    best, per_pair = best_with_each_pair(problem)
+    scale = TOL * (1.0 + problem.unary.sum() + problem.weight.sum())
+    assert result.bound >= best - scale
+    assert np.all(result.bound + np.minimum(result.reduced, 0.0) >= per_pair - scale)
