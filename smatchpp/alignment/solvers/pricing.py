@@ -368,7 +368,7 @@ def _value(lp: LpSolution) -> float:
     the solve left to its dual bound (at most :data:`SETTLE_GAP`).
 
     >>> lp = LpSolution(None, None, None, None, bound=1597.0000016, primal=1596.9999963)
-X
+    >>> float(np.floor(lp.primal + 1e-6)), float(np.floor(_value(lp) + 1e-6))  # lp-doc100's IPM
     (1596.0, 1597.0)
     >>> _value(LpSolution(None, None, None, None, bound=1600.0, primal=1596.5)) == 1596.5 + SETTLE_GAP
     True
