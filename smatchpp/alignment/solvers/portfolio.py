@@ -134,8 +134,8 @@ CUT_STEP_PAIRS = 30_000
 #: its bound does not certify, its reduced costs make the big step's elimination, and only
 #: a priced-out LP's are sharp.  On lp-doc100's second pair the settled continuation
 #: stopped with extended bounds of 1440 and more (its reach useless), and the step at 1425
-#: kept 47,416 pairs (a MIP of 23,292 pairs after compression, 10-12 s); priced out
-#: (1425.19) it keeps about 7,750 (a MIP of about 3,400 pairs, 0.3 s)
+#: kept 47,416 pairs (a MIP of 23,292 pairs after compression, 10-15 s); priced out
+#: (1425.25, 12 rounds, about 6 s) the step's MIP has 4,566 pairs (0.3-0.4 s)
 CUT_PRICE_OUT = True
 #: after a priced LP that does not certify, the problem restricted to the LP's support, the
 #: incumbent and the pairs of reduced cost above minus this is solved exactly for a better
