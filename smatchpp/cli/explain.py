@@ -170,8 +170,10 @@ def run(args: argparse.Namespace) -> int:
     if args.gap_file:  # checked before any pair is explained
         ids = [ea.id or eb.id for ea, eb in zip(entries_a, entries_b)]
         gap_file = GapFile(args.gap_file, len(entries_a), ids)
-    views = Views(args.test, args.gold, args.html, args.json, args.title, args.max_draw, args.pair, args.pairs,
-                  len(indices or []) if args.pairs else 0, args.worst, _gap_tools(args, gap_file), args.color)
+    views = Views(test=args.test, gold=args.gold, html=args.html, json=args.json, title=args.title,
+                  max_draw=args.max_draw, pair=args.pair, pairs=args.pairs,
+                  listed=len(indices or []) if args.pairs else 0, worst=args.worst,
+                  gaps=_gap_tools(args, gap_file), color=args.color)
     began = time.perf_counter()
     wanted = len(entries_a) if indices is None else len(indices)
     # an interrupt keeps the pairs explained so far, and the report shows them

@@ -17,7 +17,6 @@ is refused.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from dataclasses import replace
 
@@ -29,9 +28,9 @@ from ..audit import (HILLCLIMBER, SMATCH104, GapReport, SolvedCorpus, audited, c
                      format_gap, gap_rows, measure_gaps, plot_histogram, run_smatch104, solved_pair)
 from ..core.exceptions import SmatchppError, UsageError
 from ..graphs.read import STDIN
-from .app import collect, read_pairs, score_rows
+from .app import Inputs, Run, collect, interrupted_message, read_pairs, score_rows
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_scoring_options, check_outputs,
-                     config_from_args, emit, pairs_output, warn, plural, warn_unreadable, workers_from_args)
+                     config_from_args, emit, pairs_output, plural, warn_unreadable, workers_from_args)
 from .metric import ALIGNMENT, add_metric_options, alignment_run, run_from_args
 from .score import warn_nothing_scored
 
@@ -84,27 +83,14 @@ def _run_metric(args: argparse.Namespace) -> int:
     run = collect(args, lambda client: score_rows([(exact, entries_a, entries_b), (climber, entries_a, entries_b)],
                                                   settings.on_error, workers),
                   workers, inputs.total, progress=True)
-    rows, interrupted = run.results, run.interrupted
-    total = len(entries_a)
+    rows = run.results
     corpus = SolvedCorpus([solved_pair(e, "exact") for e, _ in rows], settings.signature(exact))
     by_index = {h.index: (None if h.stats is None else h.stats[0]) for _, h in rows}
     heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in corpus.scored]}
     hc = get_solver(HILLCLIMBER)
     labels = {HILLCLIMBER: f"hillclimber (ours, {plural(hc.restarts, 'restart')}, seed {hc.seed})"}
-    if interrupted:
-        print(f"smatchpp: interrupted: {len(rows)} of {plural(total, 'pair')} finished; "
-              "the report covers those only", file=sys.stderr)
-    report = measure_gaps(corpus, heuristic, labels)  # type: ignore[arg-type]
-    _write_pairs(args.pairs_out, settings.signature(exact), corpus.scored, report)
-    if args.plot:
-        plot_histogram(report, args.plot)
-    emit(format_gap(report, args.format,
-                    {"finished": len(rows), "total": total} if interrupted else None, UNITS.get(args.metric, "item")))
-    warn_unreadable(inputs.errors, settings.on_error)
-    if corpus.pairs and not corpus.scored:
-        warn(f"no pair was scored (all {plural(len(corpus.pairs), 'pair')} skipped): "
-             "the scores above are 0 by convention")
-    return EXIT_INTERRUPTED if interrupted else EXIT_OK
+    return _report(args, run, inputs, corpus, heuristic, labels, settings.signature(exact),
+                   UNITS.get(args.metric, "item"))
 
 
 #: what a metric's matched count counts, in the text report (the JSON keys stay ``..._triples``)
@@ -140,13 +126,11 @@ def run(args: argparse.Namespace) -> int:
     if inputs is None:
         return EXIT_USAGE
     entries_a, entries_b = inputs.entries
-    errors = inputs.errors
     # the exact and the heuristic score of a pair come together: an interrupt keeps whole pairs
     run = collect(args, lambda client: score_rows([(exact, entries_a, entries_b), (climber, entries_a, entries_b)],
                                                   settings.on_error, workers),
                   workers, inputs.total, progress=True)
     rows, interrupted = run.results, run.interrupted
-    total = len(entries_a)
     signature = settings.signature(exact)
     # the audit reads the exact pairs' certificates: the family's per-pair data (PairScore)
     exact = exact.corpus([e for e, _ in rows], settings.on_error, settings.bootstrap, settings.bootstrap_seed).detail
@@ -164,16 +148,26 @@ def run(args: argparse.Namespace) -> int:
                                     f"smatchpp {len(entries_a)}: the pairs cannot be matched up")
             heuristic[SMATCH104] = [smatch[p.index] for p in exact.scored]
             labels[SMATCH104] = f"smatch 1.0.4 ({plural(config.restarts, 'restart')})"
+    return _report(args, run, inputs, exact, heuristic, labels, signature, stopped=interrupted,
+                   note="; smatch 1.0.4 not run" if args.smatch_python and SMATCH104 not in heuristic else "")
+
+
+def _report(args: argparse.Namespace, run: Run, inputs: Inputs, corpus, heuristic: dict[str, list],
+            labels: dict[str, str], signature: str, unit: str = "triple", stopped: bool = False,
+            note: str = "") -> int:
+    """The audit's end, the same for every metric: the interrupt (of the rows, or ``stopped``: of
+    smatch 1.0.4's run; ``note``: what it left out) said, the gaps of the finished pairs measured
+    and written (``--pairs-out``, ``--plot``, the report), the unreadable graphs recalled, a corpus
+    without a scored pair warned about, the exit code."""
+    interrupted = run.interrupted or stopped
     if interrupted:
-        print(f"smatchpp: interrupted: {len(rows)} of {plural(total, 'pair')} finished"
-              + ("; smatch 1.0.4 not run" if args.smatch_python and SMATCH104 not in heuristic else "")
-              + "; the report covers those only", file=sys.stderr)
-    report = measure_gaps(exact, heuristic, labels)
-    _write_pairs(args.pairs_out, signature, exact.scored, report)
+        interrupted_message(run, note + "; the report covers those only")
+    report = measure_gaps(corpus, heuristic, labels)
+    _write_pairs(args.pairs_out, signature, corpus.scored, report)
     if args.plot:
         plot_histogram(report, args.plot)
     emit(format_gap(report, args.format,
-                    {"finished": len(rows), "total": total} if interrupted else None))
-    warn_unreadable(errors, config.on_error)
-    warn_nothing_scored(exact)
+                    {"finished": len(run.results), "total": run.total} if interrupted else None, unit))
+    warn_unreadable(inputs.errors, inputs.on_error)
+    warn_nothing_scored(corpus)
     return EXIT_INTERRUPTED if interrupted else EXIT_OK
