@@ -35,13 +35,15 @@ from __future__ import annotations
 import json
 import os
 import zipfile
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import numpy as np
 
 from ..core.exceptions import SmatchppError
-from ..matrix import PairChunk, pair_chunks, score_pairs
 from ..running.runs import metric_graphs, metric_matrix
+
+if TYPE_CHECKING:  # the alignment family's engine, imported on use: another metric's matrix never loads it
+    from ..matrix import PairChunk
 
 __all__ = ["graph_ids", "aligned_graphs", "write_npz", "ParquetFile", "ParquetPairs", "pair_table", "grid_table", "DenseMatrix", "IntervalsFile",
            "metric_arrays", "AlignmentMatrix", "MetricMatrix", "default_chunk", "slots"]
@@ -257,6 +259,8 @@ class ParquetPairs:
         self.certified += int(results.certified.sum())
 
     def close(self, everything: bool, signature: str) -> None:
+        from ..matrix import PairChunk
+
         self.file.signature = signature
         # no pair at all: still a file, with no rows
         self.file.close(empty=pair_table(PairChunk.of([]), self.ids_a, self.ids_b))
@@ -314,6 +318,7 @@ def slots(client, workers: int) -> int:
 def _unaligned(aspect, features_a: list, features_b: list, chunks) -> Iterator[PairChunk]:
     """The :class:`PairChunk` of each chunk of an aspect counted without an alignment."""
     from ..aspects.features import count_rows
+    from ..matrix import PairChunk
 
     for chunk in chunks:
         yield PairChunk.of_rows(count_rows(aspect, features_a, features_b, chunk.tolist()))
@@ -363,6 +368,8 @@ class AlignmentMatrix:
     def run(self, workers: int = 1, client: Any = None) -> None:
         """Every pair of the main matrix, then of each aspect's, as chunks finish, on ``workers``
         processes or the Dask ``client``."""
+        from ..matrix import pair_chunks, score_pairs
+
         chunk = self.chunk or default_chunk(self.total, client, workers)
         targets = [(None, self.sink, None, self.rows, self.cols)] + [
             (name, self.sinks[name], aspect, a, b) for name, (aspect, a, b) in self.aspects.items()]
