@@ -86,3 +86,62 @@ def test_a_dense_matrix_leaves_the_pairs_not_added_nan(tmp_path):
     assert str(z["signature"]) == "sig" and z["ids_b"].tolist() == IDS[::-1]
     assert z["score"][0, 1] == pytest.approx(0.5) and np.isnan(z["score"]).sum() == 8
     assert z["certified"].sum() == 1
+
+
+def _args(tmp_path, **given):
+    import argparse
+
+    path = tmp_path / "g.amr"
+    path.write_text(TEXT + "\n(x / broken :ARG0 (y\n")
+    return argparse.Namespace(test=str(path), gold=None, input_format="auto", metric="jaccard", dask=None,
+                              quiet=True, **given), str(path)
+
+
+def test_the_template_reads_both_ways_and_reports_unreadable_graphs_as_each_engine_did(tmp_path, capsys):
+    """``read_graph_files``: at once (every metric without an alignment: the errors recalled at
+    the end, ``raise`` gives ``None``), or file by file (the alignment family: a usage error
+    naming the file, ``empty`` warned about at once)."""
+    from smatchpp.cli.app import read_graph_files
+    from smatchpp.core.exceptions import UsageError
+
+    args, path = _args(tmp_path)
+    read = read_graph_files(args, [path], "empty")
+    assert read.square and read.recall and read.ids == (IDS + ["3"],) and len(read.errors) == 1
+    assert capsys.readouterr().err == ""  # recalled at the end (fill_matrix)
+    assert read_graph_files(args, [path], "raise") is None
+    assert "nothing scored" in capsys.readouterr().err
+    read = read_graph_files(args, [path], "empty", len, at_once=False)
+    assert read.graphs == (4,) and not read.recall
+    assert f"1 unreadable graph in {path} scored as empty graphs" in capsys.readouterr().err
+    with pytest.raises(UsageError, match=f"1 unreadable graph in {path}"):
+        read_graph_files(args, [path], "raise", at_once=False)
+
+
+def test_the_template_writes_what_finished_when_interrupted(tmp_path, capsys):
+    """``fill_matrix``: an interrupt in the engine's run keeps the finished pairs, writes the file
+    (the rest NaN), says so, and exits 130; the unreadable graphs are recalled only after a
+    whole run."""
+    from smatchpp.cli.app import fill_matrix, read_graph_files
+
+    args, path = _args(tmp_path)
+    read = read_graph_files(args, [path], "empty")
+    metric = get_metric("jaccard")
+    out = str(tmp_path / "m.npz")
+
+    class Stopped(MetricMatrix):
+        def run(self, workers=1, client=None):
+            self.stats[0] = metric.stats_matrix(self.fa[:1], self.fb)[0]
+            raise KeyboardInterrupt
+
+    engine = Stopped(metric, read.graphs[0], None, "sig", out, read.ids[0], read.ids[0])
+    assert fill_matrix(args, read, engine, 1) == 130
+    captured = capsys.readouterr()
+    assert captured.out == ("sig\n4 of 16 pairs scored (every cell of 4 x 4); matrix written to "
+                            f"{out} (the rest NaN)\n")
+    assert captured.err == "smatchpp: interrupted: 4 of 16 pairs finished\n"
+    z = np.load(out)
+    assert np.isfinite(z["score"][0]).all() and np.isnan(z["score"][1:]).all()
+    engine = MetricMatrix(metric, read.graphs[0], None, "sig", out, read.ids[0], read.ids[0])
+    assert fill_matrix(args, read, engine, 1) == 0
+    captured = capsys.readouterr()
+    assert "16 of 16 pairs scored" in captured.out and "1 unreadable graph, scored as empty graphs" in captured.err
