@@ -327,8 +327,9 @@ def _unaligned(aspect, features_a: list, features_b: list, chunks) -> Iterator[P
 class AlignmentMatrix:
     """The alignment family's all-pairs engine: ``rows`` against ``cols`` (standardized graphs;
     ``square``: a file against itself, ``i < j`` solved) under ``config``, in chunks of
-    ``chunk`` pairs (``None``: :func:`default_chunk`) into ``out`` (``.npz``: :class:`DenseMatrix`, ``.parquet``: rows); the uncertified pairs'
-    intervals to ``intervals``.  ``aspects``: ``name -> (aspect, rows' features, cols'
+    ``chunk`` pairs (``None``: :func:`default_chunk`) into ``out`` (``.npz``:
+    :class:`DenseMatrix`, ``.parquet``: :class:`ParquetPairs`); the uncertified pairs'
+    intervals to ``intervals`` (:class:`IntervalsFile`).  ``aspects``: ``name -> (aspect, rows' features, cols'
     features)`` (:func:`smatchpp.aspects.features.aspect_features`), a matrix each, written
     into the ``.npz`` as ``aspect:NAME:FIELD``.
 
