@@ -143,7 +143,7 @@ def _audited(args: argparse.Namespace) -> tuple[Metric, Metric, RunSettings, str
     compression), the run's settings, and the heuristic's label.  The alignment family's
     settings are its Config's (``--solver`` is fixed to ``exact``); another metric must be
     :func:`audited` and takes no ``--smatch-python`` or ``--bootstrap``."""
-    if not aligns_name(args):
+    if not _names_alignment(args):
         if args.smatch_python:
             raise UsageError(f"--smatch-python runs smatch 1.0.4, which scores AMR: it does nothing under "
                              f"--metric {args.metric}")
@@ -174,7 +174,7 @@ def _audited(args: argparse.Namespace) -> tuple[Metric, Metric, RunSettings, str
             f"{HILLCLIMBER} (ours, {plural(hc.restarts, 'restart')}, seed {hc.seed})")
 
 
-def aligns_name(args: argparse.Namespace) -> bool:
+def _names_alignment(args: argparse.Namespace) -> bool:
     """Whether the options name the alignment family (``--metric`` or ``--signature``)."""
     return getattr(args, "metric", ALIGNMENT) == ALIGNMENT and "|metric:" not in (getattr(args, "signature", None) or "")
 
