@@ -17,22 +17,23 @@ is refused.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from dataclasses import replace
+from typing import Any
 
 from ..reporting import present
 from ..alignment.solvers import get_solver
-from ..metrics import METRICS
+from ..metrics import METRICS, Metric
 from ..metrics.alignment import AlignmentMetric
 from ..audit import (HILLCLIMBER, SMATCH104, GapReport, SolvedCorpus, audited, check_plotting, check_smatch_python,
                      format_gap, gap_rows, measure_gaps, plot_histogram, run_smatch104, solved_pair)
 from ..core.exceptions import SmatchppError, UsageError
 from ..graphs.read import STDIN
-from .app import Inputs, Run, collect, interrupted_message, read_pairs, score_rows
+from .app import aligns, collect, read_pairs, score_rows
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_scoring_options, check_outputs,
-                     config_from_args, emit, pairs_output, plural, warn_unreadable, workers_from_args)
-from .metric import ALIGNMENT, add_metric_options, alignment_run, run_from_args
-from .score import warn_nothing_scored
+                     config_from_args, emit, pairs_output, warn, plural, warn_unreadable, workers_from_args)
+from .metric import ALIGNMENT, RunSettings, add_metric_options, alignment_run, run_from_args
 
 __all__ = ["add_parser", "run", "format_gap"]
 
@@ -50,18 +51,33 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def _run_metric(args: argparse.Namespace) -> int:
-    """``gap --metric NAME``: the exact and the heuristic solver of one metric."""
-    if args.smatch_python:
-        raise UsageError(f"--smatch-python runs smatch 1.0.4, which scores AMR: it does nothing under "
-                         f"--metric {args.metric}")
-    if getattr(args, "solver", None) not in (None, "exact"):
-        raise UsageError(f"--solver {args.solver} does nothing here: this command uses --solver exact "
-                         f"and {HILLCLIMBER}")
-    plot = args.plot
-    args.plot = None  # gap's own option, not the metric's
-    exact, settings = run_from_args(args)  # the metric of the options, or of --signature
-    args.plot = plot
+#: what a metric's matched count counts, in the text report (the JSON keys stay ``..._triples``)
+UNITS = {ALIGNMENT: "triple", "counter": "clause"}
+
+
+def _audited(args: argparse.Namespace) -> tuple[Metric, Metric, RunSettings, str]:
+    """The one place where the families differ: the exact metric of the options (or of
+    ``--signature``), its heuristic twin (the same metric with the hill-climber and no
+    compression), the run's settings, and the heuristic's label.  The alignment family's
+    settings are its Config's (``--solver`` is fixed to ``exact``); another metric must be
+    :func:`audited` and takes no ``--smatch-python`` or ``--bootstrap``."""
+    if not _names_alignment(args):
+        if args.smatch_python:
+            raise UsageError(f"--smatch-python runs smatch 1.0.4, which scores AMR: it does nothing under "
+                             f"--metric {args.metric}")
+        if getattr(args, "solver", None) not in (None, "exact"):
+            raise UsageError(f"--solver {args.solver} does nothing here: this command uses --solver exact "
+                             f"and {HILLCLIMBER}")
+        plot = args.plot
+        args.plot = None  # gap's own option, not the metric's
+        exact, settings = run_from_args(args)  # the metric of the options, or of --signature
+        args.plot = plot
+    else:
+        exact, settings = alignment_run(config_from_args(args, solver="exact"))
+    if aligns(exact):
+        config = exact.config.replace(solver=HILLCLIMBER, compression="none")
+        return (exact, AlignmentMetric(config), settings,
+                f"{HILLCLIMBER} (ours, {plural(config.restarts, 'restart')}, seed {config.seed})")
     if not audited(type(exact)):
         raise UsageError(f"gap --metric {args.metric}: {args.metric} has no solver with an exact and a "
                          f"heuristic value to compare; gap audits {ALIGNMENT} (the default) or "
@@ -71,30 +87,26 @@ def _run_metric(args: argparse.Namespace) -> int:
     if exact.solver != "exact":  # a signature's
         raise UsageError(f"--signature sets {exact.name}-solver:{exact.solver}, which this command does not "
                          f"take: it uses solver exact and {HILLCLIMBER}")
-    climber = replace(exact, solver=HILLCLIMBER, compression="none")
-    check_outputs({"--pairs-out": args.pairs_out, "--plot": args.plot}, [args.test, args.gold])
-    if args.plot:
-        check_plotting()
-    workers = workers_from_args(args)
-    inputs = read_pairs(args, ("test", "gold"), settings.on_error)
-    if inputs is None:
-        return EXIT_USAGE
-    entries_a, entries_b = inputs.entries
-    run = collect(args, lambda client: score_rows([(exact, entries_a, entries_b), (climber, entries_a, entries_b)],
-                                                  settings.on_error, workers),
-                  workers, inputs.total, progress=True)
-    rows = run.results
-    corpus = SolvedCorpus([solved_pair(e, "exact") for e, _ in rows], settings.signature(exact))
-    by_index = {h.index: (None if h.stats is None else h.stats[0]) for _, h in rows}
-    heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in corpus.scored]}
     hc = get_solver(HILLCLIMBER)
-    labels = {HILLCLIMBER: f"hillclimber (ours, {plural(hc.restarts, 'restart')}, seed {hc.seed})"}
-    return _report(args, run, inputs, corpus, heuristic, labels, settings.signature(exact),
-                   UNITS.get(args.metric, "item"))
+    return (exact, replace(exact, solver=HILLCLIMBER, compression="none"), settings,
+            f"{HILLCLIMBER} (ours, {plural(hc.restarts, 'restart')}, seed {hc.seed})")
 
 
-#: what a metric's matched count counts, in the text report (the JSON keys stay ``..._triples``)
-UNITS = {"counter": "clause"}
+def _names_alignment(args: argparse.Namespace) -> bool:
+    """Whether the options name the alignment family (``--metric`` or ``--signature``)."""
+    return getattr(args, "metric", ALIGNMENT) == ALIGNMENT and "|metric:" not in (getattr(args, "signature", None) or "")
+
+
+def _exact_corpus(exact: Metric, rows: list, settings: RunSettings) -> tuple[Any, dict[int, float | None]]:
+    """The exact run as :func:`~smatchpp.audit.measure_gaps` reads it (the pairs' certificates:
+    the alignment family's own corpus, another metric's :class:`~smatchpp.audit.SolvedCorpus`) and each pair's
+    heuristic matched count by index."""
+    if aligns(exact):
+        corpus = exact.corpus([e for e, _ in rows], settings.on_error, settings.bootstrap,
+                              settings.bootstrap_seed).detail
+        return corpus, {h.index: h.detail.matched for _, h in rows}
+    corpus = SolvedCorpus([solved_pair(e, "exact") for e, _ in rows], settings.signature(exact))
+    return corpus, {h.index: (None if h.stats is None else h.stats[0]) for _, h in rows}
 
 
 def _write_pairs(path: str | None, signature: str, scored: list, report: GapReport) -> None:
@@ -108,11 +120,11 @@ def _write_pairs(path: str | None, signature: str, scored: list, report: GapRepo
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "metric", ALIGNMENT) != ALIGNMENT or "|metric:" in (getattr(args, "signature", None) or ""):
-        return _run_metric(args)
-    config = config_from_args(args, solver="exact")
-    exact, settings = alignment_run(config)
-    climber = AlignmentMetric(exact.config.replace(solver="hillclimber", compression="none"))
+    """One road for every audited metric: the exact and the heuristic metric (:func:`_audited`),
+    the inputs read and paired, both scored row by row (an interrupt keeps whole pairs), smatch
+    1.0.4 too under ``--smatch-python`` (the alignment family's), the report, ``--pairs-out``
+    and ``--plot``, the exit code."""
+    exact, climber, settings, label = _audited(args)
     check_outputs({"--pairs-out": args.pairs_out, "--plot": args.plot}, [args.test, args.gold])
     if args.smatch_python and STDIN in (args.test, args.gold):
         raise UsageError("--smatch-python runs smatch 1.0.4 on the files themselves: give both "
@@ -122,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     if args.smatch_python:
         check_smatch_python(args.smatch_python)
     workers = workers_from_args(args)
-    inputs = read_pairs(args, ("test", "gold"), config.on_error)
+    inputs = read_pairs(args, ("test", "gold"), settings.on_error)
     if inputs is None:
         return EXIT_USAGE
     entries_a, entries_b = inputs.entries
@@ -131,43 +143,34 @@ def run(args: argparse.Namespace) -> int:
                                                   settings.on_error, workers),
                   workers, inputs.total, progress=True)
     rows, interrupted = run.results, run.interrupted
+    total = len(entries_a)
     signature = settings.signature(exact)
-    # the audit reads the exact pairs' certificates: the family's per-pair data (PairScore)
-    exact = exact.corpus([e for e, _ in rows], settings.on_error, settings.bootstrap, settings.bootstrap_seed).detail
-    by_index = {h.index: h.detail.matched for _, h in rows}
-    heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in exact.scored]}
-    labels = {HILLCLIMBER: f"hillclimber (ours, {plural(config.restarts, 'restart')}, seed {config.seed})"}
+    corpus, by_index = _exact_corpus(exact, rows, settings)
+    heuristic: dict[str, list] = {HILLCLIMBER: [by_index[p.index] for p in corpus.scored]}
+    labels = {HILLCLIMBER: label}
     if args.smatch_python and not interrupted:
         try:
-            smatch = run_smatch104(args.smatch_python, args.test, args.gold, config.restarts)
+            smatch = run_smatch104(args.smatch_python, args.test, args.gold, exact.config.restarts)
         except INTERRUPTS:
             interrupted = True
         else:
             if len(smatch) != len(entries_a):
                 raise SmatchppError(f"smatch 1.0.4 found {plural(len(smatch), 'pair')} in the inputs, "
                                     f"smatchpp {len(entries_a)}: the pairs cannot be matched up")
-            heuristic[SMATCH104] = [smatch[p.index] for p in exact.scored]
-            labels[SMATCH104] = f"smatch 1.0.4 ({plural(config.restarts, 'restart')})"
-    return _report(args, run, inputs, exact, heuristic, labels, signature, stopped=interrupted,
-                   note="; smatch 1.0.4 not run" if args.smatch_python and SMATCH104 not in heuristic else "")
-
-
-def _report(args: argparse.Namespace, run: Run, inputs: Inputs, corpus, heuristic: dict[str, list],
-            labels: dict[str, str], signature: str, unit: str = "triple", stopped: bool = False,
-            note: str = "") -> int:
-    """The audit's end, the same for every metric: the interrupt (of the rows, or ``stopped``: of
-    smatch 1.0.4's run; ``note``: what it left out) said, the gaps of the finished pairs measured
-    and written (``--pairs-out``, ``--plot``, the report), the unreadable graphs recalled, a corpus
-    without a scored pair warned about, the exit code."""
-    interrupted = run.interrupted or stopped
+            heuristic[SMATCH104] = [smatch[p.index] for p in corpus.scored]
+            labels[SMATCH104] = f"smatch 1.0.4 ({plural(exact.config.restarts, 'restart')})"
     if interrupted:
-        interrupted_message(run, note + "; the report covers those only")
-    report = measure_gaps(corpus, heuristic, labels)
+        print(f"smatchpp: interrupted: {len(rows)} of {plural(total, 'pair')} finished"
+              + ("; smatch 1.0.4 not run" if args.smatch_python and SMATCH104 not in heuristic else "")
+              + "; the report covers those only", file=sys.stderr)
+    report = measure_gaps(corpus, heuristic, labels)  # type: ignore[arg-type]
     _write_pairs(args.pairs_out, signature, corpus.scored, report)
     if args.plot:
         plot_histogram(report, args.plot)
-    emit(format_gap(report, args.format,
-                    {"finished": len(run.results), "total": run.total} if interrupted else None, unit))
-    warn_unreadable(inputs.errors, inputs.on_error)
-    warn_nothing_scored(corpus)
+    emit(format_gap(report, args.format, {"finished": len(rows), "total": total} if interrupted else None,
+                    UNITS.get(exact.name, "item")))
+    warn_unreadable(inputs.errors, settings.on_error)
+    if corpus.pairs and not corpus.scored:
+        warn(f"no pair was scored (all {plural(len(corpus.pairs), 'pair')} skipped): "
+             "the scores above are 0 by convention")
     return EXIT_INTERRUPTED if interrupted else EXIT_OK
