@@ -244,7 +244,7 @@ def test_read_scored_pairs_reads_each_side_through_read_pairs(tmp_path, capsys):
     with pytest.raises(UsageError, match="is the input file"):
         read_scored_pairs(_args(), [(str(PRED), str(GOLD), str(tmp_path / "y.txt"))], {"--output": str(GOLD)})
     (tmp_path / "bad.amr").write_text("(a / b\n\n" + PRED.read_text())
-    assert read_scored_pairs(_args(), [(str(PRED), str(GOLD), str(tmp_path / "y.txt")),
-                                       (str(tmp_path / "bad.amr"), str(tmp_path / "bad.amr"), str(tmp_path / "y.txt"))]) is None
+    bad, y = str(tmp_path / "bad.amr"), str(tmp_path / "y.txt")
+    assert read_scored_pairs(_args(), [(str(PRED), str(GOLD), y), (bad, bad, y)]) is None
     err = capsys.readouterr().err
     assert err.count("bad.amr:1: graph 0:") == 1 and "1 unreadable graph; nothing scored" in err

@@ -49,8 +49,8 @@ from ..running.runs import PAIRS_PER_WORKER, FileRun, auto_workers, metric_pairs
 from .common import (EXIT_OK, UsageError, check_outputs, dask_client, is_clausal_form, one_stdin, pairs_output, plural,
                      read_input, read_inputs, reads_drs, warn, report_unreadable, warn_unreadable, workers_from_args)
 
-__all__ = ["Inputs", "Run", "ScoredPairs", "read_pairs", "read_scored_pairs", "read_in_parts", "Graphs", "read_graph_files",
-           "fill_matrix", "collect", "score_pairs", "score_rows", "explained", "aligns", "by_engine",
+__all__ = ["Inputs", "Run", "ScoredPairs", "read_pairs", "read_scored_pairs", "read_in_parts", "Graphs",
+           "read_graph_files", "fill_matrix", "collect", "score_pairs", "score_rows", "explained", "aligns", "by_engine",
            "workers_for", "conclude", "summary_stream", "interrupted_message", "HeldSignals", "system_names"]
 
 
