@@ -49,7 +49,8 @@ from ..running.runs import PAIRS_PER_WORKER, FileRun, auto_workers, metric_pairs
 from .common import (EXIT_OK, UsageError, check_outputs, dask_client, is_clausal_form, one_stdin, pairs_output, plural,
                      read_input, read_inputs, reads_drs, warn, report_unreadable, warn_unreadable, workers_from_args)
 
-__all__ = ["Inputs", "Run", "read_pairs", "read_in_parts", "Graphs", "read_graph_files", "fill_matrix", "collect", "score_pairs", "score_rows", "explained", "aligns", "by_engine",
+__all__ = ["Inputs", "Run", "ScoredPairs", "read_pairs", "read_scored_pairs", "read_in_parts", "Graphs",
+           "read_graph_files", "fill_matrix", "collect", "score_pairs", "score_rows", "explained", "aligns", "by_engine",
            "workers_for", "conclude", "summary_stream", "interrupted_message", "HeldSignals", "system_names"]
 
 
@@ -99,6 +100,49 @@ def read_pairs(args: argparse.Namespace, names: Sequence[str], on_error: str,
     if report_unreadable(errors, on_error):
         return None
     return Inputs(tuple(names), paths, entries, on_error, errors)
+
+
+@dataclass(frozen=True)
+class ScoredPairs:
+    """Pairs of graphs with a number each (``tune``'s training pairs or its ``--dev`` pairs,
+    with their human scores): the entries of the two files, in pair order, and the scores."""
+
+    entries_a: list[Entry]
+    entries_b: list[Entry]
+    scores: list[float]
+
+
+def read_scored_pairs(args: argparse.Namespace, sides: Sequence[Sequence[str]],
+                      outputs: dict[str, str | None] | None = None) -> list[ScoredPairs] | None:
+    """Step 1 for inputs that come in sides of two graph files and a file of one number per
+    pair (``A.amr B.amr SCORES.txt``: ``tune``'s training pairs, then ``--dev``'s): ``outputs``
+    (flag -> path) checked against every input, then side by side the two graph files read and
+    paired as :func:`read_pairs` reads them (different counts are an error naming the suspicious
+    graphs, disagreeing ids a warning; a file without graphs is refused), their unreadable
+    graphs reported (always ``raise``: ``None``, nothing is scored and later sides are not
+    read), and the scores read (:func:`smatchpp.metrics.tune.read_scores`: one finite number a
+    line, a bad line named), one per pair.  The graph files are read as
+    :func:`~smatchpp.graphs.read.read_file` reads them (``auto``: a ``.tsv`` file is TSV)."""
+    from ..metrics.tune import read_scores
+
+    sides = [tuple(side) for side in sides]
+    check_outputs(outputs or {}, [path for side in sides for path in side])
+    found = []
+    for a, b, y in sides:
+        side = argparse.Namespace(a=a, b=b, input_format="auto", metric=getattr(args, "metric", None))
+        inputs = read_pairs(side, ("a", "b"), "raise")
+        if inputs is None:
+            return None
+        entries_a, entries_b = inputs.entries
+        for path, entries in ((a, entries_a), (b, entries_b)):
+            if not entries:
+                raise UsageError(f"{path} holds no graph")
+        scores = read_scores(y)
+        if not len(entries_a) == len(entries_b) == len(scores):
+            raise UsageError(f"{a} has {len(entries_a)} graphs, {b} {len(entries_b)}, {y} {len(scores)} scores: "
+                             "one graph in each and one score per pair")
+        found.append(ScoredPairs(entries_a, entries_b, scores))
+    return found
 
 
 def read_in_parts(args: argparse.Namespace, metric, on_error: str, outputs: dict[str, str | None],

@@ -19,16 +19,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..reporting import present
-from ..alignment.score import PairScore, prf
 from ..alignment.solvers import get_solver
 from ..metrics import METRICS, Metric
 from ..metrics.alignment import AlignmentMetric
-from ..audit import (GapReport, check_plotting, check_smatch_python, measure_gaps, plot_histogram,
-                     run_smatch104)
+from ..audit import (HILLCLIMBER, SMATCH104, GapReport, SolvedCorpus, audited, check_plotting, check_smatch_python,
+                     format_gap, gap_rows, measure_gaps, plot_histogram, run_smatch104, solved_pair)
 from ..core.exceptions import SmatchppError, UsageError
 from ..graphs.read import STDIN
 from .app import aligns, collect, read_pairs, score_rows
@@ -52,89 +51,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-#: stable keys of the audited tools (JSON and --pairs-out keys)
-HILLCLIMBER, SMATCH104 = "hillclimber", "smatch104"
 #: what a metric's matched count counts, in the text report (the JSON keys stay ``..._triples``)
 UNITS = {ALIGNMENT: "triple", "counter": "clause"}
-
-
-def _why_above(key: str) -> str:
-    """What can make a tool score above a certified optimum."""
-    if key == HILLCLIMBER:
-        return ("which our hill-climber cannot do (it scores the same compiled problem): "
-                "a bug, please report it")
-    duplicates = "which only counting a repeated triple's matches more than once can do"
-    if key == SMATCH104:
-        return duplicates + " (smatch 1.0.4's duplicate bug, its issues #15 and #28)"
-    return duplicates
-
-
-def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = None,
-               unit: str = "triple") -> str:
-    """The gap report in ``fmt`` (:func:`smatchpp.reporting.present.gap_report`; ``interrupted``:
-    ``{"finished": N, "total": M}`` when an interrupt stopped the run; ``unit``: what the metric
-    matches, ``clause`` under ``--metric counter``).
-
-    >>> from smatchpp.api import score_corpus
-    >>> from smatchpp.audit import measure_gaps
-    >>> exact = score_corpus(["(a / b :ARG0 (c / d))"], ["(x / b :ARG0 (y / d))"])
-    >>> print(format_gap(measure_gaps(exact, {"t": [3]}, {"t": "a tool"})).split(chr(10), 1)[1])
-    pairs: 1, exact certified optimal: 1, exact micro F1 100.00
-    a tool: F1 75.00 (25.00 points below exact), 1 pair below the optimum, 1 triple lost
-      gap histogram (triples: pairs): 1: 1
-    """
-    summary = report.to_json()
-    if interrupted:
-        summary["interrupted"] = interrupted
-    return present.gap_report(summary, fmt, _why_above, unit)
-
-
-def audited(cls: type[Metric]) -> bool:
-    """Whether ``gap --metric`` can audit ``cls``: a ``solver`` parameter with both an exact
-    value (``exact``) and a heuristic one (``hillclimber``), and ``matched, upper`` as its
-    first statistics.
-
-    >>> from smatchpp.metrics import METRICS
-    >>> audited(METRICS["counter"]), audited(METRICS["jaccard"])
-    (True, False)
-    """
-    for name, _, f in cls.params():
-        if name == "solver":
-            choices = set(f.metadata.get("choices") or ())
-            return {"exact", HILLCLIMBER} <= choices and tuple(cls.stat_names[:2]) == ("matched", "upper")
-    return False
-
-
-@dataclass
-class _MetricCorpus:
-    """The exact run of a solving metric as :func:`~smatchpp.audit.measure_gaps` reads a corpus:
-    its scored pairs as :class:`~smatchpp.alignment.score.PairScore` (matched, proven upper
-    bound, the two totals) and the summary's keys the gap report shows."""
-
-    pairs: list[PairScore]
-    signature: str
-
-    @property
-    def scored(self) -> list[PairScore]:
-        return [p for p in self.pairs if p.status != "skipped"]
-
-    def summary(self) -> dict:
-        s = self.scored
-        test, gold = sum(p.test_weight for p in s), sum(p.gold_weight for p in s)
-        f1, upper = prf(sum(p.matched for p in s), test, gold)[2], prf(sum(p.upper for p in s), test, gold)[2]
-        return {"signature": self.signature, "pairs": len(self.pairs), "scored": len(s),
-                "optimal": sum(p.status == "optimal" for p in s), "micro": {"f1": f1},
-                "f1_interval": [f1, upper]}
-
-
-def _pair_score(pair, solver: str) -> PairScore:
-    """A metric pair ``(matched, upper, test, gold, ...)`` as a :class:`PairScore`."""
-    if pair.stats is None:
-        return PairScore(pair.index, pair.id, 0.0, 0.0, 0, 0, "skipped", solver, error=pair.error)
-    matched, upper, test, gold = pair.stats[:4]
-    return PairScore(pair.index, pair.id, matched, upper, int(test), int(gold),
-                     "optimal" if upper == matched else "time_limit", solver, error=pair.error,
-                     test_total=test, gold_total=gold)
 
 
 def _audited(args: argparse.Namespace) -> tuple[Metric, Metric, RunSettings, str]:
@@ -181,28 +99,23 @@ def _names_alignment(args: argparse.Namespace) -> bool:
 
 def _exact_corpus(exact: Metric, rows: list, settings: RunSettings) -> tuple[Any, dict[int, float | None]]:
     """The exact run as :func:`~smatchpp.audit.measure_gaps` reads it (the pairs' certificates:
-    the alignment family's own corpus, another metric's :class:`_MetricCorpus`) and each pair's
+    the alignment family's own corpus, another metric's :class:`~smatchpp.audit.SolvedCorpus`) and each pair's
     heuristic matched count by index."""
     if aligns(exact):
         corpus = exact.corpus([e for e, _ in rows], settings.on_error, settings.bootstrap,
                               settings.bootstrap_seed).detail
         return corpus, {h.index: h.detail.matched for _, h in rows}
-    corpus = _MetricCorpus([_pair_score(e, "exact") for e, _ in rows], settings.signature(exact))
+    corpus = SolvedCorpus([solved_pair(e, "exact") for e, _ in rows], settings.signature(exact))
     return corpus, {h.index: (None if h.stats is None else h.stats[0]) for _, h in rows}
 
 
 def _write_pairs(path: str | None, signature: str, scored: list, report: GapReport) -> None:
-    """``--pairs-out``: each scored pair's exact result beside every tool's and its gap."""
+    """``--pairs-out``: each scored pair's exact result beside every tool's and its gap
+    (:func:`smatchpp.audit.gap_rows`)."""
     if not path:
         return
     with pairs_output(path, signature) as out:
-        for k, p in enumerate(scored):
-            row = {"index": p.index, "id": p.id, "exact": p.matched, "upper": p.upper,
-                   "status": p.status, "test_triples": p.test_triples,
-                   "gold_triples": p.gold_triples}
-            for name, tool in report.tools.items():
-                row[name] = tool.matched[k]
-                row[f"gap_{name}"] = tool.gaps[k]
+        for row in gap_rows(scored, report):
             out.write(row)
 
 
