@@ -18,7 +18,6 @@ import sys
 from dataclasses import replace
 
 from ..reporting import present
-from ..metrics.alignment import corpus_comparisons
 from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS
 from .app import collect, interrupted_message, read_pairs, score_rows, summary_stream, system_names, workers_for
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_aspect_options,
@@ -26,7 +25,7 @@ from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_aspe
                      emit, plural, warn, warn_unreadable)
 from .metric import add_metric_options, run_from_args
 
-__all__ = ["add_parser", "run", "format_comparison", "format_table", "comparisons"]
+__all__ = ["add_parser", "run", "format_comparison", "format_table"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -56,8 +55,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
 #: one comparison, and the aspects' rows, as text (kept under their old names)
 format_comparison = present.comparison_text
 format_table = present.comparison_table_text
-#: Smatch's comparisons of two scored corpora (kept under its old name)
-comparisons = corpus_comparisons
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,7 +31,7 @@ from ..alignment.config import ASPECT_MODES  # noqa: F401 (the modes --aspects-m
 from ..alignment.score import CorpusScore
 from ..core.bulk import no_cycle_collection
 from ..metrics import Metric
-from ..metrics.alignment import AlignmentMetric, aspect_bootstrap, coref_bootstrap  # noqa: F401 (their old home)
+from ..metrics.alignment import AlignmentMetric
 from .app import (collect, conclude, explained, read_in_parts, read_pairs, score_pairs, summary_stream,
                   workers_for)
 from .common import (EXIT_USAGE, INTERRUPTS, add_aspect_options, add_bootstrap_options, add_dask_option,
@@ -42,10 +42,7 @@ if TYPE_CHECKING:
     from ..metrics.base import MetricIntervals
     from ..statistics.significance import BootstrapCI
 
-__all__ = ["add_parser", "run", "format_text", "format_stats", "warn_nothing_scored"]
-
-#: per pair and total problem sizes, as text (kept under its old name)
-format_stats = present.problem_sizes
+__all__ = ["add_parser", "run", "format_text", "warn_nothing_scored"]
 
 
 
@@ -156,7 +153,7 @@ def _score(args: argparse.Namespace, metric: Metric, settings: RunSettings) -> i
                       progress=True, signature=settings.signature(metric), client=client)
     corpus = metric.corpus(run.results, settings.on_error, settings.bootstrap, settings.bootstrap_seed)
     if args.stats:  # the alignment family's option (refused under another metric): its pairs' details
-        print(format_stats(corpus.detail), file=sys.stderr)
+        print(present.problem_sizes(corpus.detail), file=sys.stderr)
     intervals = None
     parts: dict = {}
     # an interrupt, during the scoring or during the bootstrap: the summary goes out without
