@@ -278,9 +278,10 @@ def priced_lp(problem: Problem, start: np.ndarray | PricedLp, limits: Limits | N
     floors as low as it can, but its reduced costs are weak, and an elimination step
     that keeps pairs by them keeps many more.
 
-    ``start``: a mask of pairs, or a priced LP to go on from (its restricted set and its
-    rows; its last restricted LP, solved on that set, is taken as this call's first
-    round instead of being solved again).
+    ``start``: a mask of pairs, or a priced LP to go on from: its restricted set and, if
+    its last restricted LP was solved on that set (``PricedLp.last``), that LP with its
+    rows, taken as this call's first round instead of being solved again (without it,
+    pricing starts from the set alone, with no rows, as from a mask).
     """
     if problem.n_ternary:
         # the dual extension below covers binary terms only: the portfolio solves the
