@@ -56,7 +56,7 @@ from .formulation import link_key, linking_keys
 from .highs import LpSolution, solve_lp
 
 __all__ = ["PricedLp", "priced_lp", "restrict", "entering", "PRICING_MIN_PAIRS", "PRICING_PASSES",
-           "ENTER_ALL"]
+           "ENTER_ALL", "ENTER_PER_VARIABLE"]
 
 #: problems with at least this many candidate pairs get their LP bound by pricing
 PRICING_MIN_PAIRS = 30_000
@@ -64,8 +64,10 @@ PRICING_MIN_PAIRS = 30_000
 PRICE_TOLERANCE = 1e-7
 #: at most this many rounds
 MAX_ROUNDS = 100
-#: once at most this many times ``n_a + n_b`` pairs price out positive, all of them enter
-#: (before: one per variable of A and one per variable of B, :func:`entering`)
+#: a round's entering pairs: the ones of largest reduced cost, up to this many per
+#: variable of A and as many per variable of B (:func:`entering`) ...
+ENTER_PER_VARIABLE = 3
+#: ... or, once at most this many times ``n_a + n_b`` pairs price out positive, all of them
 ENTER_ALL = 0.5
 #: cut rounds stop once the last rows, priced again, lowered the restricted LP by less
 #: (an interior-point solve's primal value moves by 1e-6 to 1e-5 between rounds that
@@ -224,39 +226,43 @@ def extend(problem: Problem, keep: np.ndarray, index: np.ndarray, sub: Problem,
 
 
 def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> np.ndarray:
-    """Mask of the pairs that enter: of ``candidates``, each variable's largest reduced cost.
+    """Mask of the pairs that enter: of ``candidates``, each variable's largest reduced costs.
 
-    At most one pair per variable of A and one per variable of B, so a round
-    adds at most ``n_a + n_b`` pairs (adding every positive pair at once
-    brought in all 642,182 pairs of a 70-sentence Bio document in the first
-    round, the restricted duals being far from the whole LP's).  Once there
-    are few (at most :data:`ENTER_ALL` times ``n_a + n_b``), every one of them
-    enters: in the tail of pricing most of them share a variable with another,
-    and one per variable took them in over many rounds of a full solve each
-    (lp-doc100's first pair: 220 positive pairs, 66 entering, in round 19 of 25;
-    with all of them, its first LP priced out in 19 rounds).
+    At most :data:`ENTER_PER_VARIABLE` pairs per variable of A and as many per
+    variable of B, so a round adds at most that many times ``n_a + n_b`` pairs
+    (adding every positive pair at once brought in all 642,182 pairs of a
+    70-sentence Bio document in the first round, the restricted duals being far
+    from the whole LP's).  Once there are few (at most :data:`ENTER_ALL` times
+    ``n_a + n_b``), every one of them enters.  In the tail of pricing most of the
+    positive pairs share a variable with another: with one pair per variable,
+    lp-doc100's first pair had 220 positive pairs and 66 entering in round 19 of
+    25, each round a full interior-point solve (docs/benchmarks.md, 19.7).
 
     >>> from smatchpp.alignment.problem import Problem
-    >>> def pairs(n):  # (0, 0), (0, 1), (1, 0), (1, 1) among n variables a side
+    >>> def pairs(n):  # (0, j) for j < 4, (i, 3) for 0 < i < 4, among n variables a side
     ...     none = np.zeros(0, dtype=np.int64)
-    ...     return Problem(n, n, np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1]), np.ones(4),
-    ...                    none, none, np.zeros(0))
-    >>> reduced, every = np.array([0.4, 0.3, 0.2, 0.1]), np.ones(4, dtype=bool)
-    >>> entering(pairs(2), every, reduced).tolist()  # 4 > 0.5 * (2 + 2): (1, 1) is best at neither
-    [True, True, True, False]
-    >>> entering(pairs(4), every, reduced).tolist()  # 4 <= 0.5 * (4 + 4)
-    [True, True, True, True]
+    ...     return Problem(n, n, np.array([0, 0, 0, 0, 1, 2, 3]), np.array([0, 1, 2, 3, 3, 3, 3]),
+    ...                    np.ones(7), none, none, np.zeros(0))
+    >>> reduced = np.array([0.5, 0.4, 0.3, 0.2, 0.9, 0.8, 0.7])
+    >>> every = np.ones(7, dtype=bool)
+    >>> entering(pairs(4), every, reduced).tolist()  # 7 > 0.5 * (4 + 4): (0, 3) is 4th twice
+    [True, True, True, False, True, True, True]
+    >>> entering(pairs(7), every, reduced).tolist()  # 7 <= 0.5 * (7 + 7): every one
+    [True, True, True, True, True, True, True]
     """
     index = np.flatnonzero(candidates)
+    enter = np.zeros(problem.n_pairs, dtype=bool)
     if len(index) <= ENTER_ALL * (problem.n_a + problem.n_b):
-        enter = np.zeros(problem.n_pairs, dtype=bool)
         enter[index] = True
         return enter
     order = index[np.argsort(-reduced[index], kind="stable")]
-    enter = np.zeros(problem.n_pairs, dtype=bool)
     for side in (problem.pair_a, problem.pair_b):
-        _, first = np.unique(side[order], return_index=True)
-        enter[order[first]] = True
+        # the candidates by variable, each variable's by decreasing reduced cost
+        by_var = order[np.argsort(side[order], kind="stable")]
+        var = side[by_var]
+        first = np.flatnonzero(np.r_[True, var[1:] != var[:-1]])
+        rank = np.arange(len(var)) - np.repeat(first, np.diff(np.r_[first, len(var)]))
+        enter[by_var[rank < ENTER_PER_VARIABLE]] = True
     return enter
 
 
