@@ -239,16 +239,17 @@ def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> n
     25, each round a full interior-point solve (docs/benchmarks.md, 19.7).
 
     >>> from smatchpp.alignment.problem import Problem
-    >>> def pairs(n):  # (0, j) for j < 4, (i, 3) for 0 < i < 4, among n variables a side
+    >>> def pairs(n):  # (0, j) for j < 4; (i, 3) for 0 < i < 4; (1, 1), (2, 2); n variables a side
     ...     none = np.zeros(0, dtype=np.int64)
-    ...     return Problem(n, n, np.array([0, 0, 0, 0, 1, 2, 3]), np.array([0, 1, 2, 3, 3, 3, 3]),
-    ...                    np.ones(7), none, none, np.zeros(0))
-    >>> reduced = np.array([0.5, 0.4, 0.3, 0.2, 0.9, 0.8, 0.7])
-    >>> every = np.ones(7, dtype=bool)
-    >>> entering(pairs(4), every, reduced).tolist()  # 7 > 0.5 * (4 + 4): (0, 3) is 4th twice
-    [True, True, True, False, True, True, True]
-    >>> entering(pairs(7), every, reduced).tolist()  # 7 <= 0.5 * (7 + 7): every one
-    [True, True, True, True, True, True, True]
+    ...     return Problem(n, n, np.array([0, 0, 0, 0, 1, 2, 3, 1, 2]),
+    ...                    np.array([0, 1, 2, 3, 3, 3, 3, 1, 2]), np.ones(9), none, none, np.zeros(0))
+    >>> reduced = np.array([0.5, 0.4, 0.3, 0.2, 0.9, 0.8, 0.7, 0.95, 0.85])
+    >>> every = np.ones(9, dtype=bool)
+    >>> entering(pairs(4), every, reduced).astype(int).tolist()  # 9 > 0.5 * (4 + 4)
+    [1, 1, 1, 0, 1, 1, 1, 1, 1]
+    >>> # (0, 1) and (0, 2) are second at each of their variables, (0, 3) fourth at both
+    >>> entering(pairs(9), every, reduced).astype(int).tolist()  # 9 <= 0.5 * (9 + 9): every one
+    [1, 1, 1, 1, 1, 1, 1, 1, 1]
     """
     index = np.flatnonzero(candidates)
     enter = np.zeros(problem.n_pairs, dtype=bool)
