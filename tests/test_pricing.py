@@ -280,9 +280,9 @@ def test_cover_groups_sum_the_same_bits_as_sorting_each_round(pair, data):
 
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(graph_pairs(**SMALL), st.integers(0, 3),
-       st.sampled_from([(1, -1.0), (3, -1.0), (3, 0.5), (2, 0.1)]))
+       st.sampled_from([(1, 1e9, -1.0), (3, 1e9, -1.0), (3, 2.0, 0.5), (2, 0.5, 0.1)]))
 def test_every_entering_rule_prices_out_to_the_lp(pair, seed, rule):
-    """Which pairs enter (``ENTER_PER_VARIABLE``, ``ENTER_ALL``) moves pricing's path, never
+    """Which pairs enter (``ENTER_PER_VARIABLE``, ``ENTER_MORE``, ``ENTER_ALL``) moves pricing's path, never
     its bounds: each round above the LP (and each pair's reach above the LP with it chosen),
     and the LP once priced out."""
     problem = compile_pair(*pair)
@@ -292,7 +292,8 @@ def test_every_entering_rule_prices_out_to_the_lp(pair, seed, rule):
     best, per_pair = best_with_each_pair(problem)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(pricing_module, "ENTER_PER_VARIABLE", rule[0])
-        patch.setattr(pricing_module, "ENTER_ALL", rule[1])
+        patch.setattr(pricing_module, "ENTER_MORE", rule[1])
+        patch.setattr(pricing_module, "ENTER_ALL", rule[2])
         for rounds in (1, 2, 3):
             _check(problem, priced_lp(problem, start, max_rounds=rounds), best, per_pair)
         result = priced_lp(problem, start)

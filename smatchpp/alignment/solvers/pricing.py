@@ -56,7 +56,7 @@ from .formulation import link_key, linking_keys
 from .highs import LpSolution, solve_lp
 
 __all__ = ["PricedLp", "priced_lp", "restrict", "entering", "PRICING_MIN_PAIRS", "PRICING_PASSES",
-           "ENTER_ALL", "ENTER_PER_VARIABLE"]
+           "ENTER_ALL", "ENTER_MORE", "ENTER_PER_VARIABLE"]
 
 #: problems with at least this many candidate pairs get their LP bound by pricing
 PRICING_MIN_PAIRS = 30_000
@@ -64,10 +64,14 @@ PRICING_MIN_PAIRS = 30_000
 PRICE_TOLERANCE = 1e-7
 #: at most this many rounds
 MAX_ROUNDS = 100
-#: a round's entering pairs: the ones of largest reduced cost, up to this many per
-#: variable of A and as many per variable of B (:func:`entering`) ...
+#: a round's entering pairs: the ones of largest reduced cost, one per variable of A and
+#: one per variable of B (:func:`entering`); once at most :data:`ENTER_MORE` times
+#: ``n_a + n_b`` pairs price out positive, up to this many per variable ...
 ENTER_PER_VARIABLE = 3
-#: ... or, once at most this many times ``n_a + n_b`` pairs price out positive, all of them
+#: ... (sooner, on a 100-sentence Bio pair, the restricted set grew to 62,893 pairs
+#: instead of 17,358, and the pricing took twice the rounds)
+ENTER_MORE = 2.0
+#: ... and once at most this many times ``n_a + n_b`` price out positive, all of them
 ENTER_ALL = 0.5
 #: cut rounds stop once the last rows, priced again, lowered the restricted LP by less
 #: (an interior-point solve's primal value moves by 1e-6 to 1e-5 between rounds that
@@ -228,15 +232,16 @@ def extend(problem: Problem, keep: np.ndarray, index: np.ndarray, sub: Problem,
 def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> np.ndarray:
     """Mask of the pairs that enter: of ``candidates``, each variable's largest reduced costs.
 
-    At most :data:`ENTER_PER_VARIABLE` pairs per variable of A and as many per
-    variable of B, so a round adds at most that many times ``n_a + n_b`` pairs
-    (adding every positive pair at once brought in all 642,182 pairs of a
-    70-sentence Bio document in the first round, the restricted duals being far
-    from the whole LP's).  Once there are few (at most :data:`ENTER_ALL` times
-    ``n_a + n_b``), every one of them enters.  In the tail of pricing most of the
-    positive pairs share a variable with another: with one pair per variable,
-    lp-doc100's first pair had 220 positive pairs and 66 entering in round 19 of
-    25, each round a full interior-point solve (docs/benchmarks.md, 19.7).
+    One pair per variable of A and one per variable of B, so a round adds at
+    most ``n_a + n_b`` pairs (adding every positive pair at once brought in all
+    642,182 pairs of a 70-sentence Bio document in the first round, the
+    restricted duals being far from the whole LP's).  In the tail of pricing
+    most of the positive pairs share a variable with another: with one pair per
+    variable, lp-doc100's first pair had 220 positive pairs and 66 entering in
+    round 19 of 25, each round a full interior-point solve (docs/benchmarks.md,
+    19.7).  So once at most :data:`ENTER_MORE` times ``n_a + n_b`` price out
+    positive, up to :data:`ENTER_PER_VARIABLE` pairs enter per variable; and once
+    at most :data:`ENTER_ALL` times ``n_a + n_b``, every one of them.
 
     >>> from smatchpp.alignment.problem import Problem
     >>> def pairs(n):  # (0, j) for j < 4; (i, 3) for 0 < i < 4; (1, 1), (2, 2); n variables a side
@@ -245,7 +250,7 @@ def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> n
     ...                    np.array([0, 1, 2, 3, 3, 3, 3, 1, 2]), np.ones(9), none, none, np.zeros(0))
     >>> reduced = np.array([0.5, 0.4, 0.3, 0.2, 0.9, 0.8, 0.7, 0.95, 0.85])
     >>> every = np.ones(9, dtype=bool)
-    >>> entering(pairs(4), every, reduced).astype(int).tolist()  # 9 > 0.5 * (4 + 4)
+    >>> entering(pairs(4), every, reduced).astype(int).tolist()  # 9 > 0.5 * (4 + 4), <= 2 * (4 + 4)
     [1, 1, 1, 0, 1, 1, 1, 1, 1]
     >>> # (0, 1) and (0, 2) are second at each of their variables, (0, 3) fourth at both
     >>> entering(pairs(9), every, reduced).astype(int).tolist()  # 9 <= 0.5 * (9 + 9): every one
@@ -257,13 +262,14 @@ def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> n
         enter[index] = True
         return enter
     order = index[np.argsort(-reduced[index], kind="stable")]
+    per_variable = ENTER_PER_VARIABLE if len(index) <= ENTER_MORE * (problem.n_a + problem.n_b) else 1
     for side in (problem.pair_a, problem.pair_b):
         # the candidates by variable, each variable's by decreasing reduced cost
         by_var = order[np.argsort(side[order], kind="stable")]
         var = side[by_var]
         first = np.flatnonzero(np.r_[True, var[1:] != var[:-1]])
         rank = np.arange(len(var)) - np.repeat(first, np.diff(np.r_[first, len(var)]))
-        enter[by_var[rank < ENTER_PER_VARIABLE]] = True
+        enter[by_var[rank < per_variable]] = True
     return enter
 
 
