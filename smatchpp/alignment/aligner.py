@@ -32,8 +32,9 @@ from .matchers import TripleMatcher, build_matcher
 from ..presets import get_preset
 from .problem import Problem
 from .score import PairScore
-from .sentences import as_written, coref_counts
+from .sentences import as_written, coref_counts, coref_terms, lexicographic
 from .solvers import get_solver
+from .solvers.base import SolveResult
 from ..graphs.triples import TripleGraph
 
 __all__ = ["PairAligner"]
@@ -86,6 +87,10 @@ class PairAligner:
         if time_limit is not None:  # the limit covers compiling too
             time_limit = max(time_limit - compiled, 0.01)
         result = self.solver.solve(problem, time_limit)
+        ties = None
+        if self.config.coref_subscore and self.config.coref_ties == "max":
+            left = None if time_limit is None else max(time_limit - (time.perf_counter() - began - compiled), 0.01)
+            result, ties = self.most_coref(a, b, problem, result, left)
         status = result.status
         if status == "time_limit" and self.config.deterministic:
             status = "work_limit"  # the only budget that could stop it
@@ -94,6 +99,8 @@ class PairAligner:
                  "pairs_before": problem.n_pairs, "edges_before": problem.n_edges,
                  "compile_seconds": round(compiled, 6)}
         stats.update(result.stats)
+        if ties is not None:
+            stats["coref_ties"] = ties
         alignment = [(a.variables[i], b.variables[j])
                      for i, j in enumerate(result.alignment.tolist()) if j >= 0]
         coref = (coref_counts(as_written(a), as_written(b), alignment)
@@ -106,6 +113,31 @@ class PairAligner:
                          seconds, alignment, stats=stats, test_total=self.matcher.total(a) * scale,
                          gold_total=self.matcher.total(b) * scale,
                          tolerance=problem.certified_within * scale, coref=coref)
+
+    def most_coref(self, a: TripleGraph, b: TripleGraph, problem: Problem, result: SolveResult,
+                   time_limit: float | None) -> tuple[SolveResult, str]:
+        """``result`` with, among the optimal alignments of ``problem``, one that matches the most
+        coreference items (``--coref-ties max``), and whether that is ``proven``.
+
+        A second solve of :func:`~smatchpp.alignment.sentences.lexicographic`'s problem by the same
+        solver, warm-started from ``result``'s alignment: any alignment it returns is worth at least
+        that start, so it keeps the certified optimum and matches at least as many coreference
+        items; ``proven`` when that solve is certified too, ``not proven`` when a limit stopped it
+        (the best alignment it found is kept), ``not run`` when ``result`` is not certified (its
+        alignment is kept)."""
+        if result.status != "optimal":
+            return result, "not run"
+        terms = coref_terms(a, b, buckets=self.config.sentence_buckets)
+        if terms.most == 0:
+            return result, "proven"
+        lex, scale = lexicographic(problem, terms)
+        found = self.solver.solve(lex, time_limit, warm_start=result.alignment)
+        first = lex.objective(result.alignment)
+        if lex.objective(found.alignment) < first or problem.objective(found.alignment) != result.objective:
+            return result, "not proven"  # no better alignment (a solver keeps its start: not expected)
+        stats = dict(result.stats, coref_ties_stage=found.stage)
+        return (SolveResult(found.alignment, result.objective, result.upper_bound, result.status, result.stage,
+                            stats), "proven" if found.status == "optimal" else "not proven")
 
     def score(self, a: TripleGraph, b: TripleGraph, index: int = 0, id: str | None = None,
               time_limit: float | None = None) -> PairScore:
