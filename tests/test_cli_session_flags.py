@@ -69,6 +69,7 @@ def test_score_coref_ties(tmp_path):
     s = json.loads(done.stdout)
     assert "|buckets:yes|coref:yes|coref-ties:max|" in s["signature"]
     assert (s["matched_lower"], s["coref"]["Total Coref"]["matched"]) == (best, most) == (7, 2)
+    assert s["coref_ties"] == {"proven": 1}
     bad = run("score", "t.amr", "g.amr", "--coref-subscore", "--coref-ties", "most", cwd=tmp_path, fresh=True)
     assert bad.returncode == 2 and "argument --coref-ties: invalid choice: 'most'" in bad.stderr
     idle = run("score", "t.amr", "g.amr", "--coref-ties", "max", cwd=tmp_path, fresh=True)
