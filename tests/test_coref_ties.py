@@ -88,13 +88,15 @@ def pairs(n: int):
     return found
 
 
-@pytest.mark.parametrize("buckets", [False, True])
-def test_most_coreference_items_among_the_optima(buckets):
+@pytest.mark.parametrize("buckets, solver, compression",
+                         [(False, "exact", "exact"), (True, "exact", "exact"), (True, "highs", "none")])
+def test_most_coreference_items_among_the_optima(buckets, solver, compression):
     """The max tie-break matches the brute force's most coreference items among the optimal
     alignments on every pair, keeps the optimum, says ``proven``; the solver's first optimal
     alignment falls short on some of these pairs (so a tie-break that did nothing would fail)."""
-    first = PairAligner(Config(sentence_buckets=buckets, coref_subscore=True))
-    most = PairAligner(Config(sentence_buckets=buckets, coref_subscore=True, coref_ties="max"))
+    settings = dict(sentence_buckets=buckets, coref_subscore=True, solver=solver, compression=compression)
+    first = PairAligner(Config(**settings))
+    most = PairAligner(Config(**settings, coref_ties="max"))
     short = 0
     for a, b in pairs(40):
         best, top, wrong = brute_force(a, b, buckets)
