@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from smatchpp.alignment.aligner import PairAligner
+from smatchpp.alignment.aligner import PairAligner, pairs_of_optima
 from smatchpp.alignment.config import Config, SignatureError
 from smatchpp.alignment.sentences import as_written, bucket_mask, coref_counts, coref_terms
 from smatchpp.alignment.solvers.base import SolveResult
@@ -38,10 +38,12 @@ def tiny_document(rng: random.Random, sentences: int = 2) -> str:
     return "(d / document " + " ".join(parts) + ")"
 
 
-def brute_force(a, b, buckets: bool) -> tuple[float, int, int]:
+def brute_force(a, b, buckets: bool, used: set | None = None) -> tuple[float, int, int]:
     """Over every injective alignment of ``a`` to ``b`` (within common sentence buckets with
     ``buckets``): the optimum, the most Total Coref items among the optimal ones, and how many
-    alignments :func:`coref_terms` valued otherwise than :func:`coref_counts` (must be 0)."""
+    alignments :func:`coref_terms` valued otherwise than :func:`coref_counts` (must be 0);
+    ``used`` gets the pairs ``(i, j)`` of the optimal alignments."""
+    optimal: list[np.ndarray] = []
     _, _, problem = PairAligner(Config(sentence_buckets=buckets)).compile(a, b)
     terms = coref_terms(a, b, buckets=buckets)
     na, nb = len(a.variables), len(b.variables)
@@ -65,8 +67,11 @@ def brute_force(a, b, buckets: bool) -> tuple[float, int, int]:
             wrong += terms.value(alignment) != count
             if value > best:
                 best, most = value, count
+                optimal.clear()
             elif value == best:
                 most = max(most, count)
+            if value == best:
+                optimal.append(alignment)
             return
         for j in [-1] + [j for j in range(nb) if j not in used and allowed[i, j]]:
             chosen.append(j)
@@ -74,6 +79,8 @@ def brute_force(a, b, buckets: bool) -> tuple[float, int, int]:
             chosen.pop()
 
     walk(0, set())
+    if used is not None:
+        used.update((i, int(j)) for al in optimal for i, j in enumerate(al) if j >= 0)
     return best, most, wrong
 
 
@@ -108,6 +115,22 @@ def test_most_coreference_items_among_the_optima(buckets, solver, compression):
         assert f.matched == best and f.coref[0] <= top and "coref_ties" not in f.stats
         short += f.coref[0] < top
     assert short > 0
+
+
+def test_the_pairs_of_optimal_alignments_are_kept():
+    """Before the second solve, the LP's reduced costs drop pairs: never one of an optimal
+    alignment (every one, by brute force), and some on these pairs (so the test can fail)."""
+    dropped = 0
+    for a, b in pairs(40):
+        used: set = set()
+        best, _, _ = brute_force(a, b, True, used)
+        _, _, problem = PairAligner(Config(sentence_buckets=True)).compile(a, b)
+        keep = pairs_of_optima(problem, best)
+        kept = {(int(i), int(j)) for i, j in zip(problem.pair_a[keep], problem.pair_b[keep])}
+        candidates = set(zip(problem.pair_a.tolist(), problem.pair_b.tolist()))
+        assert used & candidates <= kept
+        dropped += int((~keep).sum())
+    assert dropped > 0
 
 
 def test_a_second_solve_stopped_by_a_limit_is_not_proven():

@@ -26,18 +26,35 @@ import time
 from collections import Counter
 from typing import Iterable
 
+import numpy as np
+
 from .compile import compile_pair
 from .config import Config
 from .matchers import TripleMatcher, build_matcher
 from ..presets import get_preset
 from .problem import Problem
 from .score import PairScore
-from .sentences import as_written, coref_counts, coref_terms, lexicographic
+from .sentences import as_written, coref_counts, coref_terms, lexicographic, restrict
 from .solvers import get_solver
-from .solvers.base import SolveResult
+from .solvers.base import Budget, SolveResult, deadline_after, time_left
 from ..graphs.triples import TripleGraph
 
-__all__ = ["PairAligner"]
+__all__ = ["PairAligner", "pairs_of_optima"]
+
+
+def pairs_of_optima(problem: Problem, optimum: float, time_limit: float | None = None,
+                    work_limit: int | None = None) -> np.ndarray:
+    """A mask of ``problem``'s candidate pairs that keeps every pair of every alignment worth
+    ``optimum`` (its certified optimum): a pair is dropped when the LP relaxation's bound plus
+    its reduced cost, a bound on every alignment using it
+    (:class:`~smatchpp.alignment.solvers.highs.LpSolution`), is below ``optimum``.  All pairs when
+    the LP gives no duals."""
+    from .solvers.highs import solve_lp  # HiGHS: only when asked
+
+    lp = solve_lp(problem, time_limit=time_limit, budget=Budget(work_limit)) if problem.n_pairs else None
+    if lp is None:
+        return np.ones(problem.n_pairs, dtype=bool)
+    return lp.bound + np.minimum(lp.reduced, 0.0) >= optimum - 1e-6
 
 
 class PairAligner:
@@ -124,14 +141,22 @@ class PairAligner:
         that start, so it keeps the certified optimum and matches at least as many coreference
         items; ``proven`` when that solve is certified too, ``not proven`` when a limit stopped it
         (the best alignment it found is kept), ``not run`` when ``result`` is not certified (its
-        alignment is kept)."""
+        alignment is kept).  Before it, the pairs that no optimal alignment uses are dropped by
+        the LP's reduced costs (every alignment using pair ``p`` is worth at most the LP bound
+        plus ``p``'s reduced cost, :class:`~smatchpp.alignment.solvers.highs.LpSolution`): a pair
+        whose bound is below the optimum cannot be in an optimal alignment."""
         if result.status != "optimal":
             return result, "not run"
         terms = coref_terms(a, b, buckets=self.config.sentence_buckets)
         if terms.most == 0:
             return result, "proven"
-        lex, scale = lexicographic(problem, terms)
-        found = self.solver.solve(lex, time_limit, warm_start=result.alignment)
+        deadline = deadline_after(time_limit)
+        keep = pairs_of_optima(problem, result.objective, time_limit, self.config.work_limit)
+        optimal_only = problem if keep.all() else restrict(problem, keep)
+        # a pair dropped above that a coreference term names comes back worth its coreference
+        # items only: an alignment using it is worth less than the optimum, as it is in problem
+        lex, scale = lexicographic(optimal_only, terms)
+        found = self.solver.solve(lex, time_left(deadline), warm_start=result.alignment)
         first = lex.objective(result.alignment)
         if lex.objective(found.alignment) < first or problem.objective(found.alignment) != result.objective:
             return result, "not proven"  # no better alignment (a solver keeps its start: not expected)
