@@ -30,11 +30,10 @@ total and Total Coref count with a verdict:
 
 CPU seconds (``time.process_time``, after one warm-up solve) of the first solve (the CLI's), of
 the tool's tie-break (its terms, the LP, the lexicographic solve) and of the min and max MIPs end
-each row; a row
-per set sums them.  ``--cli N`` also runs ``smatchpp score --sentence-buckets --coref-subscore``
-without and with ``--coref-ties max`` as measured subprocesses, N times each, interleaved, and
-prints the median CPU seconds (interpreter start and reading included) and the Total Coref
-counts of both.
+each row; a row per set sums them.  ``--cli N`` also runs ``smatchpp score --sentence-buckets
+--coref-subscore`` without and with ``--coref-ties max`` as measured subprocesses, N times each,
+interleaved, and prints the median CPU seconds (interpreter start and reading included) and the
+Total Coref counts of both.
 
     python3 experiments/coref_among_optima.py --dir /tmp/dm/d4 --log /tmp/dm/out/runs.jsonl [more logs] \\
         --sets bio-doc10-merged-perturb bio-doc20-merged-insert [--time-limit 600] [--cli 3]
@@ -306,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load {load()}, pid {os.getpid()}", file=sys.stderr)
     print("| set | pair | restricted optimum | ours: Total Coref matched | [min, max] among optima | "
           "coref items (most) | docSmatch run: matched, Total Coref (verdict) | CPU s first solve | "
-          "CPU s lexicographic max | CPU s min / max MIP |")
+          "CPU s tie-break (--coref-ties max) | CPU s min / max MIP |")
     print("|---|---|---|---|---|---|---|---|---|---|", flush=True)
     for name in args.sets:
         test, gold = args.dir / f"{name}.test.amr", args.dir / f"{name}.gold.amr"
