@@ -228,3 +228,23 @@ def test_a_signal_while_a_result_is_recorded_acts_after_it():
         with pytest.raises(KeyboardInterrupt):
             held.release()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_read_scored_pairs_reads_each_side_through_read_pairs(tmp_path, capsys):
+    """``tune``'s sides (A, B, scores): the outputs checked against every input, the pairs read and
+    paired as every command reads them, the scores one per pair; unreadable graphs stop it."""
+    from smatchpp.cli.app import read_scored_pairs
+    from smatchpp.core.exceptions import UsageError
+
+    (tmp_path / "y.txt").write_text("1\n0.5\n0.2\n0.7\n")
+    sides = read_scored_pairs(_args(metric="wwlk"), [(str(PRED), str(GOLD), str(tmp_path / "y.txt"))] * 2,
+                              {"--output": str(tmp_path / "w.tsv")})
+    assert len(sides) == 2 and sides[0].scores == [1, 0.5, 0.2, 0.7]
+    assert [e.graph for e in sides[0].entries_a] == [e.graph for e in read_file(PRED)]
+    with pytest.raises(UsageError, match="is the input file"):
+        read_scored_pairs(_args(), [(str(PRED), str(GOLD), str(tmp_path / "y.txt"))], {"--output": str(GOLD)})
+    (tmp_path / "bad.amr").write_text("(a / b\n\n" + PRED.read_text())
+    bad, y = str(tmp_path / "bad.amr"), str(tmp_path / "y.txt")
+    assert read_scored_pairs(_args(), [(str(PRED), str(GOLD), y), (bad, bad, y)]) is None
+    err = capsys.readouterr().err
+    assert err.count("bad.amr:1: graph 0:") == 1 and "1 unreadable graph; nothing scored" in err

@@ -94,7 +94,7 @@ def test_gap_json_has_stable_keys(tmp_path, fake_smatch):
 def test_gap_wording_above_and_below():
     from smatchpp.api import score_corpus
     from smatchpp.audit import measure_gaps
-    from smatchpp.cli.gap import format_gap
+    from smatchpp.audit import format_gap
 
     exact = score_corpus(["(a / b :ARG0 (c / d))"], ["(x / b :ARG0 (y / d))"])  # 4 of 4
     above = format_gap(measure_gaps(exact, {"t": [5]}, {"t": "T"}))  # as if a triple counted twice
@@ -137,7 +137,7 @@ def test_rounding_noise_of_fractional_scores_is_no_gap():
     optimum by summation noise (1e-15) is no gap, neither below nor above the optimum, and our own
     hill-climber is never blamed on smatch 1.0.4's duplicate bug."""
     from smatchpp.audit import measure_gaps
-    from smatchpp.cli.gap import HILLCLIMBER, format_gap
+    from smatchpp.audit import HILLCLIMBER, format_gap
     from smatchpp.alignment.config import Config
     from smatchpp.alignment.score import CorpusScore, PairScore
 
@@ -163,7 +163,7 @@ def test_rounding_noise_of_fractional_scores_is_no_gap():
 def test_only_smatch104_is_blamed_on_its_duplicate_bug():
     from smatchpp.api import score_corpus
     from smatchpp.audit import measure_gaps
-    from smatchpp.cli.gap import HILLCLIMBER, SMATCH104, format_gap
+    from smatchpp.audit import HILLCLIMBER, SMATCH104, format_gap
 
     exact = score_corpus(["(a / b :ARG0 (c / d))"], ["(x / b :ARG0 (y / d))"])  # 4 of 4
     text = format_gap(measure_gaps(exact, {HILLCLIMBER: [5], SMATCH104: [5]}, {}))

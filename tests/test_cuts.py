@@ -209,7 +209,8 @@ def test_elimination_tightened_by_the_cut_lp_stays_exact(pair, data):
 
     def tighten(lower: float):
         called.append(lower)
-        return priced_lp(problem, lp.restricted, lower=lower, settle=True, cut_rounds=5)
+        # as the portfolio does: going on from the priced LP itself (its last restricted LP)
+        return priced_lp(problem, lp, lower=lower, settle=True, cut_rounds=5)
 
     with mock.patch.object(portfolio_module, "CUT_STEP_PAIRS", 0):
         result = Portfolio()._eliminate(problem, empty, lower, np.floor(lp.bound + 1e-6),
@@ -218,3 +219,106 @@ def test_elimination_tightened_by_the_cut_lp_stays_exact(pair, data):
     assert result.status == "optimal" and result.objective == best
     assert problem.objective(result.alignment) == best
     assert len(called) <= 1
+
+
+@SETTINGS
+@given(graph_pairs(**SMALL), st.data())
+def test_going_on_from_a_priced_lp_skips_its_last_solve(pair, data):
+    """``priced_lp(problem, lp)`` takes ``lp``'s last restricted LP as its first round: the
+    same bound and reduced costs as going on from its restricted set, one solve fewer, and
+    still a bound of the optimum and of each pair's best alignment (brute force)."""
+    from unittest import mock
+
+    from smatchpp.alignment.solvers import pricing as pricing_module
+
+    problem = compile_pair(*pair)
+    if problem.n_pairs == 0:
+        return
+    start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
+                                        max_size=problem.n_pairs)), dtype=bool)
+    lp = priced_lp(problem, start, max_rounds=data.draw(st.integers(1, 4)), settle=True)
+    solves = []
+    real = pricing_module.solve_lp
+
+    def counted(*args, **kwargs):
+        solves.append(1)
+        return real(*args, **kwargs)
+
+    with mock.patch.object(pricing_module, "solve_lp", counted):
+        from_mask = priced_lp(problem, lp.restricted, settle=True, cut_rounds=3)
+        by_mask = len(solves)
+        from_lp = priced_lp(problem, lp, settle=True, cut_rounds=3)
+    by_lp = len(solves) - by_mask
+    assert by_lp == by_mask - (lp.last is not None)
+    assert from_lp.bound == from_mask.bound and from_lp.cuts == from_mask.cuts
+    np.testing.assert_array_equal(from_lp.reduced, from_mask.reduced)
+    best, per_pair = best_with_each_pair(problem)
+    scale = TOL * (1.0 + problem.unary.sum() + problem.weight.sum())
+    assert from_lp.bound >= best - scale
+    assert np.all(from_lp.bound + np.minimum(from_lp.reduced, 0.0) >= per_pair - scale)
+
+
+def _six_cycles(copies: int) -> Problem:
+    """``copies`` disjoint copies of :func:`_six_cycle`: LP ``4.5 * copies``, optimum ``4 * copies``."""
+    one = _six_cycle()
+    shift = np.arange(copies).repeat(one.n_pairs)
+    return Problem(3 * copies, 3 * copies, np.tile(one.pair_a, copies) + 3 * shift,
+                   np.tile(one.pair_b, copies) + 3 * shift, np.tile(one.unary, copies),
+                   np.tile(one.edge_p, copies) + one.n_pairs * np.arange(copies),
+                   np.tile(one.edge_q, copies) + one.n_pairs * np.arange(copies),
+                   np.tile(one.weight, copies))
+
+
+def test_cut_rounds_go_on_while_rows_pay_and_stop_when_they_do_not():
+    """Three 6-cycles, rows handed out one at a time: each lowers the restricted LP by 1/2
+    (without lowering the floored bound every time), so rounds go on until the optimum 12;
+    rows that change nothing (the same row again) stop the rounds at once."""
+    from unittest import mock
+
+    from smatchpp.alignment.solvers import pricing as pricing_module
+
+    problem = _six_cycles(3)
+    assert abs(lp_bound(problem) - 13.5) <= TOL
+    real = pricing_module.separate
+    handed = []
+
+    def one_at_a_time(*args):
+        rows = real(*args)[:1]
+        handed.append(len(rows))
+        return rows
+
+    start = np.zeros(problem.n_pairs, dtype=bool)
+    start[[0, 4, 6, 10, 12, 16]] = True
+    with mock.patch.object(pricing_module, "separate", one_at_a_time):
+        result = priced_lp(problem, start, cut_rounds=10)
+    assert abs(result.bound - 12.0) <= 1e-6 and result.cuts == 3 and handed.count(1) == 3
+    first = []
+
+    def the_same_row(*args):
+        rows = real(*args)[:1] if not first else first[0]
+        first.append(rows)
+        return rows
+
+    with mock.patch.object(pricing_module, "separate", the_same_row):
+        result = priced_lp(problem, start, cut_rounds=10)
+    # the first row pays (13.5 -> 13.0); handed again, it changes nothing: no third round
+    assert len(first) == 2 and abs(result.bound - 13.0) <= 1e-6
+
+
+@SETTINGS
+@given(graph_pairs(**SMALL), st.data())
+def test_price_out_goes_on_to_an_exact_lp_with_its_rows(pair, data):
+    """``price_out``: settled and cut, then priced until no pair prices out positive (the
+    result is exact), its bound and every pair's reach still above the brute-force best."""
+    problem = compile_pair(*pair)
+    if problem.n_pairs == 0:
+        return
+    start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
+                                        max_size=problem.n_pairs)), dtype=bool)
+    lp = priced_lp(problem, start, max_rounds=data.draw(st.integers(1, 3)), settle=True)
+    result = priced_lp(problem, lp, settle=True, cut_rounds=3, price_out=True)
+    assert result.exact
+    best, per_pair = best_with_each_pair(problem)
+    scale = TOL * (1.0 + problem.unary.sum() + problem.weight.sum())
+    assert result.bound >= best - scale
+    assert np.all(result.bound + np.minimum(result.reduced, 0.0) >= per_pair - scale)

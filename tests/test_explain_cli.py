@@ -176,3 +176,38 @@ def test_gap_file_of_an_earlier_gap_version(tmp_path):
     assert [json.loads(line)["index"] for line in js.read_text().splitlines()] == [1, 3]
     headers = re.findall(r"<th[^>]*>([^<]*)</th>", (tmp_path / "r.html").read_text().split("<tbody>")[0])
     assert headers[-2:] == ["HC gap", "smatch 1.0.4 gap"]
+
+
+def test_the_explorer_has_no_command_line_of_its_own():
+    """Issue 31 item 4: the options of ``explain`` are the command line's (smatchpp.cli.explain);
+    the explorer (smatchpp/explain/) takes them as a Views object and imports no argparse."""
+    import ast
+
+    import smatchpp.explain
+
+    folder = Path(smatchpp.explain.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            assert "argparse" not in names, f"{path.name} imports argparse"
+
+
+def test_views_show_the_chosen_pairs_in_process(tmp_path, capsys):
+    """What the command shows, called as the library: the worst pair, its JSON line and the report."""
+    from smatchpp.explain.command import Views, show
+    from smatchpp.explain.model import iter_explanations
+
+    a, b = read_file(PRED), read_file(GOLD)
+    explanations = list(iter_explanations(a, b, Config()))
+    views = Views(PRED, GOLD, html=str(tmp_path / "r.html"), json=str(tmp_path / "e.jsonl"), worst=1, pair=None)
+    show(views, explanations, Config(), stopped="interrupted: 3 of 4 pairs explained")
+    worst = min(explanations, key=lambda e: (e.score.f1, e.index))
+    assert [json.loads(x)["index"] for x in (tmp_path / "e.jsonl").read_text().splitlines()] == [worst.index]
+    report = (tmp_path / "r.html").read_text()
+    assert "Chosen: the 1 with the lowest F1, lowest first; Interrupted: 3 of 4 pairs explained" in report
+    assert capsys.readouterr().err.startswith(f"wrote {tmp_path / 'r.html'}: 1 pairs")

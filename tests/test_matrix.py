@@ -208,11 +208,11 @@ def test_matrix_parquet_streams_the_same_pairs(tmp_path: Path):
 def test_parquet_sink_groups_chunks_and_flushes_the_rest_on_close(tmp_path: Path, monkeypatch):
     """Chunks are written in row groups of at least ROW_GROUP rows, in order; the rest at close."""
     pq = pytest.importorskip("pyarrow.parquet", reason="Parquet output needs the matrix extra (pyarrow)")
-    from smatchpp.cli.matrix import _Parquet
     from smatchpp.matrix import PairChunk, PairResult
+    from smatchpp.reporting.matrix_files import ParquetFile, ParquetPairs
 
-    monkeypatch.setattr(_Parquet, "ROW_GROUP", 5)
-    sink = _Parquet(str(tmp_path / "m.parquet"))
+    monkeypatch.setattr(ParquetFile, "ROW_GROUP", 5)
+    sink = ParquetPairs(str(tmp_path / "m.parquet"))
     pairs = [(i, j) for i in range(7) for j in range(i + 1, 7)][:19]
     for start in range(0, len(pairs), 4):  # chunks of 4, 4, 4, 4, 3
         sink.add(PairChunk.of([PairResult(i, j, 1.0, 2.0, 3, 4, "optimal" if j % 2 else "time_limit")
@@ -260,7 +260,7 @@ def test_matrix_cli_with_dask_and_the_default_chunk_writes_the_local_numbers(tmp
 @pytest.mark.parametrize("total, threads, chunk", [(10, 2, 256), (124_750, 2, 3898), (10**8, 4, 8192),
                                                   (124_750, 1, 7796)])
 def test_default_chunk(total, threads, chunk):
-    from smatchpp.cli.matrix import default_chunk
+    from smatchpp.reporting.matrix_files import default_chunk
 
     class Client:
         def nthreads(self):
@@ -296,12 +296,12 @@ def test_npz_output_is_compressed_and_reads_back(tmp_path):
     still deflated, and ``np.load`` gives back every array, dtype and the signature."""
     import zipfile
 
-    from smatchpp.cli.matrix import _savez
+    from smatchpp.reporting.matrix_files import write_npz
 
     arrays = {"signature": np.array("smatchpp:x|preset:smatch"), "f1": np.linspace(0, 1, 12).reshape(3, 4),
               "certified": np.eye(3, 4, dtype=bool), "matched": np.full((3, 4), np.nan)}
     path = tmp_path / "m.npz"
-    _savez(str(path), arrays)
+    write_npz(str(path), arrays)
     with zipfile.ZipFile(path) as z:
         assert {i.filename for i in z.infolist()} == {k + ".npy" for k in arrays}
         assert all(i.compress_type == zipfile.ZIP_DEFLATED for i in z.infolist())
@@ -310,7 +310,7 @@ def test_npz_output_is_compressed_and_reads_back(tmp_path):
         assert back[key].dtype == value.dtype
         assert np.array_equal(back[key], value, equal_nan=value.dtype.kind == "f"), key
     big = np.zeros((300, 300))
-    _savez(str(path), {"f1": big})
+    write_npz(str(path), {"f1": big})
     assert path.stat().st_size < big.nbytes / 50  # compressed, not stored
 
 

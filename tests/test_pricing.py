@@ -244,3 +244,34 @@ def test_settled_pricing_floors_to_the_lp_and_keeps_every_reach(pair, data):
     full = priced_lp(problem, start)
     assert settled.rounds <= full.rounds
     assert np.floor(settled.bound + 1e-6) == np.floor(lp_bound(problem) + 1e-6)
+
+
+@SETTINGS
+@given(graph_pairs(max_vars=8, min_vars=3, max_attributes=6, max_relations=10), st.data())
+def test_cover_groups_sum_the_same_bits_as_sorting_each_round(pair, data):
+    """``CoverGroups.cover`` (entries sorted once, inactive ones counted as 0) against the
+    per-round sort of :func:`~smatchpp.alignment.solvers.bounds.group_max_sum` over the
+    active entries only (the extension's earlier code): equal to the last bit."""
+    from smatchpp.alignment.solvers.bounds import group_max_sum
+    from smatchpp.alignment.solvers.pricing import CoverGroups
+
+    problem = compile_pair(*pair)
+    if problem.n_edges == 0:
+        return
+    outside = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
+                                          max_size=problem.n_pairs)), dtype=bool)
+    share = np.array(data.draw(st.lists(st.floats(0.0, 4.0), min_size=problem.n_edges,
+                                        max_size=problem.n_edges)))
+    ep, eq = problem.edge_p, problem.edge_q
+    live = share > 0
+    ep, eq, s = ep[live], eq[live], share[live]
+    out_p, out_q = outside[ep], outside[eq]
+    owners = np.concatenate([ep[out_p], eq[out_q]])
+    others = np.concatenate([eq[out_p], ep[out_q]])
+    shares = np.concatenate([s[out_p], s[out_q]])
+    width = max(problem.n_a, problem.n_b) + 1
+    expected = np.minimum(
+        group_max_sum(owners, problem.pair_a[others], shares, problem.n_pairs, width),
+        group_max_sum(owners, problem.pair_b[others], shares, problem.n_pairs, width))
+    got = CoverGroups(problem).cover(share, outside, problem.n_pairs)
+    assert np.array_equal(got[outside], expected[outside])

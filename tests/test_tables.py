@@ -14,7 +14,7 @@ pa = pytest.importorskip("pyarrow")
 from clirun import GOLD, PRED, run  # noqa: E402
 from smatchpp.core import tables  # noqa: E402
 from smatchpp.api import Scorer, score_files  # noqa: E402
-from smatchpp.cli.score import aspect_bootstrap  # noqa: E402
+from smatchpp.metrics.alignment import aspect_bootstrap  # noqa: E402
 from smatchpp.alignment.config import Config  # noqa: E402
 from smatchpp.metrics import get_metric  # noqa: E402
 from smatchpp.metrics.base import MetricCorpus, MetricPair  # noqa: E402

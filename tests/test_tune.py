@@ -153,3 +153,92 @@ def test_cli_tune_wwlk_refuses_workers(tmp_path):
     (tmp_path / "y.txt").write_text("1\n")
     done = run("tune", "a.amr", "a.amr", "y.txt", "--metric", "wwlk", "--out", "w.tsv", "--workers", "2", cwd=tmp_path)
     assert done.returncode == 2 and "--workers do nothing under --metric wwlk" in done.stderr, done.stderr
+
+
+# --- reading through the command template (smatchpp.cli.app.read_scored_pairs) ----------------
+
+def _tune_files(tmp_path):
+    (tmp_path / "a.amr").write_text(A)
+    (tmp_path / "b.amr").write_text(B)
+    (tmp_path / "y.txt").write_text("0.2\n1\n0.7\n0.4\n")
+    broken = A.split("\n\n")
+    broken[2] = "(b / big :r (c"
+    (tmp_path / "bad.amr").write_text("\n\n".join(broken))
+
+
+@pytest.mark.parametrize("road", ["wwlk", "smatch"])
+def test_tune_unreadable_graph_is_named_once_and_nothing_is_written(tmp_path, vectors, road):
+    """An unreadable graph stops both roads before any work, named by file and line, once even when
+    the file is both sides (the SPSA road read each file on its own and named it twice)."""
+    _tune_files(tmp_path)
+    opts = (["--wwlk-vectors", vectors, "--iterations", "1"] if road == "wwlk"
+            else ["--dev", "a.amr", "b.amr", "y.txt", "--cutoffs", "0.5", "--diffsenses", "0.5"])
+    for a, b in (("bad.amr", "b.amr"), ("bad.amr", "bad.amr")):
+        r = run("tune", a, b, "y.txt", "--metric", road, "-o", "w.tsv", *opts, cwd=tmp_path)
+        assert r.returncode == 2, r.stderr
+        assert r.stderr.count("bad.amr:5: graph 2:") == 1, r.stderr
+        assert "1 unreadable graph; nothing scored" in r.stderr and "Traceback" not in r.stderr
+        assert not (tmp_path / "w.tsv").exists()
+    # the dev pairs are read the same way
+    dev = ["--dev", "a.amr", "bad.amr", "y.txt"] + (opts[:4] if road == "wwlk" else opts[4:])
+    r = run("tune", "a.amr", "b.amr", "y.txt", "--metric", road, "-o", "w.tsv", *dev, cwd=tmp_path)
+    assert r.returncode == 2 and "bad.amr:5: graph 2:" in r.stderr, r.stderr
+    assert not (tmp_path / "w.tsv").exists()
+
+
+@pytest.mark.parametrize("road", ["wwlk", "smatch"])
+def test_tune_counts_that_differ_name_the_suspicious_graphs(tmp_path, vectors, road):
+    """Two graphs without a blank line between them: the pairing check of every command names
+    the graph (tune only said the counts)."""
+    _tune_files(tmp_path)
+    (tmp_path / "joined.amr").write_text(B.replace("(d / dog)\n\n", "(d / dog)\n", 1))
+    opts = (["--wwlk-vectors", vectors, "--iterations", "1"] if road == "wwlk"
+            else ["--dev", "a.amr", "b.amr", "y.txt", "--cutoffs", "0.5", "--diffsenses", "0.5"])
+    r = run("tune", "a.amr", "joined.amr", "y.txt", "--metric", road, "-o", "w.tsv", *opts, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert "a.amr has 4 graphs but joined.amr has 3 graphs" in r.stderr
+    assert "graph 0: two graphs without a blank line between them?" in r.stderr, r.stderr
+    # a scores file of another length: its own message, as before
+    (tmp_path / "short.txt").write_text("0.2\n1\n")
+    r = run("tune", "a.amr", "b.amr", "short.txt", "--metric", road, "-o", "w.tsv", *opts, cwd=tmp_path)
+    assert r.returncode == 2 and "a.amr has 4 graphs, b.amr 4, short.txt 2 scores" in r.stderr, r.stderr
+    assert not (tmp_path / "w.tsv").exists()
+
+
+def test_tune_grid_refuses_a_file_without_graphs(tmp_path):
+    """The grid road scored two empty files (Pearson's r of nothing: nan, exit 0); it refuses them
+    now, as the SPSA road did."""
+    _tune_files(tmp_path)
+    (tmp_path / "empty.amr").write_text("")
+    (tmp_path / "none.txt").write_text("")
+    r = run("tune", "empty.amr", "empty.amr", "none.txt", "--metric", "smatch", "-o", "grid.tsv",
+            "--dev", "a.amr", "b.amr", "y.txt", "--cutoffs", "0.5", "--diffsenses", "0.5", cwd=tmp_path)
+    assert r.returncode == 2 and "empty.amr holds no graph" in r.stderr, r.stderr
+    assert not (tmp_path / "grid.tsv").exists()
+
+
+def test_tune_warns_about_a_shifted_file(tmp_path, vectors):
+    """Ids that disagree at the same index: the pairing check's warning, as every command gives it."""
+    (tmp_path / "a.amr").write_text("# ::id 1\n(d / dog)\n\n# ::id 2\n(c / cat)\n\n# ::id 3\n(b / big)\n")
+    (tmp_path / "b.amr").write_text("# ::id 2\n(d / dog)\n\n# ::id 3\n(c / cat)\n\n# ::id 4\n(b / big)\n")
+    (tmp_path / "y.txt").write_text("0.2\n1\n0.7\n")
+    r = run("tune", "a.amr", "b.amr", "y.txt", "--metric", "wwlk", "-o", "w.tsv", "--wwlk-vectors", vectors,
+            "--iterations", "1", "--wwlk-iterations", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "graph 0: a.amr:2 has id 1 but b.amr:2 has id 2" in r.stderr
+
+
+def test_tune_writers_are_the_library_s(tmp_path):
+    """The files tune writes come from smatchpp.metrics.tune (the command only calls them)."""
+    from smatchpp.metrics.tune import GridResult, TuneResult, write_curve, write_grid, write_spsa
+
+    grid = GridResult([((0.5, 0.9), 0.25, float("nan"))], (0.5, 0.9))
+    write_grid(str(tmp_path / "g.tsv"), grid)
+    assert (tmp_path / "g.tsv").read_text() == "cutoff\tdiffsense\ttrain_r\tdev_r\n0.5\t0.9\t0.25\tnan\n"
+    result = TuneResult({":r": 0.5}, {":r": 1.0}, [(0, float("nan"), 0.1), (5, 0.75, 0.3)], best_step=5, steps=7)
+    write_curve(str(tmp_path / "c.tsv"), result)
+    assert (tmp_path / "c.tsv").read_text() == "step\tmean_batch_loss\tdev_r\n0\tnan\t0.1\n5\t0.75\t0.3\n"
+    write_spsa(result, SPSA(iterations=10, batch=4, lr=0.5, seed=3), "SIG", str(tmp_path / "w.tsv"), interrupted=True)
+    assert (tmp_path / "w.tsv").read_text() == (
+        "# WWLK edge weights fitted by smatchpp tune (SPSA: interrupted at step 7 of 10, batch 4, learning rate "
+        "0.5, seed 3; best dev r 0.3000 at step 5)\n# starting from SIG\n:r\t0.5\n")

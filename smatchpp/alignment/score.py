@@ -327,7 +327,7 @@ class CorpusScore:
         """One row per pair (:meth:`PairScore.to_json`, aspects as ``aspects.NAME.f1`` columns) as a
         :class:`pandas.DataFrame`; ``attrs["signature"]``, and ``attrs["summary"]`` the corpus
         summary (with ``intervals``, a :class:`~smatchpp.statistics.significance.BootstrapCI`, under
-        ``bootstrap``; the aspects' intervals, ``smatchpp.cli.score.aspect_bootstrap``'s, under
+        ``bootstrap``; the aspects' intervals, ``smatchpp.metrics.alignment.aspect_bootstrap``'s, under
         ``aspects.bootstrap``).  :meth:`from_pandas` reads it back."""
         return tables.to_pandas([p.to_json(True) for p in self.pairs], self.signature,
                                 self._summary_with(intervals, aspect_intervals))

@@ -1,4 +1,5 @@
-"""Each graph's features of every aspect of a set, once a graph (``matrix --aspects``).
+"""Each graph's features of every aspect of a set, once a graph (``matrix --aspects``:
+:func:`aspect_features`).
 
 An all-pairs matrix cuts every graph once and scores each aspect as a matrix of its own:
 a :class:`~smatchpp.aspects.base.GraphAspect`'s graphs are solved like the main score,
@@ -28,7 +29,18 @@ from ..graphs.read import RawGraph
 from ..graphs.triples import EMPTY
 from .base import EMPTY_RAW, Aspect, Standardizer, UnalignedAspect
 
-__all__ = ["set_features", "count_rows", "diagonal", "ItemCount"]
+__all__ = ["aspect_features", "set_features", "count_rows", "diagonal", "ItemCount"]
+
+
+def aspect_features(graphs: Sequence[RawGraph | None], config) -> dict[str, tuple[Aspect, list]]:
+    """Each aspect of the run's set (``config``'s ``aspect_set``, its files) but the run's own
+    score (the main matrix): ``name -> (aspect, [one a graph])`` (:func:`set_features`, the
+    graphs standardized under ``config``'s preset)."""
+    from ..presets import Options, standardize
+    from .registry import aspect_list
+
+    aspects = aspect_list(config.aspect_set, None, config.propbank_frames, config.vectors)
+    return set_features(aspects, graphs, lambda raw: standardize(raw, config.preset, Options.of(config)))
 
 
 def set_features(aspects: Sequence[Aspect], graphs: Sequence[RawGraph | None],

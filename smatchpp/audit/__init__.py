@@ -22,12 +22,15 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from ..core.exceptions import UsageError
-from ..alignment.score import CorpusScore, prf
+from ..alignment.score import CorpusScore, PairScore, prf
+from ..reporting import present
 
 __all__ = ["ToolGap", "GapReport", "measure_gaps", "run_smatch104", "check_smatch_python",
-           "check_plotting", "plot_histogram", "SMATCH104_DRIVER"]
+           "check_plotting", "plot_histogram", "SMATCH104_DRIVER", "HILLCLIMBER", "SMATCH104", "why_above",
+           "format_gap", "audited", "SolvedCorpus", "solved_pair", "gap_rows"]
 
 SMATCH104_DRIVER = Path(__file__).with_name("smatch104_driver.py")
 
@@ -80,6 +83,101 @@ class GapReport:
                              "above_lower_bound": t.above_lower_bound}
                       for name, t in self.tools.items()},
         }
+
+
+#: stable keys of the audited tools (JSON and --pairs-out keys)
+HILLCLIMBER, SMATCH104 = "hillclimber", "smatch104"
+
+
+def why_above(key: str) -> str:
+    """What can make the tool ``key`` score above a certified optimum (the gap report says it)."""
+    if key == HILLCLIMBER:
+        return ("which our hill-climber cannot do (it scores the same compiled problem): "
+                "a bug, please report it")
+    duplicates = "which only counting a repeated triple's matches more than once can do"
+    if key == SMATCH104:
+        return duplicates + " (smatch 1.0.4's duplicate bug, its issues #15 and #28)"
+    return duplicates
+
+
+def format_gap(report: GapReport, fmt: str = "text", interrupted: dict | None = None,
+               unit: str = "triple") -> str:
+    """The gap report in ``fmt`` (:func:`smatchpp.reporting.present.gap_report`; ``interrupted``:
+    ``{"finished": N, "total": M}`` when an interrupt stopped the run; ``unit``: what the metric
+    matches, ``clause`` under ``--metric counter``).
+
+    >>> from smatchpp.api import score_corpus
+    >>> exact = score_corpus(["(a / b :ARG0 (c / d))"], ["(x / b :ARG0 (y / d))"])
+    >>> print(format_gap(measure_gaps(exact, {"t": [3]}, {"t": "a tool"})).split(chr(10), 1)[1])
+    pairs: 1, exact certified optimal: 1, exact micro F1 100.00
+    a tool: F1 75.00 (25.00 points below exact), 1 pair below the optimum, 1 triple lost
+      gap histogram (triples: pairs): 1: 1
+    """
+    summary = report.to_json()
+    if interrupted:
+        summary["interrupted"] = interrupted
+    return present.gap_report(summary, fmt, why_above, unit)
+
+
+def audited(cls: type) -> bool:
+    """Whether ``gap --metric`` can audit ``cls``: a ``solver`` parameter with both an exact
+    value (``exact``) and a heuristic one (``hillclimber``), and ``matched, upper`` as its
+    first statistics.
+
+    >>> from smatchpp.metrics import METRICS
+    >>> audited(METRICS["counter"]), audited(METRICS["jaccard"])
+    (True, False)
+    """
+    for name, _, f in cls.params():
+        if name == "solver":
+            choices = set(f.metadata.get("choices") or ())
+            return {"exact", HILLCLIMBER} <= choices and tuple(cls.stat_names[:2]) == ("matched", "upper")
+    return False
+
+
+@dataclass
+class SolvedCorpus:
+    """The exact run of a solving metric as :func:`measure_gaps` reads a corpus (``gap --metric``):
+    its scored pairs as :class:`~smatchpp.alignment.score.PairScore` (matched, proven upper
+    bound, the two totals) and the summary's keys the gap report shows."""
+
+    pairs: list[PairScore]
+    signature: str
+
+    @property
+    def scored(self) -> list[PairScore]:
+        return [p for p in self.pairs if p.status != "skipped"]
+
+    def summary(self) -> dict:
+        s = self.scored
+        test, gold = sum(p.test_weight for p in s), sum(p.gold_weight for p in s)
+        f1, upper = prf(sum(p.matched for p in s), test, gold)[2], prf(sum(p.upper for p in s), test, gold)[2]
+        return {"signature": self.signature, "pairs": len(self.pairs), "scored": len(s),
+                "optimal": sum(p.status == "optimal" for p in s), "micro": {"f1": f1},
+                "f1_interval": [f1, upper]}
+
+
+def solved_pair(pair, solver: str) -> PairScore:
+    """A metric pair ``(matched, upper, test, gold, ...)`` as a :class:`PairScore`."""
+    if pair.stats is None:
+        return PairScore(pair.index, pair.id, 0.0, 0.0, 0, 0, "skipped", solver, error=pair.error)
+    matched, upper, test, gold = pair.stats[:4]
+    return PairScore(pair.index, pair.id, matched, upper, int(test), int(gold),
+                     "optimal" if upper == matched else "time_limit", solver, error=pair.error,
+                     test_total=test, gold_total=gold)
+
+
+def gap_rows(scored: list[PairScore], report: GapReport) -> Iterator[dict]:
+    """``gap --pairs-out``'s rows: each scored pair's exact result (``scored``: the pairs
+    :func:`measure_gaps` audited, in its order) beside every tool's and its gap."""
+    for k, p in enumerate(scored):
+        row = {"index": p.index, "id": p.id, "exact": p.matched, "upper": p.upper,
+               "status": p.status, "test_triples": p.test_triples,
+               "gold_triples": p.gold_triples}
+        for name, tool in report.tools.items():
+            row[name] = tool.matched[k]
+            row[f"gap_{name}"] = tool.gaps[k]
+        yield row
 
 
 def _bin(gap: float, step: float) -> float:

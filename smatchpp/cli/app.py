@@ -46,10 +46,11 @@ from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS, default_workers, in
 from ..metrics.alignment import AlignmentMetric
 from ..graphs.read import STDIN, Entry, input_bytes
 from ..running.runs import PAIRS_PER_WORKER, FileRun, auto_workers, metric_pairs, metric_rows
-from .common import (EXIT_OK, check_outputs, dask_client, is_clausal_form, one_stdin, pairs_output, plural, read_inputs, warn,
-                     report_unreadable, warn_unreadable, workers_from_args)
+from .common import (EXIT_OK, UsageError, check_outputs, dask_client, is_clausal_form, one_stdin, pairs_output, plural,
+                     read_input, read_inputs, reads_drs, warn, report_unreadable, warn_unreadable, workers_from_args)
 
-__all__ = ["Inputs", "Run", "read_pairs", "read_in_parts", "collect", "score_pairs", "score_rows", "explained", "aligns", "by_engine",
+__all__ = ["Inputs", "Run", "ScoredPairs", "read_pairs", "read_scored_pairs", "read_in_parts", "Graphs",
+           "read_graph_files", "fill_matrix", "collect", "score_pairs", "score_rows", "explained", "aligns", "by_engine",
            "workers_for", "conclude", "summary_stream", "interrupted_message", "HeldSignals", "system_names"]
 
 
@@ -99,6 +100,49 @@ def read_pairs(args: argparse.Namespace, names: Sequence[str], on_error: str,
     if report_unreadable(errors, on_error):
         return None
     return Inputs(tuple(names), paths, entries, on_error, errors)
+
+
+@dataclass(frozen=True)
+class ScoredPairs:
+    """Pairs of graphs with a number each (``tune``'s training pairs or its ``--dev`` pairs,
+    with their human scores): the entries of the two files, in pair order, and the scores."""
+
+    entries_a: list[Entry]
+    entries_b: list[Entry]
+    scores: list[float]
+
+
+def read_scored_pairs(args: argparse.Namespace, sides: Sequence[Sequence[str]],
+                      outputs: dict[str, str | None] | None = None) -> list[ScoredPairs] | None:
+    """Step 1 for inputs that come in sides of two graph files and a file of one number per
+    pair (``A.amr B.amr SCORES.txt``: ``tune``'s training pairs, then ``--dev``'s): ``outputs``
+    (flag -> path) checked against every input, then side by side the two graph files read and
+    paired as :func:`read_pairs` reads them (different counts are an error naming the suspicious
+    graphs, disagreeing ids a warning; a file without graphs is refused), their unreadable
+    graphs reported (always ``raise``: ``None``, nothing is scored and later sides are not
+    read), and the scores read (:func:`smatchpp.metrics.tune.read_scores`: one finite number a
+    line, a bad line named), one per pair.  The graph files are read as
+    :func:`~smatchpp.graphs.read.read_file` reads them (``auto``: a ``.tsv`` file is TSV)."""
+    from ..metrics.tune import read_scores
+
+    sides = [tuple(side) for side in sides]
+    check_outputs(outputs or {}, [path for side in sides for path in side])
+    found = []
+    for a, b, y in sides:
+        side = argparse.Namespace(a=a, b=b, input_format="auto", metric=getattr(args, "metric", None))
+        inputs = read_pairs(side, ("a", "b"), "raise")
+        if inputs is None:
+            return None
+        entries_a, entries_b = inputs.entries
+        for path, entries in ((a, entries_a), (b, entries_b)):
+            if not entries:
+                raise UsageError(f"{path} holds no graph")
+        scores = read_scores(y)
+        if not len(entries_a) == len(entries_b) == len(scores):
+            raise UsageError(f"{a} has {len(entries_a)} graphs, {b} {len(entries_b)}, {y} {len(scores)} scores: "
+                             "one graph in each and one score per pair")
+        found.append(ScoredPairs(entries_a, entries_b, scores))
+    return found
 
 
 def read_in_parts(args: argparse.Namespace, metric, on_error: str, outputs: dict[str, str | None],
@@ -367,6 +411,108 @@ def conclude(run: Run, inputs: Inputs, warnings: Iterable[Callable[[], None]] = 
         warning()
     if run.interrupted or stopped:
         interrupted_message(run, suffix)
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+@dataclass(frozen=True)
+class Graphs:
+    """An all-pairs command's inputs (``matrix``: the rows' file, then the columns' when given),
+    read by :func:`read_graph_files`: each file's graphs as its engine takes them (``prepare``'s),
+    their ids (:func:`smatchpp.reporting.matrix_files.graph_ids`), every read error, the
+    ``--on-error`` policy, and whether the errors are recalled at the end (:func:`fill_matrix`)."""
+
+    paths: tuple[str, ...]
+    graphs: tuple
+    ids: tuple[list[str], ...]
+    errors: list
+    on_error: str
+    recall: bool
+
+    @property
+    def square(self) -> bool:
+        """One file: its graphs against themselves."""
+        return len(self.paths) == 1
+
+
+def read_graph_files(args: argparse.Namespace, paths: Sequence[str], on_error: str,
+                     prepare: Callable[[list[Entry]], Any] = list, at_once: bool = True) -> Graphs | None:
+    """Step 1 of an all-pairs command (``matrix``, either engine): the files ``paths`` read (DRSs
+    in clausal form under ``--metric counter``: :func:`~.common.read_input`), each warned about
+    when it holds no graph, its unreadable graphs handled by ``on_error``, its graphs given to
+    ``prepare`` and its ids kept.  Two orders, each an engine's (outputs kept as they were):
+
+    - ``at_once`` (every metric without an alignment): every file read, then the empty ones
+      warned about, then the unreadable graphs of all reported (``raise``: listed, ``None``
+      returned, nothing scored); ``empty`` recalls them at the end (:attr:`Graphs.recall`);
+    - else (the alignment family): file by file, read, warned about, its unreadable graphs
+      reported (``raise``: listed, then a usage error naming the file) or warned about at once
+      as scored as empty graphs, then prepared."""
+    from ..reporting.matrix_files import graph_ids
+
+    drs = reads_drs(args)
+    entries: list = []
+    prepared: list = []
+    for path in paths:
+        entries.append(read_input(path, args.input_format, drs))
+        if at_once:
+            continue
+        _holds_graphs(path, entries[-1])
+        errors = [e.error for e in entries[-1] if e.error is not None]
+        if report_unreadable(errors, on_error):
+            raise UsageError(f"{plural(len(errors), 'unreadable graph')} in {path}")
+        if errors:
+            warn(f"{plural(len(errors), 'unreadable graph')} in {path} scored as empty graphs")
+        prepared.append(prepare(entries[-1]))
+    errors = [e.error for got in entries for e in got if e.error is not None]
+    if at_once:
+        for path, got in zip(paths, entries):
+            _holds_graphs(path, got)
+        if report_unreadable(errors, on_error):
+            return None
+        prepared = [prepare(got) for got in entries]
+    return Graphs(tuple(paths), tuple(prepared), tuple(graph_ids(got) for got in entries), errors, on_error,
+                  recall=at_once)
+
+
+def _holds_graphs(path: str, entries: list) -> None:
+    if not entries:
+        warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
+
+
+def fill_matrix(args: argparse.Namespace, graphs: Graphs, engine, workers: int) -> int:
+    """Steps 2 to 4 of ``matrix``, for either engine
+    (:class:`~smatchpp.reporting.matrix_files.AlignmentMatrix`,
+    :class:`~smatchpp.reporting.matrix_files.MetricMatrix`): ``engine.run(workers, client)``
+    under the interrupt handlers, on this process, a pool or ``--dask`` (an interrupt keeps what
+    finished), the file written whole either way (``engine.write()``: the rest NaN), then
+    ``SIGNATURE`` and ``N of M pairs scored (CELLS)[, C certified optimal]; matrix written to
+    OUT[, K intervals to FILE]`` (and the aspects' counts), the unreadable graphs recalled
+    (:attr:`Graphs.recall`, when not interrupted), the interrupt, and the exit code."""
+    from ..reporting.present import matrix_cells
+
+    interrupted = False
+    try:
+        with interrupts(), engine, dask_client(args, workers) as client:
+            engine.run(workers, client)
+    except INTERRUPTS:
+        interrupted = True
+    engine.write()
+    done, certified = engine.done, engine.certified
+    line = f"{done} of {plural(engine.total, 'pair')} scored ({matrix_cells(engine.n, engine.m, engine.square)})"
+    line += (f", {certified} certified optimal" if certified is not None else "") + f"; matrix written to {engine.out}"
+    if certified is not None and done > certified:
+        line += f", {done - certified} intervals to {engine.intervals}"
+    print(f"{engine.signature}\n{line}" + (engine.rest if interrupted else ""), file=sys.stdout)
+    aspects = engine.aspect_counts()
+    if aspects is not None:
+        matrices, solved, sure = aspects
+        print(f"aspects: {matrices} matrices, {sure} of {plural(solved, 'aspect pair')} certified optimal"
+              + (f", {solved - sure} intervals to {engine.intervals}" if solved > sure else ""), file=sys.stdout)
+    if graphs.recall and not interrupted:
+        warn_unreadable(graphs.errors, graphs.on_error)
+    if interrupted:
+        print(f"smatchpp: interrupted: {done} of {plural(engine.total, 'pair')} finished", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_OK
 

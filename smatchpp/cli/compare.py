@@ -18,17 +18,14 @@ import sys
 from dataclasses import replace
 
 from ..reporting import present
-from ..alignment.config import Config
-from ..metrics.alignment import comparisons as alignment_comparisons
-from ..alignment.score import CorpusScore
-from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS, Comparison, paired_stats
+from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS
 from .app import collect, interrupted_message, read_pairs, score_rows, summary_stream, system_names, workers_for
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INTERRUPTS, add_aspect_options,
                      add_bootstrap_options, add_dask_option, add_setting, add_setting_options,
                      emit, plural, warn, warn_unreadable)
 from .metric import add_metric_options, run_from_args
 
-__all__ = ["add_parser", "run", "format_comparison", "format_table", "comparisons"]
+__all__ = ["add_parser", "run", "format_comparison", "format_table"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -58,16 +55,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
 #: one comparison, and the aspects' rows, as text (kept under their old names)
 format_comparison = present.comparison_text
 format_table = present.comparison_table_text
-
-
-def comparisons(corpus1: CorpusScore, corpus2: CorpusScore, config: Config
-                ) -> tuple[list[Comparison], list[int]]:
-    """Smatch (and, when a pair carries them, further named counts) of two scored corpora
-    (:func:`smatchpp.metrics.alignment.comparisons`, with ``config``'s resamples, trials and
-    seed), and the indices of pairs left out (skipped in either system)."""
-    dropped = paired_stats(corpus1.pairs, corpus2.pairs)[2]
-    return (alignment_comparisons(corpus1.pairs, corpus2.pairs, config.bootstrap or DEFAULT_RESAMPLES,
-                                  config.ar_trials or DEFAULT_TRIALS, config.bootstrap_seed), dropped)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,8 +3,10 @@
     smatchpp explain A B -o report.html [--pairs 3,17] [--worst N] [--gaps]
     smatchpp explain A B --pair 3 [--color auto|always|never]
 
-The work is done by :mod:`smatchpp.explain` (see :mod:`smatchpp.explain.command`);
-this module adds the shared scoring options and the exit-code contract.
+The pairs are read and explained through the command template (:mod:`smatchpp.cli.app`:
+:func:`~smatchpp.cli.app.read_pairs`, :func:`~smatchpp.cli.app.collect`, whose interrupt keeps
+the pairs explained so far); what is shown of them is :mod:`smatchpp.explain`'s
+(:func:`smatchpp.explain.command.show`); this module adds the options and the exit-code contract.
 
     smatchpp explain A B --metric X [--pairs 3,17] [--pair 3] [--worst N] [--pairs-out FILE.jsonl]
 
@@ -21,6 +23,11 @@ metric (:func:`refuse_views`, the one place).
 >>> sub = argparse.ArgumentParser().add_subparsers()
 >>> add_parser(sub).parse_args(["a.amr", "b.amr", "--worst", "3"]).worst
 3
+>>> p = argparse.ArgumentParser()
+>>> add_view_options(p)
+>>> a = p.parse_args(["--pairs", "1,3", "--worst", "1"])
+>>> a.pairs, a.worst, a.gaps, a.html
+('1,3', 1, False, None)
 """
 
 from __future__ import annotations
@@ -28,21 +35,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
-from ..api import read_errors
-from ..explain.command import MAX_DRAW, add_options, chosen_indices, run_explain
+from ..explain.command import MAX_DRAW, Views, show
 from ..explain.metric_view import render, worst
+from ..explain.model import iter_explanations
+from ..explain.select import OURS, GapFile, parse_pairs
 from ..explain.terminal import supports_color
 from ..core.exceptions import UsageError
 from ..metrics import Metric
 from ..running.runs import FileRun
 from .app import aligns, collect, conclude, read_pairs, score_pairs, workers_for
-from .common import (EXIT_USAGE, add_scoring_options, check_outputs, config_from_args, read_inputs,
-                     workers_from_args)
-from .common import report_unreadable, warn_unreadable
+from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, add_scoring_options, config_from_args, workers_from_args
+from .common import warn_unreadable
 from .metric import RunSettings, add_metric_options, run_from_args
 
-__all__ = ["add_parser", "run", "uses_stdout", "refuse_views"]
+__all__ = ["add_parser", "add_view_options", "run", "uses_stdout", "refuse_views", "chosen_indices"]
 
 #: explain's own options: every metric's view takes the first ones (pair choice, the terminal
 #: view, --pairs-out); the second are the alignment family's views, which another metric
@@ -61,7 +69,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                        "triples, certificate, and what the hill-climber lost "
                                        "(HTML report or terminal)")
     add_scoring_options(p)
-    add_options(p)
+    add_view_options(p)
     add_metric_options(p)
     p.epilog = ("With --metric other than smatch: each chosen pair's scores and the metric's explanation "
                 "(counter: the clauses of each side, matched ones numbered, the mapping of boxes and "
@@ -79,6 +87,71 @@ def uses_stdout(args: argparse.Namespace) -> bool:
     return not args.html or args.pair is not None
 
 
+def add_view_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``explain`` beside the shared scoring options: the views and the choice
+    of pairs (:class:`smatchpp.explain.command.Views`)."""
+    p.add_argument("-o", "--output", "--html", dest="html", metavar="REPORT.html",
+                   help="write a self-contained HTML report (index + one page per pair); "
+                        "--html: its old spelling")
+    p.add_argument("--pair", type=int, metavar="N",
+                   help="print pair N (0-based) in the terminal: PENMAN with aligned variables marked")
+    p.add_argument("--pairs", metavar="3,17,20-25", help="only these pairs (0-based indices)")
+    p.add_argument("--worst", type=int, metavar="N", help="only the N pairs with the lowest F1")
+    p.add_argument("--gaps", action="store_true",
+                   help="only pairs where a hill-climber is below the optimum: the seeded one "
+                        "(--restarts, --seed), and each tool of --gap-file (e.g. smatch 1.0.4)")
+    p.add_argument("--gaps-of", action="append", metavar="TOOL", default=None,
+                   help="only pairs where this tool is below the optimum: hillclimber (ours) or a "
+                        "tool of --gap-file (smatch104); repeat for any of several")
+    p.add_argument("--gap-file", metavar="GAP.jsonl",
+                   help="the --pairs-out file of `smatchpp gap` on the same inputs: its per-tool gap "
+                        "columns (smatch 1.0.4's) join the index, and --gaps/--gaps-of can use them")
+    p.add_argument("--pairs-out", "--json", dest="json", metavar="FILE.jsonl",
+                   help="write each chosen pair's explanation as JSON, one object per line; "
+                        "--json: its old spelling")
+    p.add_argument("--max-draw", type=int, default=MAX_DRAW, metavar="VARS",
+                   help=f"graphs with more variables are shown as PENMAN text (default {MAX_DRAW})")
+    p.add_argument("--title", default=None, help="title of the HTML report")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colours in the terminal view (auto: when stdout is a terminal). The view "
+                        "tags each aligned variable with its pair's number (x[3] in A and y[3] in B "
+                        "are aligned; [-]: unaligned); a concept or role of an unmatched triple is "
+                        "underlined in red, or, without colour, followed by (!)")
+
+
+def chosen_indices(args: argparse.Namespace, n: int) -> list[int] | None:
+    """The pair indices of ``--pairs`` and ``--pair``, checked against the ``n`` pairs of the inputs."""
+    chosen = None
+    if args.pairs is not None:
+        try:
+            chosen = parse_pairs(args.pairs, n)
+        except ValueError as exc:
+            raise UsageError(f"--pairs {args.pairs!r}: {exc}") from None
+    if args.pair is not None:
+        if args.pair < 0:
+            raise UsageError(f"--pair {args.pair}: pair indices are 0-based and not negative")
+        if args.pair >= n:
+            raise UsageError(f"--pair {args.pair}: pair index {args.pair} out of range: the files hold "
+                             f"{n} {'pair' if n == 1 else 'pairs'}" + (f" (indices 0 to {n - 1})" if n else ""))
+        chosen = sorted(set(chosen or []) | {args.pair})
+    if args.worst is not None and args.worst < 1:
+        raise UsageError("--worst needs a positive number")
+    return chosen
+
+
+def _gap_tools(args: argparse.Namespace, gap_file: GapFile | None) -> bool | list[str]:
+    """What ``--gaps`` / ``--gaps-of`` select (see :func:`~smatchpp.explain.select.select`),
+    checked before explaining."""
+    if not args.gaps_of:
+        return bool(args.gaps)
+    known = [OURS] + (list(gap_file.columns) if gap_file else [])
+    for tool in args.gaps_of:
+        if tool not in known:
+            hint = "" if gap_file else "; the other tools' gaps come from --gap-file (smatchpp gap --pairs-out)"
+            raise UsageError(f"--gaps-of {tool}: no such tool (known: {', '.join(known)}){hint}")
+    return list(dict.fromkeys(args.gaps_of))
+
+
 def run(args: argparse.Namespace) -> int:
     metric, settings = run_from_args(args)  # refuses the options that do nothing under the metric
     if not aligns(metric):  # the alignment family's views, or every other metric's road
@@ -87,15 +160,32 @@ def run(args: argparse.Namespace) -> int:
     if config.duplicates != "multiset":
         # the views mark each matched copy of a triple: a product count has no such copies
         raise UsageError("explain shows which copies of a triple match: it needs --duplicates multiset")
-    check_outputs({"--output": args.html, "--pairs-out": args.json}, [args.test, args.gold])
     workers = workers_from_args(args)
-    entries_a, entries_b = read_inputs(args)
-    errors = read_errors(entries_a, entries_b)
-    if report_unreadable(errors, config.on_error):
+    inputs = read_pairs(args, ("test", "gold"), config.on_error, {"--output": args.html, "--pairs-out": args.json})
+    if inputs is None:
         return EXIT_USAGE
-    code = run_explain(args, config, entries_a, entries_b, workers)
-    warn_unreadable(errors, config.on_error)
-    return code
+    entries_a, entries_b = inputs.entries
+    indices = chosen_indices(args, len(entries_a))
+    gap_file = None
+    if args.gap_file:  # checked before any pair is explained
+        ids = [ea.id or eb.id for ea, eb in zip(entries_a, entries_b)]
+        gap_file = GapFile(args.gap_file, len(entries_a), ids)
+    views = Views(test=args.test, gold=args.gold, html=args.html, json=args.json, title=args.title,
+                  max_draw=args.max_draw, pair=args.pair, pairs=args.pairs,
+                  listed=len(indices or []) if args.pairs else 0, worst=args.worst,
+                  gaps=_gap_tools(args, gap_file), color=args.color)
+    began = time.perf_counter()
+    wanted = len(entries_a) if indices is None else len(indices)
+    # an interrupt keeps the pairs explained so far, and the report shows them
+    run = collect(args, lambda client: iter_explanations(entries_a, entries_b, config, indices, workers,
+                                                         progress=not getattr(args, "quiet", False)),
+                  workers, wanted)
+    stopped = f"interrupted: {len(run.results)} of {wanted} pairs explained" if run.interrupted else ""
+    show(views, run.results, config, gap_file, stopped, time.perf_counter() - began)
+    if run.interrupted:
+        print(f"smatchpp: {stopped}" + (f", written to {args.html}" if args.html else ""), file=sys.stderr)
+    warn_unreadable(inputs.errors, inputs.on_error)
+    return EXIT_INTERRUPTED if run.interrupted else EXIT_OK
 
 
 def refuse_views(args: argparse.Namespace, metric: Metric) -> None:

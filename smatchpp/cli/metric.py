@@ -25,26 +25,18 @@ macro  score 66.67
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from ..reporting import present
+from ..reporting.matrix_files import MetricMatrix
 from ..alignment.config import BOOTSTRAP_SEED, Config
 from ..metrics import METRICS, Metric, MetricCorpus, get_metric, metric_names
 from ..metrics.alignment import AlignmentMetric, without_run
 from ..metrics.base import MetricIntervals
-from ..graphs.read import RawGraph
 from ..core.signature import Signature, SignatureError, read_value
-from ..running.runs import EMPTY_GRAPH, metric_matrix
-from ..running.executor import EXIT_INTERRUPTED, INTERRUPTS
-from .app import workers_for
-from .common import (EXIT_OK, EXIT_USAGE, UsageError, config_from_args, dask_client, plural,
-                     read_input, reads_drs,
-                     report_unreadable,
-                     warn, warn_unreadable)
+from .app import fill_matrix, read_graph_files, workers_for
+from .common import EXIT_USAGE, UsageError, config_from_args
 
 __all__ = ["add_metric_options", "metric_from_args", "run_from_args", "alignment_run", "RunSettings", "run_matrix",
            "format_metric_text", "ALIGNMENT"]
@@ -62,7 +54,6 @@ _SHARED = {"test", "gold", "sys1", "sys2", "more", "input_format", "on_error", "
 #: uses them; another command refuses them under ``--metric`` (they would do nothing)
 _BACKEND = {"workers", "force_workers", "dask", "dask_timeout"}
 _ON_BACKENDS = {"score", "compare", "matrix"}
-_EMPTY = EMPTY_GRAPH
 
 
 def _others() -> dict[str, type[Metric]]:
@@ -320,109 +311,18 @@ def format_metric_text(corpus: MetricCorpus, total: int | None = None, fmt: str 
                                  note=corpus.metric.note(), mean_only=corpus.metric.micro_is_macro)
 
 
-def _workers(args: argparse.Namespace, metric: Metric, pairs: int) -> int:
-    """:func:`~.app.workers_for` (the backend options of a metric's run)."""
-    return workers_for(args, metric, pairs)
-
-
-def _read_errors(on_error: str, *files) -> list | None:
-    """The read errors of the entry lists; ``None`` (after printing them) if they stop the run."""
-    errors = [e.error for entries in files for e in entries if e.error is not None]
-    return None if report_unreadable(errors, on_error) else errors
-
-
-def _graphs(entries) -> list[RawGraph]:
-    return [e.graph if e.graph is not None else _EMPTY for e in entries]
-
-
 def run_matrix(args: argparse.Namespace, metric) -> int:
-    """``matrix --metric NAME``: every pair's statistics at once (:meth:`Metric.stats_matrix`),
-    written with the graphs' ids and the signature (the output's name and the inputs are
-    checked by :func:`smatchpp.cli.matrix.run`)."""
-    out = args.output
-    inputs = [args.test] + ([args.gold] if args.gold else [])
-    entries = [read_input(path, args.input_format, reads_drs(args)) for path in inputs]
-    for path, got in zip(inputs, entries):
-        if not got:
-            warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
-    errors = _read_errors(args.on_error, *entries)
-    if errors is None:
+    """``matrix --metric NAME``: every pair's statistics at once
+    (:class:`smatchpp.reporting.matrix_files.MetricMatrix`), written with the graphs' ids and the
+    signature, through the template (:func:`~.app.read_graph_files`, :func:`~.app.fill_matrix`;
+    the output's name and the inputs are checked by :func:`smatchpp.cli.matrix.run`)."""
+    paths = [args.test] + ([args.gold] if args.gold else [])
+    graphs = read_graph_files(args, paths, args.on_error)
+    if graphs is None:
         return EXIT_USAGE
-    if errors and args.on_error == "skip":
+    if graphs.errors and args.on_error == "skip":
         raise UsageError("matrix has no pairs to skip: use --on-error empty to score unreadable "
                          "graphs as empty ones")
-    rows = _graphs(entries[0])
-    cols = _graphs(entries[1]) if args.gold else rows
-    metric.prepare(rows + (cols if args.gold else []))
-    fa = [metric.features(g) for g in rows]
-    fb = [metric.features(g) for g in cols] if args.gold else fa
-    # NaN until scored: interrupted, the finished pairs are written and the rest stay NaN
-    stats = np.full((len(fa), len(fb), len(metric.stat_names)), np.nan)
-    workers = _workers(args, metric, len(fa) * len(fb))
-    cells, done_all = present.matrix_cells(len(fa), len(fb), False), len(fa) * len(fb)
-    try:
-        with dask_client(args, workers) as client:  # pair by pair metrics on the backends (runs.metric_matrix)
-            metric_matrix(metric, fa, fb, workers, client, out=stats)
-    except INTERRUPTS:
-        done = int(np.isfinite(stats).all(axis=-1).sum())
-        signature = _write_metric_matrix(args, metric, entries, stats)
-        print(f"{signature}\n{done} of {plural(stats.shape[0] * stats.shape[1], 'pair')} scored "
-              f"({cells}); matrix written to {out} (the rest NaN)")
-        print(f"smatchpp: interrupted: {done} of {plural(stats.shape[0] * stats.shape[1], 'pair')} "
-              "finished", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    signature = _write_metric_matrix(args, metric, entries, stats)
-    print(f"{signature}\n{done_all} of {plural(done_all, 'pair')} scored ({cells}); matrix written to {out}")
-    warn_unreadable(errors, args.on_error)
-    return EXIT_OK
-
-
-def _write_metric_matrix(args: argparse.Namespace, metric, entries, stats: np.ndarray) -> str:
-    """Write ``matrix --metric``'s file from ``stats`` (NaN where not scored); its signature."""
-    out = args.output
-    with np.errstate(invalid="ignore", divide="ignore"):
-        scores = {k: np.array(v, dtype=float) for k, v in metric.scores(stats).items()}
-    unscored = ~np.isfinite(stats).all(axis=-1)
-    for values in scores.values():
-        values[unscored] = np.nan
-    ids = [[_id(e) for e in got] for got in entries]
-    signature = metric.signature(args.on_error)
-    arrays = {"signature": np.array(signature), "ids_a": np.array(ids[0], dtype=str),
-              "ids_b": np.array(ids[-1], dtype=str), metric.headline: scores[metric.headline]}
-    # the headline score is ``score`` in every matrix file; a metric whose headline is another key
-    # (``f1``) keeps that name too, for the scripts that read it
-    arrays["score"] = scores[metric.headline]
-    aspect_arrays = getattr(metric, "aspect_arrays", None)  # the counter metric's --aspects counter
-    if aspect_arrays is not None:
-        for name, values in aspect_arrays(stats, args.all).items():
-            values[unscored] = np.nan
-            arrays[name] = values
-    if args.all:
-        arrays.update((k, v) for k, v in scores.items() if k != metric.headline)
-        arrays.update((name, stats[..., k]) for k, name in enumerate(metric.stat_names))
-    if out.endswith(".npz"):
-        np.savez_compressed(out, **arrays)
-    else:
-        _write_parquet(out, arrays, signature)
-    return signature
-
-
-def _id(entry) -> str:
-    """A graph's name in the outputs: its ``# ::id``, else its 0-based index."""
-    return entry.id if entry.id is not None else str(entry.index)
-
-
-def _write_parquet(path: str, arrays: dict, signature: str) -> None:
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise UsageError("Parquet output needs pyarrow: pip install 'smatchpp[matrix]', "
-                         "or write .npz") from None
-    grid = [a for k, a in arrays.items() if k not in ("signature", "ids_a", "ids_b")]
-    n, m = grid[0].shape
-    i, j = np.divmod(np.arange(n * m), m)
-    columns = {"i": i, "j": j, "id_i": arrays["ids_a"][i], "id_j": arrays["ids_b"][j]}
-    columns.update((k, a.ravel()) for k, a in arrays.items() if k not in ("signature", "ids_a", "ids_b"))
-    table = pa.table(columns).replace_schema_metadata({"signature": signature})
-    pq.write_table(table, path)
+    engine = MetricMatrix(metric, graphs.graphs[0], graphs.graphs[1] if args.gold else None,
+                          metric.signature(args.on_error), args.output, graphs.ids[0], graphs.ids[-1], args.all)
+    return fill_matrix(args, graphs, engine, workers_for(args, metric, engine.total))

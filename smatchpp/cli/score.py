@@ -30,7 +30,7 @@ from ..reporting import present
 from ..alignment.config import ASPECT_MODES  # noqa: F401 (the modes --aspects-mode offers, and none)
 from ..alignment.score import CorpusScore
 from ..core.bulk import no_cycle_collection
-from ..metrics import Metric, MetricCorpus
+from ..metrics import Metric
 from ..metrics.alignment import AlignmentMetric
 from .app import (collect, conclude, explained, read_in_parts, read_pairs, score_pairs, summary_stream,
                   workers_for)
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from ..metrics.base import MetricIntervals
     from ..statistics.significance import BootstrapCI
 
-__all__ = ["add_parser", "run", "format_text", "format_stats", "warn_nothing_scored"]
+__all__ = ["add_parser", "run", "format_text", "warn_nothing_scored"]
 
 
 
@@ -76,20 +76,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def aspect_bootstrap(corpus: "CorpusScore | MetricCorpus", config) -> dict:
-    """Each aspect's bootstrap intervals of F1 (:func:`smatchpp.aspects.core.aspect_intervals`),
-    from the pairs the main score's intervals resample (:meth:`AlignmentMetric.intervals`'s
-    ``aspects`` part)."""
-    return _alignment(config).intervals(corpus, config.bootstrap, config.bootstrap_seed)[1].get("aspects", {})
-
-
-def coref_bootstrap(corpus: "CorpusScore | MetricCorpus", config) -> dict:
-    """The bootstrap intervals of the coreference subscores (``--coref-subscore``): the pairs the
-    main score's intervals resample (same seed) (:meth:`AlignmentMetric.intervals`'s ``coref``
-    part)."""
-    return _alignment(config).intervals(corpus, config.bootstrap, config.bootstrap_seed)[1].get("coref", {})
-
-
 def format_text(corpus, total: int | None = None, fmt: str = "text",
                 intervals: BootstrapCI | MetricIntervals | None = None, aspect_intervals: dict | None = None,
                 coref_intervals: dict | None = None, metric: Metric | None = None) -> str:
@@ -121,30 +107,6 @@ def _without_intervals(text: str, fmt: str) -> str:
         summary.setdefault("interrupted", {})["bootstrap"] = "interrupted: no intervals"
         return present.emit_json(summary)
     return text + ("\n% " if fmt == "latex" else "\n\n" if fmt == "markdown" else "\n") + note
-
-
-def format_stats(corpus: CorpusScore) -> str:
-    """Per pair and total problem sizes before/after compression, with time and stage."""
-    keys = ("vars_a", "vars_b", "pairs_before", "pairs_after", "edges_before", "edges_after",
-            "components_before", "components_after", "pairs_fixed", "pairs_dropped",
-            "elimination_steps", "mip_pairs", "symmetric_vars")
-    head = "index " + " ".join(f"{k:>17s}" for k in keys) + "   seconds stage"
-    lines = [head]
-    total = dict.fromkeys(keys, 0)
-    for p in corpus.scored:
-        s = {k: p.stats.get(k, "-") for k in keys}
-        for k in keys:
-            if isinstance(s[k], int):
-                total[k] += s[k]
-        lines.append(f"{p.index:5d} " + " ".join(f"{s[k]!s:>17s}" for k in keys)
-                     + f" {p.seconds:9.3f} {p.stage}")
-    lines.append("total " + " ".join(f"{total[k]!s:>17s}" for k in keys)
-                 + f" {sum(p.seconds for p in corpus.scored):9.3f}")
-    lines.append("('-': not reached; e.g. certified by a bound before compression was needed. "
-                 "pairs_dropped: ruled out by LP reduced costs in the last elimination step; "
-                 "elimination_steps: problems solved without them; mip_pairs: sent to the MIP; "
-                 "symmetric_vars: interchangeable variables the MIP ordered)")
-    return "\n".join(lines)
 
 
 def warn_nothing_scored(corpus: CorpusScore) -> None:
@@ -191,7 +153,7 @@ def _score(args: argparse.Namespace, metric: Metric, settings: RunSettings) -> i
                       progress=True, signature=settings.signature(metric), client=client)
     corpus = metric.corpus(run.results, settings.on_error, settings.bootstrap, settings.bootstrap_seed)
     if args.stats:  # the alignment family's option (refused under another metric): its pairs' details
-        print(format_stats(corpus.detail), file=sys.stderr)
+        print(present.problem_sizes(corpus.detail), file=sys.stderr)
     intervals = None
     parts: dict = {}
     # an interrupt, during the scoring or during the bootstrap: the summary goes out without

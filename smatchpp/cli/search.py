@@ -19,11 +19,10 @@ import time
 from ..core.exceptions import UsageError
 from ..matrix import search
 from ..running.runs import metric_graphs
-from .app import by_engine, collect, interrupted_message
+from .app import by_engine, collect, interrupted_message, read_graph_files
 from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, add_dask_option, add_scoring_options, check_outputs,
-                     name_inputs, one_stdin, plural, read_input, reads_drs, report_unreadable, warn, warn_unreadable,
-                     workers_from_args)
-from .matrix import graph_ids, read_graphs
+                     name_inputs, one_stdin, plural, warn_unreadable, workers_from_args)
+from .matrix import read_graphs
 from .metric import add_metric_options, run_from_args
 
 __all__ = ["add_parser", "run", "uses_stdout"]
@@ -94,18 +93,14 @@ def _read_aligned(metric, args: argparse.Namespace, on_error: str):
 
 
 def _read_features(metric, args: argparse.Namespace, on_error: str):
-    """Every other metric's features of each graph, computed once."""
-    entries = [read_input(path, args.input_format, reads_drs(args)) for path in (args.test, args.gold)]
-    for path, got in zip((args.test, args.gold), entries):
-        if not got:
-            warn(f"{path} holds no graph: is it the right file? (no pair with its graphs is scored)")
-    errors = [e.error for got in entries for e in got if e.error is not None]
-    if report_unreadable(errors, on_error):
+    """Every other metric's features of each graph, computed once (the files read at once, as
+    ``matrix --metric`` reads them: :func:`smatchpp.cli.app.read_graph_files`)."""
+    read = read_graph_files(args, (args.test, args.gold), on_error, metric_graphs)
+    if read is None:
         return None
-    queries, corpus = metric_graphs(entries[0]), metric_graphs(entries[1])
+    queries, corpus = read.graphs
     metric.prepare(queries + corpus)
-    return [metric.features(g) for g in queries], [metric.features(g) for g in corpus], \
-        (graph_ids(entries[0]), graph_ids(entries[1])), errors
+    return [metric.features(g) for g in queries], [metric.features(g) for g in corpus], read.ids, read.errors
 
 
 def _hits(metric, queries, corpus, top: int, workers: int, client):

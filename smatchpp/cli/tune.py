@@ -20,13 +20,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-import numpy as np
-
 from ..metrics.alignment import AlignmentMetric
 from ..running.runs import metric_pairs
-from ..metrics.tune import SPSA, GridResult, TuneResult, grid_search, read_scores, spsa, write_weights
-from ..graphs.read import read_file
-from .common import INTERRUPTS, EXIT_OK, EXIT_USAGE, UsageError, check_outputs, report_unreadable
+from ..metrics.tune import SPSA, GridResult, TuneResult, grid_search, headline_scores, spsa, write_grid, write_spsa
+from .app import read_scored_pairs
+from .common import INTERRUPTS, EXIT_OK, EXIT_USAGE, UsageError
 from .metric import add_metric_options, metric_from_args
 
 __all__ = ["add_parser", "run"]
@@ -94,26 +92,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def _graphs(path: str) -> list:
-    entries = read_file(path)
-    if not entries:
-        raise UsageError(f"{path} holds no graph")
-    if report_unreadable([e.error for e in entries if e.error is not None], "raise"):
-        return []
-    return [e.graph for e in entries]
-
-
-def _pairs(a: str, b: str, y: str) -> tuple[list, list, list[float]] | None:
-    ga, gb = _graphs(a), _graphs(b)
-    if not ga or not gb:
-        return None
-    scores = read_scores(y)
-    if not len(ga) == len(gb) == len(scores):
-        raise UsageError(f"{a} has {len(ga)} graphs, {b} {len(gb)}, {y} {len(scores)} scores: "
-                         "one graph in each and one score per pair")
-    return ga, gb, scores
-
-
 def run(args: argparse.Namespace) -> int:
     if args.metric == "smatch":
         return _run_s2match(args)
@@ -125,8 +103,6 @@ def run(args: argparse.Namespace) -> int:
                          "(SPSA's steps follow one another)")
     if args.metric_wwlk_edge_weights is not None and args.metric_wwlk_edge_weights == args.out:
         raise UsageError("--output is the --wwlk-edge-weights file it starts from: write another file")
-    inputs = [args.a, args.b, args.scores] + list(args.dev or [])
-    check_outputs({"--output": args.out, "--curve": args.curve, "--plot": args.plot}, inputs)
     if args.plot:
         from ..audit import check_plotting
         check_plotting()
@@ -136,47 +112,31 @@ def run(args: argparse.Namespace) -> int:
                         lr=args.learning_rate, seed=args.seed)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    train = _pairs(args.a, args.b, args.scores)
-    dev = _pairs(*args.dev) if args.dev else None
-    if train is None or (args.dev and dev is None):
+    sides = read_scored_pairs(args, [(args.a, args.b, args.scores)] + ([args.dev] if args.dev else []),
+                              {"--output": args.out, "--curve": args.curve, "--plot": args.plot})
+    if sides is None:
         return EXIT_USAGE
+    train, *dev = [([e.graph for e in s.entries_a], [e.graph for e in s.entries_b], s.scores) for s in sides]
 
     def progress(step: int, loss: float, r: float) -> None:
         print(f"step {step}: mean batch loss {loss:.4f}, dev r {r:.4f}", file=sys.stderr, flush=True)
 
     result = TuneResult({}, {})
     try:
-        spsa(metric, *train, dev=dev, settings=settings, progress=progress, state=result)
+        spsa(metric, *train, dev=dev[0] if dev else None, settings=settings, progress=progress, state=result)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     except INTERRUPTS:
         if result.curve:  # the best weights and the curve so far (issue 33)
-            _write_spsa(args, metric, result, interrupted=True)
+            write_spsa(result, settings, metric.signature(), args.out, args.curve, args.plot, interrupted=True)
             print(f"interrupted at step {result.steps} of {args.iterations}: the best weights of the "
                   f"{len(result.curve)} checks so far written to {args.out}"
                   + (f", the curve to {args.curve}" if args.curve else ""), file=sys.stderr, flush=True)
         raise
-    _write_spsa(args, metric, result)
+    write_spsa(result, settings, metric.signature(), args.out, args.curve, args.plot)
     print(f"dev r {result.curve[0][2]:.4f} at the start, {result.best_dev:.4f} at step {result.best_step}; "
           f"{len(result.weights)} relation weights written to {args.out}")
     return EXIT_OK
-
-
-def _write_spsa(args: argparse.Namespace, metric, result: TuneResult, interrupted: bool = False) -> None:
-    """The weights (best so far), the curve and the plot of a run, finished or not."""
-    steps = (f"interrupted at step {result.steps} of {args.iterations}" if interrupted
-             else f"{args.iterations} steps")
-    header = [f"WWLK edge weights fitted by smatchpp tune (SPSA: {steps}, batch "
-              f"{args.batch}, learning rate {args.learning_rate}, seed {args.seed}; best dev r "
-              f"{result.best_dev:.4f} at step {result.best_step})",
-              f"starting from {metric.signature()}"]
-    write_weights(args.out, result.weights, header)
-    if args.curve:
-        with open(args.curve, "w", encoding="utf-8") as out:
-            out.write("step\tmean_batch_loss\tdev_r\n")
-            out.writelines(f"{s}\t{loss!r}\t{r!r}\n" for s, loss, r in result.curve)
-    if args.plot:
-        _plot(result, args.plot)
 
 
 def _run_s2match(args: argparse.Namespace) -> int:
@@ -195,18 +155,10 @@ def _run_s2match(args: argparse.Namespace) -> int:
     metric_from_args(args)  # refuses the other metrics' options
     if args.workers < 1:
         raise UsageError(f"--workers: expected at least 1, got {args.workers}")
-    check_outputs({"--output": args.out}, [args.a, args.b, args.scores] + list(args.dev))
-    sides = []
-    for a, b, y in ((args.a, args.b, args.scores), tuple(args.dev)):
-        entries_a, entries_b = read_file(a), read_file(b)
-        errors = [e.error for e in entries_a + entries_b if e.error is not None]
-        if report_unreadable(errors, "raise"):
-            return EXIT_USAGE
-        scores = read_scores(y)
-        if not len(entries_a) == len(entries_b) == len(scores):
-            raise UsageError(f"{a} has {len(entries_a)} graphs, {b} {len(entries_b)}, {y} {len(scores)} "
-                             "scores: one graph in each and one score per pair")
-        sides.append((entries_a, entries_b, scores))
+    found = read_scored_pairs(args, [(args.a, args.b, args.scores), args.dev], {"--output": args.out})
+    if found is None:
+        return EXIT_USAGE
+    sides = [(s.entries_a, s.entries_b, s.scores) for s in found]
 
     concepts: list = []  # each pair's concepts, as the preset reads them (the same in every cell)
 
@@ -219,9 +171,9 @@ def _run_s2match(args: argparse.Namespace) -> int:
         # same computed pair by pair: only the time differs)
         metric.aligner.prepare(concepts)
         # both sides' pairs in one run (one pool of workers a cell), split after
-        every = _headline(metric, metric_pairs(metric, [e for ea, _, _ in sides for e in ea],
-                                               [e for _, eb, _ in sides for e in eb], "raise",
-                                               workers=args.workers))
+        found = metric_pairs(metric, [e for ea, _, _ in sides for e in ea], [e for _, eb, _ in sides for e in eb],
+                             "raise", workers=args.workers)
+        every = headline_scores(metric, [pair.stats for pair, _ in found])
         return every[:len(sides[0][0])], every[len(sides[0][0]):]
 
     def progress(setting, tr, dr):
@@ -241,48 +193,14 @@ def _run_s2match(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except INTERRUPTS:
         if result.rows:  # the settings done so far (issue 33)
-            _write_grid(args.out, result)
+            write_grid(args.out, result)
             c, d = result.best
             print(f"interrupted after {len(result.rows)} of {len(grid)} settings, written to {args.out}; "
                   f"best so far: --cutoff {c:g} --diffsense {d:g}", file=sys.stderr, flush=True)
         raise
-    _write_grid(args.out, result)
+    write_grid(args.out, result)
     c, d = result.best
     best = next(row for row in result.rows if row[0] == result.best)
     print(f"best on dev: --preset {args.preset} --match s2match --cutoff {c:g} --diffsense {d:g} (dev r {best[2]:.4f}, train r "
           f"{best[1]:.4f}); {len(result.rows)} settings written to {args.out}")
     return EXIT_OK
-
-
-def _headline(metric, found) -> list[float]:
-    """The headline score of each pair of :func:`~smatchpp.running.runs.metric_pairs`, in order
-    (:meth:`Metric.scores` of their statistics at once)."""
-    stats = np.array([pair.stats for pair, _ in found], dtype=float).reshape(-1, len(metric.stat_names))
-    return metric.scores(stats)[metric.headline].tolist()
-
-
-def _write_grid(path: str, result: GridResult) -> None:
-    with open(path, "w", encoding="utf-8") as out:
-        out.write("cutoff\tdiffsense\ttrain_r\tdev_r\n")
-        out.writelines(f"{c!r}\t{d!r}\t{tr!r}\t{dr!r}\n" for (c, d), tr, dr in result.rows)
-
-
-def _plot(result: TuneResult, path: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    steps = [s for s, _, _ in result.curve]
-    fig, ax = plt.subplots(figsize=(6.4, 4.0))
-    ax.plot(steps[1:], [1 - loss for _, loss, _ in result.curve[1:]], "o-",
-            label="train: 1 - mean batch loss (batch r)")
-    ax.plot(steps, [r for _, _, r in result.curve], "s-", label="dev: Pearson r")
-    ax.axvline(result.best_step, color="grey", linestyle=":", label=f"kept: step {result.best_step}")
-    ax.set_xlabel("SPSA step")
-    ax.set_ylabel("Pearson r")
-    ax.set_title("WWLK edge weights fitted by SPSA")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)

@@ -47,7 +47,7 @@ import numpy as np
 from ..alignment.config import Config
 from ..graphs.read import RawGraph
 from ..core.signature import Signature
-from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, prf_arrays
+from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, paired_stats, prf_arrays
 from .base import Metric, MetricCorpus, MetricPair
 from .registry import register
 
@@ -57,7 +57,8 @@ if TYPE_CHECKING:
     from ..statistics.significance import Comparison
     from ..graphs.triples import TripleGraph
 
-__all__ = ["AlignmentMetric", "SolvesWithAligner", "check_config", "without_run", "comparisons"]
+__all__ = ["AlignmentMetric", "SolvesWithAligner", "check_config", "without_run", "comparisons", "corpus_comparisons",
+           "aspect_bootstrap", "coref_bootstrap"]
 
 #: Config fields a metric cannot carry: resampling settings are the run's (:meth:`Metric.signature`)
 _RUN_ONLY = {"bootstrap": "a resampling setting: give it to the run (Metric.signature's bootstrap)",
@@ -456,3 +457,29 @@ def _aspect_stats(counts: Iterable[Any]):
 def without_run(config: Config) -> Config:
     """``config`` without the resampling settings (a signature's, which are the run's)."""
     return config.replace(**{name: getattr(Config(), name) for name in ("bootstrap", "bootstrap_seed", "ar_trials")})
+
+
+def aspect_bootstrap(corpus: "CorpusScore | MetricCorpus", config: Config) -> dict:
+    """Each aspect's bootstrap intervals of F1 (:func:`smatchpp.aspects.core.aspect_intervals`),
+    from the pairs the main score's intervals resample (:meth:`AlignmentMetric.intervals`'s
+    ``aspects`` part)."""
+    metric = AlignmentMetric(without_run(config))
+    return metric.intervals(corpus, config.bootstrap, config.bootstrap_seed)[1].get("aspects", {})
+
+
+def coref_bootstrap(corpus: "CorpusScore | MetricCorpus", config: Config) -> dict:
+    """The bootstrap intervals of the coreference subscores (``--coref-subscore``): the pairs the
+    main score's intervals resample (same seed) (:meth:`AlignmentMetric.intervals`'s ``coref``
+    part)."""
+    metric = AlignmentMetric(without_run(config))
+    return metric.intervals(corpus, config.bootstrap, config.bootstrap_seed)[1].get("coref", {})
+
+
+def corpus_comparisons(corpus1: "CorpusScore", corpus2: "CorpusScore", config: Config
+                       ) -> tuple[list["Comparison"], list[int]]:
+    """Smatch (and, when a pair carries them, further named counts) of two scored corpora
+    (:func:`comparisons`, with ``config``'s resamples, trials and seed), and the indices of pairs
+    left out (skipped in either system)."""
+    dropped = paired_stats(corpus1.pairs, corpus2.pairs)[2]
+    return (comparisons(corpus1.pairs, corpus2.pairs, config.bootstrap or DEFAULT_RESAMPLES,
+                        config.ar_trials or DEFAULT_TRIALS, config.bootstrap_seed), dropped)

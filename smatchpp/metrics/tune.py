@@ -42,7 +42,8 @@ from ..alignment.matchers.levels import normalize_role
 from ..graphs.read import RawGraph
 from .wwlk import WWLK, transport
 
-__all__ = ["SPSA", "TuneResult", "spsa", "GridResult", "grid_search", "predict", "pearson_loss", "read_scores", "write_weights"]
+__all__ = ["SPSA", "TuneResult", "spsa", "GridResult", "grid_search", "predict", "pearson_loss", "read_scores", "write_weights",
+           "write_spsa", "write_curve", "plot_curve", "write_grid", "headline_scores"]
 
 
 @dataclass(frozen=True)
@@ -263,6 +264,55 @@ def write_weights(path: str, weights: dict[str, float], header: Sequence[str] = 
             out.write(f"{relation}\t{weight!r}\n")
 
 
+def write_spsa(result: TuneResult, settings: SPSA, start: str, path: str, curve: str | None = None,
+               plot: str | None = None, interrupted: bool = False) -> None:
+    """A run's files, finished or ``interrupted``: the weights (the best so far) to ``path``
+    (:func:`write_weights`, the header naming the run's ``settings``, its best check and the
+    signature it started from, ``start``), the curve to ``curve`` (:func:`write_curve`) and its
+    picture to ``plot`` (:func:`plot_curve`), when given."""
+    steps = (f"interrupted at step {result.steps} of {settings.iterations}" if interrupted
+             else f"{settings.iterations} steps")
+    header = [f"WWLK edge weights fitted by smatchpp tune (SPSA: {steps}, batch "
+              f"{settings.batch}, learning rate {settings.lr}, seed {settings.seed}; best dev r "
+              f"{result.best_dev:.4f} at step {result.best_step})",
+              f"starting from {start}"]
+    write_weights(path, result.weights, header)
+    if curve:
+        write_curve(curve, result)
+    if plot:
+        plot_curve(result, plot)
+
+
+def write_curve(path: str, result: TuneResult) -> None:
+    """The training curve, a TSV file: ``step``, ``mean_batch_loss``, ``dev_r`` (``repr`` floats)."""
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("step\tmean_batch_loss\tdev_r\n")
+        out.writelines(f"{s}\t{loss!r}\t{r!r}\n" for s, loss, r in result.curve)
+
+
+def plot_curve(result: TuneResult, path: str) -> None:
+    """The training curve as a picture (PNG, needs matplotlib): the training pairs' 1 - mean
+    batch loss and the dev pairs' r at each check, the kept step marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [s for s, _, _ in result.curve]
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    ax.plot(steps[1:], [1 - loss for _, loss, _ in result.curve[1:]], "o-",
+            label="train: 1 - mean batch loss (batch r)")
+    ax.plot(steps, [r for _, _, r in result.curve], "s-", label="dev: Pearson r")
+    ax.axvline(result.best_step, color="grey", linestyle=":", label=f"kept: step {result.best_step}")
+    ax.set_xlabel("SPSA step")
+    ax.set_ylabel("Pearson r")
+    ax.set_title("WWLK edge weights fitted by SPSA")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 @dataclass
 class GridResult:
     """Every cell of a grid as ``(setting, train r, dev r)`` and the chosen cell."""
@@ -299,6 +349,26 @@ def grid_search(evaluate: Callable[[tuple[float, ...]], tuple[Sequence[float], S
         if progress:
             progress(tuple(setting), tr, dr)
     return result
+
+
+def write_grid(path: str, result: GridResult) -> None:
+    """S2Match's grid, a TSV file: ``cutoff``, ``diffsense``, ``train_r``, ``dev_r`` (``repr``
+    floats), a row a cell in the grid's order."""
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("cutoff\tdiffsense\ttrain_r\tdev_r\n")
+        out.writelines(f"{c!r}\t{d!r}\t{tr!r}\t{dr!r}\n" for (c, d), tr, dr in result.rows)
+
+
+def headline_scores(metric, stats: Sequence[Sequence[float]]) -> list[float]:
+    """The headline score of each pair's statistics ``stats`` (a row a pair), in order
+    (:meth:`Metric.scores` of them at once): what :func:`grid_search`'s ``evaluate`` gives.
+
+    >>> from smatchpp.metrics import get_metric
+    >>> headline_scores(get_metric("jaccard"), [(1, 2), (2, 2)])
+    [0.5, 1.0]
+    """
+    stats = np.array(stats, dtype=float).reshape(-1, len(metric.stat_names))
+    return metric.scores(stats)[metric.headline].tolist()
 
 
 def read_scores(path: str) -> list[float]:

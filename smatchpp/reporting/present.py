@@ -50,7 +50,7 @@ from ..statistics.significance import BootstrapCI, Comparison
 __all__ = ["FORMATS", "pct", "signed", "points", "count", "interval", "pvalue", "plural",
            "markdown_table", "latex_table", "corpus_report", "score_report", "metric_report", "aspects_block",
            "bootstrap_block", "compare_report", "systems_report", "gap_report", "emit_json", "json_safe",
-           "json_line"]
+           "json_line", "problem_sizes"]
 
 #: the formats of every summary (``--format``)
 FORMATS = ("text", "json", "markdown", "latex")
@@ -726,3 +726,28 @@ def gap_report(s: Mapping[str, Any], fmt: str = "text", why_above: Callable[[str
             for t in s["tools"].values()]
     return _document(fmt, notes, [("", ["tool", "micro F1", "exact micro F1", "difference",
                                         "pairs below optimum", f"{unit}s lost", "note"], rows)])
+
+
+def problem_sizes(corpus) -> str:
+    """Per pair and total problem sizes before/after compression, with time and stage, of a
+    :class:`~smatchpp.alignment.score.CorpusScore`'s scored pairs (``score --stats``)."""
+    keys = ("vars_a", "vars_b", "pairs_before", "pairs_after", "edges_before", "edges_after",
+            "components_before", "components_after", "pairs_fixed", "pairs_dropped",
+            "elimination_steps", "mip_pairs", "symmetric_vars")
+    head = "index " + " ".join(f"{k:>17s}" for k in keys) + "   seconds stage"
+    lines = [head]
+    total = dict.fromkeys(keys, 0)
+    for p in corpus.scored:
+        s = {k: p.stats.get(k, "-") for k in keys}
+        for k in keys:
+            if isinstance(s[k], int):
+                total[k] += s[k]
+        lines.append(f"{p.index:5d} " + " ".join(f"{s[k]!s:>17s}" for k in keys)
+                     + f" {p.seconds:9.3f} {p.stage}")
+    lines.append("total " + " ".join(f"{total[k]!s:>17s}" for k in keys)
+                 + f" {sum(p.seconds for p in corpus.scored):9.3f}")
+    lines.append("('-': not reached; e.g. certified by a bound before compression was needed. "
+                 "pairs_dropped: ruled out by LP reduced costs in the last elimination step; "
+                 "elimination_steps: problems solved without them; mip_pairs: sent to the MIP; "
+                 "symmetric_vars: interchangeable variables the MIP ordered)")
+    return "\n".join(lines)

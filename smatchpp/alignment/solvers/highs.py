@@ -344,7 +344,10 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     rows = np.repeat(np.arange(model.n_rows), np.diff(model.row_start))
     values = np.asarray(solution.col_value)
     x = values[: problem.n_pairs]
-    primal = (problem.constant + float(model.cost @ np.clip(values, 0.0, 1.0))
+    # sums of products by numpy, not BLAS dot products (``@``): OpenBLAS splits a dot of
+    # ~17,000 entries over its threads, whose waiting cost lp-doc100's second pair 2.7 s of
+    # CPU in its 36 LPs (and wall time with it), and its sum depends on the thread count
+    primal = (problem.constant + float(np.sum(model.cost * np.clip(values, 0.0, 1.0)))
               if len(values) == model.n_cols else -math.inf)
     best: LpSolution | None = None
     # HiGHS's sign convention for row duals differs between its methods; both
@@ -352,7 +355,7 @@ def solve_lp(problem: Problem, linking: Linking = "aggregated",
     for pi in (np.maximum(duals, 0.0), np.maximum(-duals, 0.0)):
         reduced = model.cost - np.bincount(model.row_index, weights=model.row_value * pi[rows],
                                            minlength=model.n_cols)
-        bound = problem.constant + float(model.row_upper @ pi + np.maximum(reduced, 0.0).sum())
+        bound = problem.constant + float(np.sum(model.row_upper * pi) + np.maximum(reduced, 0.0).sum())
         if best is None or bound < best.bound:
             best = LpSolution(model, x, pi, reduced, bound, primal, values)
     return best

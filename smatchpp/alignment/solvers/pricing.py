@@ -51,7 +51,6 @@ import numpy as np
 
 from ..problem import Problem
 from .base import Budget, Limits, certified
-from .bounds import group_max_sum
 from .cuts import separate
 from .formulation import link_key, linking_keys
 from .highs import LpSolution, solve_lp
@@ -64,6 +63,13 @@ PRICING_MIN_PAIRS = 30_000
 PRICE_TOLERANCE = 1e-7
 #: at most this many rounds
 MAX_ROUNDS = 100
+#: cut rounds stop once the last rows, priced again, lowered the restricted LP by less
+#: (an interior-point solve's primal value moves by 1e-6 to 1e-5 between rounds that
+#: change nothing, on lp-doc100)
+CUT_PROGRESS = 1e-4
+#: ``settle`` reads the restricted LP's value as its primal value plus the gap its solve
+#: left to its dual bound, up to this much
+SETTLE_GAP = 1e-4
 #: a round's linear passes over the whole problem's pairs, outside its (small)
 #: restricted LP: restricting, extending the duals, choosing the pairs that enter
 PRICING_PASSES = 6
@@ -89,6 +95,24 @@ class PricedLp:
     cuts: int = 0
     #: the restricted set when pricing stopped (a start to go on from)
     restricted: np.ndarray | None = None
+    #: the last round, when its restricted set is ``restricted``: what going on from here
+    #: (``priced_lp(problem, this)``) takes instead of solving that restricted LP again
+    last: _Round | None = None
+
+
+@dataclass
+class _Round:
+    """One round of :func:`priced_lp`: its restricted LP and that LP's extension."""
+
+    keep: np.ndarray
+    sub: Problem
+    index: np.ndarray
+    edges: np.ndarray
+    lp: LpSolution
+    bound: float
+    reduced: np.ndarray
+    #: the cut rows in that LP, in the whole problem's numbers
+    cuts: np.ndarray
 
 
 def restrict(problem: Problem, keep: np.ndarray) -> tuple[Problem, np.ndarray]:
@@ -104,9 +128,50 @@ def restrict(problem: Problem, keep: np.ndarray) -> tuple[Problem, np.ndarray]:
     return sub, index
 
 
+class CoverGroups:
+    """The groups of :func:`extend`'s cover, sorted once per problem.
+
+    Each binary term ``e = (p, q)`` has two entries, ``(owner p, other q)`` and ``(owner
+    q, other p)``; an entry's group is its owner and the other pair's A variable (for the
+    A side) or B variable (for the B side).  The entries sorted by group (stably, as
+    :func:`~.bounds.group_max_sum` sorts them) and the start of each group do not change
+    from round to round, only which entries count; so a round takes a segmented maximum
+    in this order instead of sorting again (on lp-doc100's first pair one extension took
+    0.07 s, most of it in the two sorts).
+    """
+
+    def __init__(self, problem: Problem) -> None:
+        n_edges = problem.n_edges
+        self.owner = np.concatenate([problem.edge_p, problem.edge_q])
+        other = np.concatenate([problem.edge_q, problem.edge_p])
+        self.edge = np.tile(np.arange(n_edges, dtype=np.int64), 2)
+        width = max(problem.n_a, problem.n_b) + 1
+        self.sides = []
+        for side in (problem.pair_a, problem.pair_b):
+            key = self.owner * width + side[other]
+            order = np.argsort(key, kind="stable")
+            key = key[order]
+            starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else key
+            self.sides.append((order, starts, self.owner[order[starts]]))
+
+    def cover(self, share: np.ndarray, outside: np.ndarray, n_pairs: int) -> np.ndarray:
+        """Each pair's cover: per side, the sum over its groups of the largest share of an
+        entry it owns while outside; the smaller side.  ``share``: per term, ``>= 0``."""
+        if not len(self.owner):
+            return np.zeros(n_pairs)
+        counted = np.where(outside[self.owner], share[self.edge], 0.0)
+        sums = [np.bincount(group_owner, weights=np.maximum.reduceat(counted[order], starts),
+                            minlength=n_pairs).astype(np.float64)
+                for order, starts, group_owner in self.sides]
+        return np.minimum(sums[0], sums[1])
+
+
 def extend(problem: Problem, keep: np.ndarray, index: np.ndarray, sub: Problem,
-           lp: LpSolution) -> tuple[float, np.ndarray]:
-    """The whole problem's bound and reduced costs from the restricted LP's duals (module doc)."""
+           lp: LpSolution, groups: CoverGroups | None = None) -> tuple[float, np.ndarray]:
+    """The whole problem's bound and reduced costs from the restricted LP's duals (module doc).
+
+    ``groups``: :class:`CoverGroups` of ``problem`` (made here if not given).
+    """
     pi = lp.row_dual
     a_vars, b_vars = np.unique(sub.pair_a), np.unique(sub.pair_b)
     alpha = np.zeros(problem.n_a)
@@ -125,28 +190,27 @@ def extend(problem: Problem, keep: np.ndarray, index: np.ndarray, sub: Problem,
     reduced = np.zeros(problem.n_pairs)
     reduced[index] = lp.reduced
     outside = ~keep
-    cross = outside[problem.edge_p] | outside[problem.edge_q]
-    ep, eq, w = problem.edge_p[cross], problem.edge_q[cross], problem.weight[cross]
-    if len(ep):
+    if problem.n_edges:
         pa, pb = problem.pair_a, problem.pair_b
-        residual = w.copy()
+        ep_all, eq_all = problem.edge_p, problem.edge_q
+        out_p, out_q = outside[ep_all], outside[eq_all]
+        # a term's residual: its weight less the duals of its rows owned by a pair in the
+        # restricted set (only a term with one endpoint inside has such rows: one inside
+        # and one outside; a term with both inside is a column of the restricted LP)
+        residual = problem.weight.copy()
         if len(row_keys):
-            for own, side, var in ((ep, 0, pa[eq]), (ep, 1, pb[eq]), (eq, 0, pa[ep]), (eq, 1, pb[ep])):
-                k = link_key(problem, own, side, var)
-                pos = np.minimum(np.searchsorted(row_keys, k), len(row_keys) - 1)
-                residual -= np.where(keep[own] & (row_keys[pos] == k), link_dual[pos], 0.0)
-        positive = residual > 0
-        ep, eq, residual = ep[positive], eq[positive], residual[positive]
-        both = outside[ep] & outside[eq]
-        share = np.where(both, 0.5 * residual, residual)
-        # each outside endpoint covers its share, towards the other endpoint's variables
-        out_p, out_q = outside[ep], outside[eq]
-        owners = np.concatenate([ep[out_p], eq[out_q]])
-        others = np.concatenate([eq[out_p], ep[out_q]])
-        shares = np.concatenate([share[out_p], share[out_q]])
-        side_a = group_max_sum(owners, pa[others], shares, problem.n_pairs, width)
-        side_b = group_max_sum(owners, pb[others], shares, problem.n_pairs, width)
-        cover = np.minimum(side_a, side_b)
+            for inside, own, far in ((~out_p & out_q, ep_all, eq_all),
+                                     (out_p & ~out_q, eq_all, ep_all)):
+                e = np.flatnonzero(inside)
+                for side, var in ((0, pa), (1, pb)):
+                    k = link_key(problem, own[e], side, var[far[e]])
+                    pos = np.minimum(np.searchsorted(row_keys, k), len(row_keys) - 1)
+                    residual[e] -= np.where(row_keys[pos] == k, link_dual[pos], 0.0)
+        # each outside endpoint covers its share (the whole residual, or half each when
+        # both endpoints are outside), towards the other endpoint's variables
+        share = np.where(out_p & out_q, 0.5 * residual, residual)
+        share = np.where((out_p | out_q) & (residual > 0), share, 0.0)
+        cover = (groups or CoverGroups(problem)).cover(share, outside, problem.n_pairs)
     else:
         cover = np.zeros(problem.n_pairs)
     out = np.flatnonzero(outside)
@@ -172,10 +236,10 @@ def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> n
     return enter
 
 
-def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
+def priced_lp(problem: Problem, start: np.ndarray | PricedLp, limits: Limits | None = None,
               budget: Budget | None = None, max_rounds: int = MAX_ROUNDS,
               lower: float | None = None, settle: bool = False,
-              cut_rounds: int = 0) -> PricedLp | None:
+              cut_rounds: int = 0, price_out: bool = False) -> PricedLp | None:
     """The LP bound of ``problem`` by pricing from the pairs of mask ``start`` (module doc).
 
     Rounds run while ``limits`` hold, and stop once a bound certifies
@@ -191,33 +255,72 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
     can floor lower: the rounds after it only sharpen the reduced costs.  On
     lp-doc100's first pair the floored bound 1597 was reached in round 25 of 33,
     the last 8 rounds adding 1 to 14 pairs each at 0.65 s of interior point.
+    The restricted LP's value is taken as its primal value up to the gap its solve
+    left to its dual bound (at most :data:`SETTLE_GAP`): an interior-point solve of
+    that LP (worth 1597) returned primal values of 1596.9999963 to 1596.9999995,
+    which floored to 1596, and pricing went on for two rounds after the bound had
+    reached 1597.80 (1.3 s).
 
     ``cut_rounds``: where pricing would stop without certifying ``lower``, up to this
     many times the restricted LP's solution is cut off by the rows of :mod:`.cuts` that
     it violates, and pricing goes on with them.  Those rows are valid for every
     alignment and hold only pairs of the restricted set (which never shrinks), so the
-    duals extend as before; the bound is then one of the problem, below its LP.
+    duals extend as before; the bound is then one of the problem, below its LP.  The cut
+    rounds stop once one does not pay: when the restricted LP, once its new rows are in
+    and it is priced again (up to ``done``: priced out, or settled), is worth no less
+    than it was when those rows were separated.  On lp-doc100's second pair the first
+    rows took the restricted LP from 1425.833 to 1424.833 and, priced again, to 1425.197;
+    the next 12 rows and the pairs priced in with them gave 1425.25, and two more rounds
+    of rows (14) stayed at 1425.19-1425.25 (3.6 s in all, the bound never below 1425.833).
+
+    ``price_out``: once the cut rounds are over (or if there are none), pricing goes on
+    until no pair prices out positive, whatever ``settle`` says: a settled LP's bound
+    floors as low as it can, but its reduced costs are weak, and an elimination step
+    that keeps pairs by them keeps many more.
+
+    ``start``: a mask of pairs, or a priced LP to go on from: its restricted set and, if
+    its last restricted LP was solved on that set (``PricedLp.last``), that LP with its
+    rows, taken as this call's first round instead of being solved again (without it,
+    pricing starts from the set alone, with no rows, as from a mask).
     """
     if problem.n_ternary:
         # the dual extension below covers binary terms only: the portfolio solves the
         # whole LP of a problem with ternary terms (solve_lp) instead
         raise ValueError("priced_lp takes no ternary terms: use solve_lp")
+    cuts = np.zeros((0, 3), dtype=np.int64)  # (edge, r1, r2) in the whole problem's numbers
+    resumed: _Round | None = None
+    if isinstance(start, PricedLp):
+        if start.restricted is None:
+            raise ValueError("priced_lp: the priced LP to go on from has no restricted set")
+        resumed = start.last
+        if resumed is not None:
+            cuts = resumed.cuts
+        start = start.restricted
     keep = np.asarray(start, dtype=bool).copy()
     best: PricedLp | None = None
-    cuts = np.zeros((0, 3), dtype=np.int64)  # (edge, r1, r2) in the whole problem's numbers
+    last: _Round | None = None
+    cut_value = None  # the restricted LP's value when this call last added rows
+    groups = CoverGroups(problem)
     for rounds in range(1, max_rounds + 1):
-        if limits is not None and not limits.affords(PRICING_PASSES * problem.n_pairs):
-            break
-        sub, index = restrict(problem, keep)
-        edges = np.flatnonzero(keep[problem.edge_p] & keep[problem.edge_q])  # sub's, in order
-        # the restricted LP leaves the time of extending its duals to the whole problem
-        sub_limits = None if limits is None else limits.reserving(PRICING_PASSES * problem.n_pairs)
-        lp = solve_lp(sub, time_limit=None if sub_limits is None else sub_limits.time_left(),
-                      budget=budget, limits=sub_limits, central=True,
-                      cuts=_localize(cuts, edges, index))
-        if lp is None:
-            break
-        bound, reduced = extend(problem, keep, index, sub, lp)
+        if resumed is not None:
+            # the round the priced LP went on from: the same restricted LP, already solved
+            last, resumed = resumed, None
+        else:
+            if limits is not None and not limits.affords(PRICING_PASSES * problem.n_pairs):
+                break
+            sub, index = restrict(problem, keep)
+            edges = np.flatnonzero(keep[problem.edge_p] & keep[problem.edge_q])  # sub's, in order
+            # the restricted LP leaves the time of extending its duals to the whole problem
+            sub_limits = None if limits is None else limits.reserving(PRICING_PASSES * problem.n_pairs)
+            lp = solve_lp(sub, time_limit=None if sub_limits is None else sub_limits.time_left(),
+                          budget=budget, limits=sub_limits, central=True,
+                          cuts=_localize(cuts, edges, index))
+            if lp is None:
+                break
+            bound, reduced = extend(problem, keep, index, sub, lp, groups)
+            last = _Round(keep.copy(), sub, index, edges, lp, bound, reduced, cuts)
+        sub, index, edges, lp = last.sub, last.index, last.edges, last.lp
+        bound, reduced = last.bound, last.reduced
         enter = entering(problem, ~keep & (reduced > PRICE_TOLERANCE), reduced)
         if best is None or bound <= best.bound:  # ties: the later round, priced further
             x = np.zeros(problem.n_pairs)
@@ -230,19 +333,25 @@ def priced_lp(problem: Problem, start: np.ndarray, limits: Limits | None = None,
                 lower is not None and certified(problem, lower, _floored(problem, bound))):
             break
         done = not enter.any() or (settle and problem.integral
-                                   and _floored(problem, best.bound) <= _floored(problem, lp.primal))
+                                   and _floored(problem, best.bound) <= _floored(problem, _value(lp)))
+        if done and cut_value is not None and lp.primal >= cut_value - CUT_PROGRESS:
+            cut_rounds = 0  # the last rows, priced again, did not lower the restricted LP
         if done and cut_rounds > 0 and lp.values is not None:
             found = separate(sub, lp.values)
             found = np.stack([edges[found[:, 0]], index[found[:, 1]], index[found[:, 2]]], axis=1)
             if len(found):
                 cuts = np.unique(np.concatenate([cuts, found]), axis=0)
                 cut_rounds -= 1
-                done = False
+                done, cut_value = False, lp.primal
+        if done and price_out and enter.any():
+            done, cut_rounds = False, 0  # no more rows: priced out for the reduced costs
         if done:
             break
         keep |= enter
     if best is not None:
         best.restricted = keep
+        if last is not None and np.array_equal(last.keep, keep) and len(last.cuts) == len(cuts):
+            best.last = last
     return best
 
 
@@ -253,6 +362,19 @@ def _localize(cuts: np.ndarray, edges: np.ndarray, index: np.ndarray) -> np.ndar
         return None
     return np.stack([np.searchsorted(edges, cuts[:, 0]), np.searchsorted(index, cuts[:, 1]),
                      np.searchsorted(index, cuts[:, 2])], axis=1)
+
+
+def _value(lp: LpSolution) -> float:
+    """The restricted LP's value as ``settle`` reads it: its primal value, raised by the gap
+    the solve left to its dual bound (at most :data:`SETTLE_GAP`).
+
+    >>> lp = LpSolution(None, None, None, None, bound=1597.0000016, primal=1596.9999963)
+    >>> float(np.floor(lp.primal + 1e-6)), float(np.floor(_value(lp) + 1e-6))  # lp-doc100's IPM
+    (1596.0, 1597.0)
+    >>> _value(LpSolution(None, None, None, None, bound=1600.0, primal=1596.5)) == 1596.5 + SETTLE_GAP
+    True
+    """
+    return lp.primal + min(max(lp.bound - lp.primal, 0.0), SETTLE_GAP)
 
 
 def _floored(problem: Problem, bound: float) -> float:
