@@ -68,7 +68,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "docSmatch's coreference subscore: Total Coref (coref-entity/implicit-role nodes, "
         "nodes reached from several sentences and the edges into them, :coref, cross-sentence "
         ":part/:subset) and Non-Coref (the rest), P/R/F1 on the exact alignment (default {default})")),
-    "coref_ties": dict(group="setting", choices=lambda: COREF_TIES, help=(
+    "coref_ties": dict(choices=lambda: COREF_TIES, help=(
         "with --coref-subscore: which optimal alignment the subscore is counted on when several "
         "reach the optimum: {default} (default), the one the solver returns; max, one with the most "
         "coreference items among them (a second exact solve, certified; per pair 'coref_ties' says "
