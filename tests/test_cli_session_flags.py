@@ -48,6 +48,34 @@ def test_score_sentence_buckets_and_coref_subscore(docs):
     assert bad.returncode == 2 and "unclosed.amr:1" in bad.stderr
 
 
+#: a pair with several optimal alignments under the buckets that match 0 to 2 coreference items
+TIES_TEST = "(d / document :snt1 (v0 / see-01 :ARG0 (v1 / person) :ARG1 v1) :snt2 (v2 / see-01 :ARG0 v1 :ARG1 (v3 / dog)))\n"
+TIES_GOLD = "(d / document :snt1 (v0 / see-01 :ARG0 (v1 / dog)) :snt2 (v2 / go-02 :ARG0 v1 :ARG1 v1))\n"
+
+
+def test_score_coref_ties(tmp_path):
+    """tests/test_coref_ties.py in-process; here the process: the most coreference items among the
+    optimal alignments (tests/test_coref_ties.py's brute force), the signature, and the option's
+    refusals (a bad value; without --coref-subscore)."""
+    from smatchpp.api import parse_graph
+    from test_coref_ties import brute_force
+
+    (tmp_path / "t.amr").write_text(TIES_TEST)
+    (tmp_path / "g.amr").write_text(TIES_GOLD)
+    best, most, _ = brute_force(parse_graph(TIES_TEST), parse_graph(TIES_GOLD), True)
+    done = run("score", "t.amr", "g.amr", "--sentence-buckets", "--coref-subscore", "--coref-ties", "max",
+               "--format", "json", cwd=tmp_path, fresh=True)
+    assert done.returncode == 0, done.stderr
+    s = json.loads(done.stdout)
+    assert "|buckets:yes|coref:yes|coref-ties:max|" in s["signature"]
+    assert (s["matched_lower"], s["coref"]["Total Coref"]["matched"]) == (best, most) == (7, 2)
+    assert s["coref_ties"] == {"proven": 1}
+    bad = run("score", "t.amr", "g.amr", "--coref-subscore", "--coref-ties", "most", cwd=tmp_path, fresh=True)
+    assert bad.returncode == 2 and "argument --coref-ties: invalid choice: 'most'" in bad.stderr
+    idle = run("score", "t.amr", "g.amr", "--coref-ties", "max", cwd=tmp_path, fresh=True)
+    assert idle.returncode == 2 and "--coref-ties does nothing without --coref-subscore" in idle.stderr
+
+
 def test_compare_three_systems_and_metric_workers(tmp_path):
     """compare SYS1 SYS2 SYS3 GOLD and score --metric --workers 2 --pairs-out FILE.parquet
     (tests/test_app.py, tests/test_tables.py in-process)."""

@@ -47,6 +47,12 @@ def _every_row(problem: Problem) -> np.ndarray:
     return np.array(sorted(rows), dtype=np.int64).reshape(-1, 3)
 
 
+def drawn_mask(data, problem) -> np.ndarray:
+    """A restricted set of ``problem``'s pairs, drawn: where a priced LP starts."""
+    return np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
+                                       max_size=problem.n_pairs)), dtype=bool)
+
+
 def _six_cycle() -> Problem:
     """A: i, k, m; B: j, a, b.  Unary 2 on (i, j), (k, j), (m, a), (m, b); a binary term of
     weight 1 between (i, a) and (k, b).  Optimum 4; the LP takes every pair at 1/2: 4.5."""
@@ -108,8 +114,7 @@ def test_priced_lp_with_cuts_bounds_the_optimum_and_each_pair(pair, data):
     problem = compile_pair(*pair)
     if problem.n_pairs == 0:
         return
-    start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
-                                        max_size=problem.n_pairs)), dtype=bool)
+    start = drawn_mask(data, problem)
     best, per_pair = best_with_each_pair(problem)
     scale = TOL * (1.0 + problem.unary.sum() + problem.weight.sum())
     result = priced_lp(problem, start, settle=True, cut_rounds=5)
@@ -169,8 +174,7 @@ def test_the_neighbourhood_gives_an_alignment_of_the_whole(pair, data):
     problem = compile_pair(*pair)
     if problem.n_pairs == 0:
         return
-    start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
-                                        max_size=problem.n_pairs)), dtype=bool)
+    start = drawn_mask(data, problem)
     lp = priced_lp(problem, start, max_rounds=data.draw(st.integers(1, 3)))
     incumbent = problem.alignment_from_pairs(lp.x > 0.999)
     lower = problem.objective(incumbent)
@@ -200,8 +204,7 @@ def test_elimination_tightened_by_the_cut_lp_stays_exact(pair, data):
     if problem.n_pairs == 0 or not problem.integral:
         return
     best, _ = best_with_each_pair(problem)
-    start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
-                                        max_size=problem.n_pairs)), dtype=bool)
+    start = drawn_mask(data, problem)
     lp = priced_lp(problem, start)
     empty = np.full(problem.n_a, -1, dtype=np.int64)
     lower = problem.objective(empty)
@@ -234,8 +237,7 @@ def test_going_on_from_a_priced_lp_skips_its_last_solve(pair, data):
     problem = compile_pair(*pair)
     if problem.n_pairs == 0:
         return
-    start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
-                                        max_size=problem.n_pairs)), dtype=bool)
+    start = drawn_mask(data, problem)
     lp = priced_lp(problem, start, max_rounds=data.draw(st.integers(1, 4)), settle=True)
     solves = []
     real = pricing_module.solve_lp
@@ -313,8 +315,7 @@ def test_price_out_goes_on_to_an_exact_lp_with_its_rows(pair, data):
     problem = compile_pair(*pair)
     if problem.n_pairs == 0:
         return
-    start = np.array(data.draw(st.lists(st.booleans(), min_size=problem.n_pairs,
-                                        max_size=problem.n_pairs)), dtype=bool)
+    start = drawn_mask(data, problem)
     lp = priced_lp(problem, start, max_rounds=data.draw(st.integers(1, 3)), settle=True)
     result = priced_lp(problem, lp, settle=True, cut_rounds=3, price_out=True)
     assert result.exact

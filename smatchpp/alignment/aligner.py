@@ -26,17 +26,35 @@ import time
 from collections import Counter
 from typing import Iterable
 
+import numpy as np
+
 from .compile import compile_pair
 from .config import Config
 from .matchers import TripleMatcher, build_matcher
 from ..presets import get_preset
 from .problem import Problem
 from .score import PairScore
-from .sentences import as_written, coref_counts
+from .sentences import as_written, coref_counts, coref_terms, lexicographic, restrict
 from .solvers import get_solver
+from .solvers.base import Budget, SolveResult, deadline_after, time_left
 from ..graphs.triples import TripleGraph
 
-__all__ = ["PairAligner"]
+__all__ = ["PairAligner", "pairs_of_optima"]
+
+
+def pairs_of_optima(problem: Problem, optimum: float, time_limit: float | None = None,
+                    work_limit: int | None = None) -> np.ndarray:
+    """A mask of ``problem``'s candidate pairs that keeps every pair of every alignment worth
+    ``optimum`` (its certified optimum): a pair is dropped when the LP relaxation's bound plus
+    its reduced cost, a bound on every alignment using it
+    (:class:`~smatchpp.alignment.solvers.highs.LpSolution`), is below ``optimum``.  All pairs when
+    the LP gives no duals."""
+    from .solvers.highs import solve_lp  # HiGHS: only when asked
+
+    lp = solve_lp(problem, time_limit=time_limit, budget=Budget(work_limit)) if problem.n_pairs else None
+    if lp is None:
+        return np.ones(problem.n_pairs, dtype=bool)
+    return lp.bound + np.minimum(lp.reduced, 0.0) >= optimum - 1e-6
 
 
 class PairAligner:
@@ -86,6 +104,10 @@ class PairAligner:
         if time_limit is not None:  # the limit covers compiling too
             time_limit = max(time_limit - compiled, 0.01)
         result = self.solver.solve(problem, time_limit)
+        ties = None
+        if self.config.coref_subscore and self.config.coref_ties == "max":
+            left = None if time_limit is None else max(time_limit - (time.perf_counter() - began - compiled), 0.01)
+            result, ties = self.most_coref(a, b, problem, result, left)
         status = result.status
         if status == "time_limit" and self.config.deterministic:
             status = "work_limit"  # the only budget that could stop it
@@ -94,6 +116,8 @@ class PairAligner:
                  "pairs_before": problem.n_pairs, "edges_before": problem.n_edges,
                  "compile_seconds": round(compiled, 6)}
         stats.update(result.stats)
+        if ties is not None:
+            stats["coref_ties"] = ties
         alignment = [(a.variables[i], b.variables[j])
                      for i, j in enumerate(result.alignment.tolist()) if j >= 0]
         coref = (coref_counts(as_written(a), as_written(b), alignment)
@@ -106,6 +130,39 @@ class PairAligner:
                          seconds, alignment, stats=stats, test_total=self.matcher.total(a) * scale,
                          gold_total=self.matcher.total(b) * scale,
                          tolerance=problem.certified_within * scale, coref=coref)
+
+    def most_coref(self, a: TripleGraph, b: TripleGraph, problem: Problem, result: SolveResult,
+                   time_limit: float | None) -> tuple[SolveResult, str]:
+        """``result`` with, among the optimal alignments of ``problem``, one that matches the most
+        coreference items (``--coref-ties max``), and whether that is ``proven``.
+
+        A second solve of :func:`~smatchpp.alignment.sentences.lexicographic`'s problem by the same
+        solver, warm-started from ``result``'s alignment: any alignment it returns is worth at least
+        that start, so it keeps the certified optimum and matches at least as many coreference
+        items; ``proven`` when that solve is certified too, ``not proven`` when a limit stopped it
+        (the best alignment it found is kept), ``not run`` when ``result`` is not certified (its
+        alignment is kept).  Before it, the pairs that no optimal alignment uses are dropped by
+        the LP's reduced costs (every alignment using pair ``p`` is worth at most the LP bound
+        plus ``p``'s reduced cost, :class:`~smatchpp.alignment.solvers.highs.LpSolution`): a pair
+        whose bound is below the optimum cannot be in an optimal alignment."""
+        if result.status != "optimal":
+            return result, "not run"
+        terms = coref_terms(a, b, buckets=self.config.sentence_buckets)
+        if terms.most == 0:
+            return result, "proven"
+        deadline = deadline_after(time_limit)
+        keep = pairs_of_optima(problem, result.objective, time_limit, self.config.work_limit)
+        optimal_only = problem if keep.all() else restrict(problem, keep)
+        # a pair dropped above that a coreference term names comes back worth its coreference
+        # items only: an alignment using it is worth less than the optimum, as it is in problem
+        lex, scale = lexicographic(optimal_only, terms)
+        found = self.solver.solve(lex, time_left(deadline), warm_start=result.alignment)
+        first = lex.objective(result.alignment)
+        if lex.objective(found.alignment) < first or problem.objective(found.alignment) != result.objective:
+            return result, "not proven"  # no better alignment (a solver keeps its start: not expected)
+        stats = dict(result.stats, coref_ties_stage=found.stage)
+        return (SolveResult(found.alignment, result.objective, result.upper_bound, result.status, result.stage,
+                            stats), "proven" if found.status == "optimal" else "not proven")
 
     def score(self, a: TripleGraph, b: TripleGraph, index: int = 0, id: str | None = None,
               time_limit: float | None = None) -> PairScore:

@@ -54,7 +54,7 @@ from .matchers.exact import DUPLICATES
 from ..core.policy import MAX_RESAMPLES, ON_ERROR, RunPolicy
 from ..presets import PresetSettings, canonical, get_preset
 from .problem import Certification
-from .sentences import DocumentSettings
+from .sentences import COREF_TIES, DocumentSettings
 from ..core.settings import Settings, signed, take
 from ..core.signature import Signature, SignatureError, format_value
 from ..core.signature import idle as idle_settings
@@ -65,7 +65,7 @@ from ..core.version import __version__
 
 __all__ = ["Config", "SignatureError", "signature_tokens", "highs_version", "MAX_RESAMPLES", "CONDITIONAL_FIELDS",
            "BOOTSTRAP_SEED", "DEFAULT_RESAMPLES", "ON_ERROR", "ASPECT_MODES", "format_value", "SETTINGS", "PARTS",
-           "ASPECT_SETS", "COMPRESSIONS", "DUPLICATES"]
+           "ASPECT_SETS", "COMPRESSIONS", "DUPLICATES", "COREF_TIES"]
 
 
 S = TypeVar("S", bound=Settings)
@@ -135,6 +135,8 @@ class Config(Settings):
     #: (:class:`~smatchpp.alignment.sentences.DocumentSettings`)
     sentence_buckets: bool = take(DocumentSettings, "sentence_buckets")
     coref_subscore: bool = take(DocumentSettings, "coref_subscore")
+    coref_ties: str = take(DocumentSettings, "coref_ties",
+                           needs=(lambda config: config.coref_subscore, "--coref-subscore"))
     #: the solver and the compression (:class:`~smatchpp.alignment.solvers.SolverSettings`)
     solver: str = take(SolverSettings, "solver")
     compression: str = take(SolverSettings, "compression")
@@ -185,6 +187,10 @@ class Config(Settings):
                 raise ValueError("sentence_buckets and coref_subscore read the documents as written: "
                                  "they need aspects none and a preset without a pair rewrite "
                                  f"(got aspects {self.aspects}, preset {self.preset})")
+        if self.coref_ties != "first" and (_fractional(self) or self.solver == "hillclimber"):
+            raise ValueError(f"coref_ties {self.coref_ties} breaks ties between certified optima of an integral "
+                             "score: it needs match exact, no role weights and a solver that certifies "
+                             f"(got match {self.match}, role weights {self.role_weights}, solver {self.solver})")
         idle = self.idle(f.name for f in fields(self) if getattr(self, f.name) != f.default)
         if idle:
             name, what = idle[0]

@@ -302,7 +302,18 @@ class CorpusScore:
             "errors": [p.error for p in self.pairs if p.error],
             **({"aspects": self.aspect_summary} if self.aspect_summary else {}),
             **({"coref": self.coref_summary()} if any(p.coref is not None for p in s) else {}),
+            **({"coref_ties": ties} if (ties := self._coref_ties()) else {}),
         }
+
+    def _coref_ties(self) -> dict[str, int]:
+        """With ``coref_ties max``: how many pairs' tie-break was ``proven``, ``not proven`` (a
+        limit stopped the second solve) and ``not run`` (the pair is not certified)."""
+        counts: dict[str, int] = {}
+        for p in self.scored:
+            tie = p.stats.get("coref_ties")
+            if tie is not None:
+                counts[tie] = counts.get(tie, 0) + 1
+        return counts
 
     def _summary_with(self, intervals, aspect_intervals: dict | None) -> dict[str, Any]:
         summary = self.summary()

@@ -33,14 +33,19 @@ import numpy as np
 
 from .problem import Problem
 from ..graphs.read import RawGraph
-from ..core.settings import Settings, boolean, setting
+from ..core.settings import Settings, boolean, name_in, setting
 from ..graphs.triples import TripleGraph
 
 __all__ = ["DocumentSettings", "sentence_of", "sentence_drop", "sentence_parts", "is_document", "sentence_buckets",
            "Coreference", "coreference", "coref_counts", "COREF_CONCEPTS", "variable_buckets",
-           "bucket_mask", "restrict", "as_written"]
+           "bucket_mask", "restrict", "as_written", "CorefTerms", "coref_terms", "lexicographic", "COREF_TIES"]
 
 _SNT = re.compile(r"snt(\d+)$")
+
+
+#: ``DocumentSettings.coref_ties``: the solver's optimal alignment, or the one with the most
+#: coreference items among the optimal alignments
+COREF_TIES = ("first", "max")
 
 
 @dataclass(frozen=True)
@@ -50,10 +55,15 @@ class DocumentSettings(Settings):
     sentence N (:func:`sentence_buckets`); solved exactly and certified like any pair.
     ``coref_subscore``: "Total Coref" and "Non-Coref" P/R/F1 beside the score, on the exact
     alignment (:func:`coref_counts`); it adds numbers and changes none, the signature names it
-    all the same."""
+    all the same.  ``coref_ties``: which of several optimal alignments the subscore is counted on:
+    ``first``, the one the solver returns; ``max``, one that matches the most coreference items
+    among all optimal alignments, by a second exact solve (:func:`lexicographic`), certified like
+    the first (a pair whose first solve is not certified keeps its alignment)."""
 
     sentence_buckets: bool = setting(False, "buckets", check=boolean, show=lambda s: s.sentence_buckets)
     coref_subscore: bool = setting(False, "coref", check=boolean, show=lambda s: s.coref_subscore)
+    coref_ties: str = setting("first", "coref-ties", check=name_in(lambda: COREF_TIES, "coref_ties"),
+                              show=lambda s: s.coref_ties != "first")
 
 
 def sentence_of(g: TripleGraph) -> np.ndarray | None:
@@ -436,6 +446,120 @@ def coref_counts(test: RawGraph, gold: RawGraph,
         if (partner.get(s), r, partner.get(t)) in test_edges:
             matched += 1
     return matched, ct.size, cg.size
+
+
+@dataclass(frozen=True)
+class CorefTerms:
+    """docSmatch's Total Coref matched count of a pair as terms over variable pairs: for every
+    injective alignment, :func:`coref_counts`'s matched count is the sum of ``unary_w[k]`` over
+    the chosen pairs ``(unary_a[k], unary_b[k])`` plus ``binary_w[k]`` over the ``k`` whose two
+    pairs ``(binary_a1[k], binary_b1[k])`` and ``(binary_a2[k], binary_b2[k])`` are both chosen
+    (variables by their index in the standardized graphs).  ``most``: the largest count any
+    alignment can reach (at most the gold side's items)."""
+
+    unary_a: np.ndarray
+    unary_b: np.ndarray
+    unary_w: np.ndarray
+    binary_a1: np.ndarray
+    binary_b1: np.ndarray
+    binary_a2: np.ndarray
+    binary_b2: np.ndarray
+    binary_w: np.ndarray
+    most: int
+
+    def value(self, alignment: np.ndarray) -> int:
+        """The count under ``alignment`` (``alignment[i]``: the B variable of A variable ``i``, or -1)."""
+        alignment = np.asarray(alignment, dtype=np.int64)
+        if not len(alignment):
+            return 0
+        u = alignment[self.unary_a] == self.unary_b
+        b = (alignment[self.binary_a1] == self.binary_b1) & (alignment[self.binary_a2] == self.binary_b2)
+        return int(self.unary_w[u].sum() + self.binary_w[b].sum())
+
+
+def coref_terms(a: TripleGraph, b: TripleGraph, buckets: bool = False) -> CorefTerms:
+    """:class:`CorefTerms` of ``a`` (test) against ``b`` (gold), standardized graphs:
+    :func:`coref_counts` written as unary terms (a gold coreference node and a test one of the
+    same concept) and binary terms (a gold coreference edge and a test one of the same role).
+    With ``buckets`` (docSmatch's restriction), the terms on a pair of variables in no common
+    sentence bucket are left out: no restricted alignment can earn them.
+
+    >>> from smatchpp.api import parse_graph
+    >>> g = parse_graph("(d / document :snt1 (a / go-02 :ARG0 (c / coref-entity)) :snt2 (b / sleep-01 :ARG0 c))")
+    >>> t = coref_terms(g, g)
+    >>> t.most, t.value(np.arange(4)), t.value(np.array([0, 1, -1, 3]))  # c (index 2) left out
+    (3, 3, 0)
+    """
+    ct, cg = coreference(as_written(a)), coreference(as_written(b))
+    ia = {v: i for i, v in enumerate(a.variables)}
+    ib = {v: j for j, v in enumerate(b.variables)}
+    unary: dict[tuple[int, int], int] = {}
+    binary: dict[tuple[int, int, int, int], int] = {}
+    for n in cg.nodes:
+        for m in ct.nodes:
+            if ct.concepts[m] == cg.concepts[n] and m in ia and n in ib:
+                unary[ia[m], ib[n]] = unary.get((ia[m], ib[n]), 0) + 1
+    by_role: dict[str, set[tuple[str, str]]] = {}
+    for s, r, t in set(ct.edges):  # coref_counts looks a gold edge up in the set of test edges
+        by_role.setdefault(r, set()).add((s, t))
+    for s, r, t in cg.edges:
+        for ts, tt in by_role.get(r, ()):
+            if not (ts in ia and tt in ia and s in ib and t in ib) or (ts == tt) != (s == t):
+                continue  # an injective alignment cannot earn it
+            if ts == tt:
+                key1 = (ia[ts], ib[s])
+                unary[key1] = unary.get(key1, 0) + 1
+            else:
+                key2 = (ia[ts], ib[s], ia[tt], ib[t])
+                binary[key2] = binary.get(key2, 0) + 1
+    ua, ub, uw = (np.array([k[0] for k in unary], dtype=np.int64), np.array([k[1] for k in unary], dtype=np.int64),
+                  np.array(list(unary.values()), dtype=np.float64))
+    bk = np.array(list(binary), dtype=np.int64).reshape(-1, 4)
+    bw = np.array(list(binary.values()), dtype=np.float64)
+    if buckets:
+        ok = bucket_mask(a, b, ua, ub)
+        if ok is not None:
+            ua, ub, uw = ua[ok], ub[ok], uw[ok]
+        ok1, ok2 = bucket_mask(a, b, bk[:, 0], bk[:, 1]), bucket_mask(a, b, bk[:, 2], bk[:, 3])
+        if ok1 is not None:
+            bk, bw = bk[ok1 & ok2], bw[ok1 & ok2]
+    return CorefTerms(ua, ub, uw, bk[:, 0].copy(), bk[:, 1].copy(), bk[:, 2].copy(), bk[:, 3].copy(), bw,
+                      min(cg.size, int(uw.sum() + bw.sum())))
+
+
+def lexicographic(problem: Problem, terms: CorefTerms) -> tuple[Problem, int]:
+    """The problem whose optimum is, among the optimal alignments of ``problem`` (integral),
+    one that matches the most coreference items (``terms``), and its scale ``M``: every term of
+    ``problem`` weighs ``M`` times as much, each coreference term adds its count, and ``M`` is
+    one more than the most coreference items an alignment can match.  An alignment worth
+    ``M * matched + coref`` is worth ``matched`` in ``problem``; a certified optimum of the
+    result is a certified optimum of ``problem`` with the most coreference items among them.
+    Pairs that only a coreference term uses become candidates (worth 0 in ``problem``).
+
+    >>> from smatchpp.api import compile_strings
+    >>> p = compile_strings("(a / dog :ARG0-of (b / bark-01))", "(x / bark-01 :ARG0 (y / dog))")
+    >>> empty = np.zeros(0, dtype=np.int64)
+    >>> lex, m = lexicographic(p, CorefTerms(empty, empty, np.zeros(0), empty, empty, empty, empty, np.zeros(0), 0))
+    >>> m, lex.objective(np.array([1, 0])) == m * p.objective(np.array([1, 0]))
+    (1, True)
+    """
+    if not problem.integral or problem.n_ternary:
+        raise ValueError("the coreference tie-break needs an integral problem without ternary terms "
+                         "(exact matching, no role weights)")
+    scale = terms.most + 1
+    pa, pb = problem.pair_a, problem.pair_b
+    ep, eq = problem.edge_p, problem.edge_q
+    lex = Problem.from_terms(
+        problem.n_a, problem.n_b,
+        unary=(np.concatenate([pa, terms.unary_a]), np.concatenate([pb, terms.unary_b]),
+               np.concatenate([scale * problem.unary, terms.unary_w])),
+        binary=(np.concatenate([pa[ep], terms.binary_a1]), np.concatenate([pb[ep], terms.binary_b1]),
+                np.concatenate([pa[eq], terms.binary_a2]), np.concatenate([pb[eq], terms.binary_b2]),
+                np.concatenate([scale * problem.weight, terms.binary_w])),
+        constant=scale * problem.constant,
+        label_bound=scale * (problem.label_bound - problem.constant) + terms.most)
+    lex.sentence_a, lex.sentence_b = problem.sentence_a, problem.sentence_b
+    return lex, scale
 
 
 def variable_buckets(g: TripleGraph) -> list[frozenset[int]]:

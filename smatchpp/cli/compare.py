@@ -42,6 +42,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_setting(p, "ar_trials")
     add_setting(p, "coref_subscore", help="also compare docSmatch's coreference subscores (Total Coref, "
                 "Non-Coref), each with its own delta F1, interval and p-values (paired, as Smatch)")
+    add_setting(p, "coref_ties")
     add_aspect_options(p, "also compare (each aspect with its own delta F1, interval and p-values)")
     add_dask_option(p)
     p.add_argument("--format", choices=present.FORMATS, default="text",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..alignment.config import ASPECT_MODES, COMPRESSIONS, DUPLICATES, ON_ERROR
+from ..alignment.config import ASPECT_MODES, COMPRESSIONS, COREF_TIES, DUPLICATES, ON_ERROR
 from ..alignment.matchers import MATCHERS
 from ..presets import describe, preset_names
 from ..statistics.significance import DEFAULT_RESAMPLES, DEFAULT_TRIALS
@@ -68,6 +68,11 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "docSmatch's coreference subscore: Total Coref (coref-entity/implicit-role nodes, "
         "nodes reached from several sentences and the edges into them, :coref, cross-sentence "
         ":part/:subset) and Non-Coref (the rest), P/R/F1 on the exact alignment (default {default})")),
+    "coref_ties": dict(choices=lambda: COREF_TIES, help=(
+        "with --coref-subscore: which optimal alignment the subscore is counted on when several "
+        "reach the optimum: {default} (default), the one the solver returns; max, one with the most "
+        "coreference items among them (a second exact solve, certified; per pair 'coref_ties' says "
+        "proven, not proven under a limit, or not run on a pair that is not certified)")),
     "solver": dict(group="setting", choices=lambda: SOLVERS,
                    help="{default} (default: hill-climber + bounds + HiGHS), highs, cbc, hillclimber"),
     "compression": dict(

@@ -67,6 +67,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "transport plan, key plan)")
     add_setting(p, "total_time_limit")
     add_setting(p, "coref_subscore")
+    add_setting(p, "coref_ties")
     add_dask_option(p)
     p.add_argument("--stats", action="store_true",
                    help="print problem sizes before/after compression per pair and in total (stderr)")
