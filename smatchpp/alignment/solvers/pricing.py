@@ -250,9 +250,9 @@ def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> n
     ...                    np.array([0, 1, 2, 3, 3, 3, 3, 1, 2]), np.ones(9), none, none, np.zeros(0))
     >>> reduced = np.array([0.5, 0.4, 0.3, 0.2, 0.9, 0.8, 0.7, 0.95, 0.85])
     >>> every = np.ones(9, dtype=bool)
+    >>> # 3 per variable: (0, 1) and (0, 2) are second at each of their variables, (0, 3) fourth at both
     >>> entering(pairs(4), every, reduced).astype(int).tolist()  # 9 > 0.5 * (4 + 4), <= 2 * (4 + 4)
     [1, 1, 1, 0, 1, 1, 1, 1, 1]
-    >>> # (0, 1) and (0, 2) are second at each of their variables, (0, 3) fourth at both
     >>> entering(pairs(9), every, reduced).astype(int).tolist()  # 9 <= 0.5 * (9 + 9): every one
     [1, 1, 1, 1, 1, 1, 1, 1, 1]
     """
