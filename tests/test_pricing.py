@@ -282,9 +282,9 @@ def test_cover_groups_sum_the_same_bits_as_sorting_each_round(pair, data):
 @given(graph_pairs(**SMALL), st.integers(0, 3),
        st.sampled_from([(1, 1e9, -1.0), (3, 1e9, -1.0), (3, 2.0, 0.5), (2, 0.5, 0.1)]))
 def test_every_entering_rule_prices_out_to_the_lp(pair, seed, rule):
-    """Which pairs enter (``ENTER_PER_VARIABLE``, ``ENTER_MORE``, ``ENTER_ALL``) moves pricing's path, never
-    its bounds: each round above the LP (and each pair's reach above the LP with it chosen),
-    and the LP once priced out."""
+    """Which pairs enter (``ENTER_PER_VARIABLE``, ``ENTER_MORE``, ``ENTER_ALL``) moves
+    pricing's path, never its bounds: each round above the LP (and each pair's reach above
+    the LP with it chosen), and the LP once priced out."""
     problem = compile_pair(*pair)
     if problem.n_pairs == 0:
         return

@@ -247,10 +247,12 @@ def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> n
     >>> def pairs(n):  # (0, j) for j < 4; (i, 3) for 0 < i < 4; (1, 1), (2, 2); n variables a side
     ...     none = np.zeros(0, dtype=np.int64)
     ...     return Problem(n, n, np.array([0, 0, 0, 0, 1, 2, 3, 1, 2]),
-    ...                    np.array([0, 1, 2, 3, 3, 3, 3, 1, 2]), np.ones(9), none, none, np.zeros(0))
+    ...                    np.array([0, 1, 2, 3, 3, 3, 3, 1, 2]), np.ones(9),
+    ...                    none, none, np.zeros(0))
     >>> reduced = np.array([0.5, 0.4, 0.3, 0.2, 0.9, 0.8, 0.7, 0.95, 0.85])
     >>> every = np.ones(9, dtype=bool)
-    >>> # 3 per variable: (0, 1) and (0, 2) are second at each of their variables, (0, 3) fourth at both
+    >>> # 3 per variable: (0, 1) and (0, 2) are second at each of their variables,
+    >>> # (0, 3) fourth at both
     >>> entering(pairs(4), every, reduced).astype(int).tolist()  # 9 > 0.5 * (4 + 4), <= 2 * (4 + 4)
     [1, 1, 1, 0, 1, 1, 1, 1, 1]
     >>> entering(pairs(9), every, reduced).astype(int).tolist()  # 9 <= 0.5 * (9 + 9): every one
@@ -262,7 +264,8 @@ def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> n
         enter[index] = True
         return enter
     order = index[np.argsort(-reduced[index], kind="stable")]
-    per_variable = ENTER_PER_VARIABLE if len(index) <= ENTER_MORE * (problem.n_a + problem.n_b) else 1
+    crowded = len(index) <= ENTER_MORE * (problem.n_a + problem.n_b)
+    per_variable = ENTER_PER_VARIABLE if crowded else 1
     for side in (problem.pair_a, problem.pair_b):
         # the candidates by variable, each variable's by decreasing reduced cost
         by_var = order[np.argsort(side[order], kind="stable")]
