@@ -23,6 +23,7 @@ from smatchpp.alignment.compile import compile_pair
 from smatchpp.alignment.solvers.formulation import build
 from smatchpp.alignment.solvers import highs as highs_module
 from smatchpp.alignment.solvers.highs import lp_bound, solve_lp
+from smatchpp.alignment.solvers import pricing as pricing_module
 from smatchpp.alignment.solvers.pricing import priced_lp, restrict
 from strategies import graph_pairs
 from test_matchers import SMALL, _prepare, matchers
@@ -275,3 +276,26 @@ def test_cover_groups_sum_the_same_bits_as_sorting_each_round(pair, data):
         group_max_sum(owners, problem.pair_b[others], shares, problem.n_pairs, width))
     got = CoverGroups(problem).cover(share, outside, problem.n_pairs)
     assert np.array_equal(got[outside], expected[outside])
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(graph_pairs(**SMALL), st.integers(0, 3),
+       st.sampled_from([(1, 1e9, -1.0), (3, 1e9, -1.0), (3, 2.0, 0.5), (2, 0.5, 0.1)]))
+def test_every_entering_rule_prices_out_to_the_lp(pair, seed, rule):
+    """Which pairs enter (``ENTER_PER_VARIABLE``, ``ENTER_MORE``, ``ENTER_ALL``) moves
+    pricing's path, never its bounds: each round above the LP (and each pair's reach above
+    the LP with it chosen), and the LP once priced out."""
+    problem = compile_pair(*pair)
+    if problem.n_pairs == 0:
+        return
+    start = np.random.default_rng(seed).random(problem.n_pairs) < 0.2
+    best, per_pair = best_with_each_pair(problem)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pricing_module, "ENTER_PER_VARIABLE", rule[0])
+        patch.setattr(pricing_module, "ENTER_MORE", rule[1])
+        patch.setattr(pricing_module, "ENTER_ALL", rule[2])
+        for rounds in (1, 2, 3):
+            _check(problem, priced_lp(problem, start, max_rounds=rounds), best, per_pair)
+        result = priced_lp(problem, start)
+    assert result.exact
+    assert abs(result.bound - lp_bound(problem)) <= 1e-6 * (1.0 + abs(result.bound))

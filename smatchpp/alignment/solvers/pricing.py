@@ -55,7 +55,8 @@ from .cuts import separate
 from .formulation import link_key, linking_keys
 from .highs import LpSolution, solve_lp
 
-__all__ = ["PricedLp", "priced_lp", "restrict", "entering", "PRICING_MIN_PAIRS", "PRICING_PASSES"]
+__all__ = ["PricedLp", "priced_lp", "restrict", "entering", "PRICING_MIN_PAIRS", "PRICING_PASSES",
+           "ENTER_ALL", "ENTER_MORE", "ENTER_PER_VARIABLE"]
 
 #: problems with at least this many candidate pairs get their LP bound by pricing
 PRICING_MIN_PAIRS = 30_000
@@ -63,6 +64,15 @@ PRICING_MIN_PAIRS = 30_000
 PRICE_TOLERANCE = 1e-7
 #: at most this many rounds
 MAX_ROUNDS = 100
+#: a round's entering pairs: the ones of largest reduced cost, one per variable of A and
+#: one per variable of B (:func:`entering`); once at most :data:`ENTER_MORE` times
+#: ``n_a + n_b`` pairs price out positive, up to this many per variable ...
+ENTER_PER_VARIABLE = 3
+#: ... (sooner, on a 100-sentence Bio pair, the restricted set grew to 62,893 pairs
+#: instead of 17,358, and the pricing took twice the rounds)
+ENTER_MORE = 2.0
+#: ... and once at most this many times ``n_a + n_b`` price out positive, all of them
+ENTER_ALL = 0.5
 #: cut rounds stop once the last rows, priced again, lowered the restricted LP by less
 #: (an interior-point solve's primal value moves by 1e-6 to 1e-5 between rounds that
 #: change nothing, on lp-doc100)
@@ -220,19 +230,49 @@ def extend(problem: Problem, keep: np.ndarray, index: np.ndarray, sub: Problem,
 
 
 def entering(problem: Problem, candidates: np.ndarray, reduced: np.ndarray) -> np.ndarray:
-    """Mask of the pairs that enter: of ``candidates``, each variable's largest reduced cost.
+    """Mask of the pairs that enter: of ``candidates``, each variable's largest reduced costs.
 
-    At most one pair per variable of A and one per variable of B, so a round
-    adds at most ``n_a + n_b`` pairs (adding every positive pair at once
-    brought in all 642,182 pairs of a 70-sentence Bio document in the first
-    round, the restricted duals being far from the whole LP's).
+    One pair per variable of A and one per variable of B, so a round adds at
+    most ``n_a + n_b`` pairs (adding every positive pair at once brought in all
+    642,182 pairs of a 70-sentence Bio document in the first round, the
+    restricted duals being far from the whole LP's).  In the tail of pricing
+    most of the positive pairs share a variable with another: with one pair per
+    variable, lp-doc100's first pair had 220 positive pairs and 66 entering in
+    round 19 of 25, each round a full interior-point solve (docs/benchmarks.md,
+    19.7).  So once at most :data:`ENTER_MORE` times ``n_a + n_b`` price out
+    positive, up to :data:`ENTER_PER_VARIABLE` pairs enter per variable; and once
+    at most :data:`ENTER_ALL` times ``n_a + n_b``, every one of them.
+
+    >>> from smatchpp.alignment.problem import Problem
+    >>> def pairs(n):  # (0, j) for j < 4; (i, 3) for 0 < i < 4; (1, 1), (2, 2); n variables a side
+    ...     none = np.zeros(0, dtype=np.int64)
+    ...     return Problem(n, n, np.array([0, 0, 0, 0, 1, 2, 3, 1, 2]),
+    ...                    np.array([0, 1, 2, 3, 3, 3, 3, 1, 2]), np.ones(9),
+    ...                    none, none, np.zeros(0))
+    >>> reduced = np.array([0.5, 0.4, 0.3, 0.2, 0.9, 0.8, 0.7, 0.95, 0.85])
+    >>> every = np.ones(9, dtype=bool)
+    >>> # 3 per variable: (0, 1) and (0, 2) are second at each of their variables,
+    >>> # (0, 3) fourth at both
+    >>> entering(pairs(4), every, reduced).astype(int).tolist()  # 9 > 0.5 * (4 + 4), <= 2 * (4 + 4)
+    [1, 1, 1, 0, 1, 1, 1, 1, 1]
+    >>> entering(pairs(9), every, reduced).astype(int).tolist()  # 9 <= 0.5 * (9 + 9): every one
+    [1, 1, 1, 1, 1, 1, 1, 1, 1]
     """
     index = np.flatnonzero(candidates)
-    order = index[np.argsort(-reduced[index], kind="stable")]
     enter = np.zeros(problem.n_pairs, dtype=bool)
+    if len(index) <= ENTER_ALL * (problem.n_a + problem.n_b):
+        enter[index] = True
+        return enter
+    order = index[np.argsort(-reduced[index], kind="stable")]
+    crowded = len(index) <= ENTER_MORE * (problem.n_a + problem.n_b)
+    per_variable = ENTER_PER_VARIABLE if crowded else 1
     for side in (problem.pair_a, problem.pair_b):
-        _, first = np.unique(side[order], return_index=True)
-        enter[order[first]] = True
+        # the candidates by variable, each variable's by decreasing reduced cost
+        by_var = order[np.argsort(side[order], kind="stable")]
+        var = side[by_var]
+        first = np.flatnonzero(np.r_[True, var[1:] != var[:-1]])
+        rank = np.arange(len(var)) - np.repeat(first, np.diff(np.r_[first, len(var)]))
+        enter[by_var[rank < per_variable]] = True
     return enter
 
 
