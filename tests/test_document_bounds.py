@@ -121,6 +121,29 @@ def test_lagrangian_star_bound_refuses_what_is_not_dense(monkeypatch):
     assert lagrangian_star_bound(problem) == float("inf")
 
 
+def _big_path_run(a: TripleGraph, b: TripleGraph, problem, calls: list, settings: dict,
+                  solve_compressed=None):
+    """``problem`` (of ``a`` and ``b``) on the portfolio's big path under a 10 s deadline, the
+    split bound's calls counted in ``calls``, ``settings`` (portfolio module names) and
+    ``solve_compressed`` (a stand-in for the LP path) patched in; checks that the interval holds
+    HiGHS's optimum, the alignment is worth what it reports, and a certified result is the
+    optimum.  Returns the result."""
+    optimum = HighsSolver().solve(problem).objective  # too big for the brute force
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in {"BIG_PAIRS": 0, "LAGRANGE_ITERATIONS": 20, **settings}.items():
+            mp.setattr(portfolio_module, name, value)
+        mp.setattr(portfolio_module, "lagrangian_star_bound",
+                   _counting(portfolio_module.lagrangian_star_bound, calls))
+        if solve_compressed is not None:
+            mp.setattr(Portfolio, "_solve_compressed", solve_compressed)
+        result = Portfolio().solve_within(problem, Limits(deadline=10.0, clock=Ticking(1e-9)))
+    assert result.objective <= optimum <= result.upper_bound
+    assert rescore_array(a, b, result.alignment) == result.objective
+    if result.status == "optimal":
+        assert result.objective == optimum
+    return result
+
+
 @TINY
 @given(larger_documents())
 def test_big_path_without_time_for_the_lp_uses_the_split_bound(pair):
@@ -128,21 +151,9 @@ def test_big_path_without_time_for_the_lp_uses_the_split_bound(pair):
     and the interval holds the optimum."""
     a, b = pair
     problem = compile_pair(a, b)
-    optimum = HighsSolver().solve(problem).objective  # too big for the brute force
     calls = []
-    counted = _counting(portfolio_module.lagrangian_star_bound, calls)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(portfolio_module, "BIG_PAIRS", 0)
-        mp.setattr(portfolio_module, "LP_PASSES", 10 ** 15)
-        mp.setattr(portfolio_module, "LAGRANGE_ITERATIONS", 20)
-        mp.setattr(portfolio_module, "lagrangian_star_bound", counted)
-        result = Portfolio().solve_within(problem, Limits(deadline=10.0, clock=Ticking(1e-9)))
-    assert result.objective <= optimum <= result.upper_bound
-    assert rescore_array(a, b, result.alignment) == result.objective
-    if result.status == "optimal":
-        assert result.objective == optimum
-    else:
+    result = _big_path_run(a, b, problem, calls, {"LP_PASSES": 10 ** 15})
+    if result.status != "optimal":
         assert calls  # not certified by the cheap bounds: the split bound had its turn
 
 
@@ -151,9 +162,7 @@ def _stopped_lp_run(a: TripleGraph, b: TripleGraph) -> bool:
     interval and, if the LP path was reached, that the split bound had its reserve.  Returns
     whether it was reached."""
     problem = compile_pair(a, b)
-    optimum = HighsSolver().solve(problem).objective
     calls, handed = [], []
-    counted = _counting(portfolio_module.lagrangian_star_bound, calls)
 
     def stopped_lp(self, part, alignment, upper, drop, limits, stats):
         if part is problem:  # not a sentence pair of the start
@@ -161,16 +170,7 @@ def _stopped_lp_run(a: TripleGraph, b: TripleGraph) -> bool:
         value = part.objective(alignment)
         return SolveResult(alignment, value, max(upper, value), "time_limit", "lp")
 
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(portfolio_module, "BIG_PAIRS", 0)
-        mp.setattr(portfolio_module, "LAGRANGE_ITERATIONS", 20)
-        mp.setattr(portfolio_module, "lagrangian_star_bound", counted)
-        mp.setattr(Portfolio, "_solve_compressed", stopped_lp)
-        result = Portfolio().solve_within(problem, Limits(deadline=10.0, clock=Ticking(1e-9)))
-    assert result.objective <= optimum <= result.upper_bound
-    assert rescore_array(a, b, result.alignment) == result.objective
-    if result.status == "optimal":
-        assert result.objective == optimum
+    result = _big_path_run(a, b, problem, calls, {}, stopped_lp)
     if handed:
         upper, deadline = handed[0]
         assert deadline < 10.0  # the reserve was held back from the LP path
