@@ -343,6 +343,7 @@ class AlignmentMatrix:
                  intervals: str, everything: bool = False, chunk: int | None = None,
                  aspects: dict | None = None, progress: bool = False) -> None:
         from ..api import progress_bar
+        from ..aspects.features import diagonal  # what the diagonal needs of each graph
 
         self.rows, self.cols, self.square = rows, cols, square
         self.config, self.signature, self.out, self.intervals = config, signature, out, intervals
@@ -352,7 +353,7 @@ class AlignmentMatrix:
         self.total = self.n * (self.n - 1) // 2 if square else self.n * self.m
         self.sink = (ParquetPairs(out, ids_rows, ids_cols, signature) if out.endswith(".parquet")
                      else DenseMatrix(out, rows, cols, square, ids_rows, ids_cols, everything=everything))
-        self.sinks = {name: DenseMatrix(out, _diagonal(aspect, a), _diagonal(aspect, b), square, ids_rows, ids_cols,
+        self.sinks = {name: DenseMatrix(out, diagonal(aspect, a), diagonal(aspect, b), square, ids_rows, ids_cols,
                                         everything=everything, vacuous=np.nan if aspect.vacuous is None else aspect.vacuous)
                       for name, (aspect, a, b) in self.aspects.items()}
         self.uncertified = IntervalsFile(intervals, ids_rows, ids_cols)
@@ -405,13 +406,6 @@ class AlignmentMatrix:
             return None
         return (len(self.sinks), sum(d.solved for d in self.sinks.values()),
                 sum(d.certified for d in self.sinks.values()))
-
-
-def _diagonal(aspect, features: list) -> list:
-    """What the diagonal needs of each graph: its subgraph, or its number of items."""
-    from ..aspects.features import diagonal
-
-    return diagonal(aspect, features)
 
 
 def metric_arrays(metric, stats: np.ndarray, ids_a: Sequence[str], ids_b: Sequence[str], signature: str,
